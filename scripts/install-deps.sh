@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs the Debian packages geflow builds and tests with. Idempotent: it asks apt
+# only for what dpkg says is missing, so a machine that has everything pays nothing.
+set -euo pipefail
+
+packages=(
+  cmake ninja-build ccache g++ make python3
+  llvm-19-dev llvm-19-tools libmlir-19-dev mlir-19-tools
+  libonnx-dev libonnx-testdata
+  libprotobuf-dev protobuf-compiler
+  libeigen3-dev nlohmann-json3-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+)
+
+missing=()
+for pkg in "${packages[@]}"; do
+  status=$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null || true)
+  [[ "$status" == "install ok installed" ]] || missing+=("$pkg")
+done
+
+if [[ ${#missing[@]} -eq 0 ]]; then
+  exit 0
+fi
+
+echo "geflow: installing missing Debian packages: ${missing[*]}"
+sudo=""
+[[ $(id -u) -eq 0 ]] || sudo="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
