@@ -10,6 +10,8 @@ packages=(
   libprotobuf-dev protobuf-compiler
   libeigen3-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
+  # Test models (ResNet, MobileNet, ShuffleNet, a transformer) are exported at build time.
+  python3-torch python3-torchvision
 )
 
 missing=()

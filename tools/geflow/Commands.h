@@ -1,0 +1,32 @@
+//===- Commands.h - the geflow subcommands ----------------------*- C++ -*-===//
+//
+// Each subcommand lives in its own file and owns its llvm::cl options, which are
+// bound to its SubCommand. Main.cpp dispatches on the one the user named.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GEFLOW_TOOLS_GEFLOW_COMMANDS_H
+#define GEFLOW_TOOLS_GEFLOW_COMMANDS_H
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Error.h"
+
+namespace geflow::cli {
+
+struct Command {
+  llvm::cl::SubCommand &subCommand;
+  /// Runs the command once its options are parsed; returns the exit status.
+  int (*run)();
+};
+
+/// Every geflow option is in this category; the rest of LLVM's are hidden.
+llvm::cl::OptionCategory &geflowCategory();
+
+Command &importCommand();
+
+/// Prints `geflow: error: <message>` as one line and returns exit status 1.
+int reportError(llvm::Error error);
+
+} // namespace geflow::cli
+
+#endif // GEFLOW_TOOLS_GEFLOW_COMMANDS_H

@@ -1,0 +1,46 @@
+//===- Main.cpp - the geflow command-line tool ----------------------------===//
+//
+// geflow <command> [options]: import ONNX into the ge dialect (later: compile to
+// OM, run, dump, profile). Every failure is one line on stderr and exit status 1.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tools/geflow/Commands.h"
+
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/WithColor.h"
+
+using namespace geflow::cli;
+
+int geflow::cli::reportError(llvm::Error error) {
+  llvm::handleAllErrors(std::move(error), [](const llvm::ErrorInfoBase &info) {
+    llvm::WithColor::error(llvm::errs(), "geflow") << info.message() << "\n";
+  });
+  return 1;
+}
+
+llvm::cl::OptionCategory &geflow::cli::geflowCategory() {
+  static llvm::cl::OptionCategory category("geflow options");
+  return category;
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM initLLVM(argc, argv);
+  Command *commands[] = {&importCommand()};
+
+  llvm::cl::HideUnrelatedOptions(geflowCategory());
+  if (!llvm::cl::ParseCommandLineOptions(
+          argc, argv,
+          "geflow: a GE-style graph compiler and executor for a simulated NPU\n\n"
+          "  geflow import MODEL.onnx [-o OUT.mlir] [--input-shape NAME:D0,D1,...]\n",
+          &llvm::errs()))
+    return 1;
+
+  for (Command *command : commands)
+    if (command->subCommand)
+      return command->run();
+
+  llvm::WithColor::error(llvm::errs(), "geflow")
+      << "no command given; run 'geflow --help' for the list\n";
+  return 1;
+}

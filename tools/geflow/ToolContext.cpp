@@ -1,0 +1,30 @@
+//===- ToolContext.cpp ----------------------------------------------------===//
+
+#include "tools/geflow/ToolContext.h"
+
+#include "ir/GeDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+using namespace geflow;
+
+mlir::DialectRegistry cli::makeDialectRegistry() {
+  mlir::DialectRegistry registry;
+  registry.insert<mlir::ge::GeDialect, mlir::func::FuncDialect,
+                  mlir::arith::ArithDialect>();
+  return registry;
+}
+
+llvm::Expected<OnnxImportOptions>
+cli::parseImportOptions(const std::vector<std::string> &inputShapeValues) {
+  OnnxImportOptions options;
+  for (const std::string &value : inputShapeValues) {
+    auto shapes = parseInputShapeOption(value);
+    if (!shapes)
+      return shapes.takeError();
+    options.inputShapes.insert(options.inputShapes.end(), shapes->begin(),
+                               shapes->end());
+  }
+  return options;
+}

@@ -1,0 +1,25 @@
+//===- ToolContext.h - what every geflow subcommand sets up -----*- C++ -*-===//
+
+#ifndef GEFLOW_TOOLS_GEFLOW_TOOLCONTEXT_H
+#define GEFLOW_TOOLS_GEFLOW_TOOLCONTEXT_H
+
+#include "frontends/onnx/OnnxImporter.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+#include <vector>
+
+namespace geflow::cli {
+
+/// The dialects geflow's IR is made of: ge, func, arith.
+mlir::DialectRegistry makeDialectRegistry();
+
+/// Builds import options from the repeated `--input-shape` values.
+llvm::Expected<OnnxImportOptions>
+parseImportOptions(const std::vector<std::string> &inputShapeValues);
+
+} // namespace geflow::cli
+
+#endif // GEFLOW_TOOLS_GEFLOW_TOOLCONTEXT_H
