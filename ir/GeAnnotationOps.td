@@ -1,0 +1,70 @@
+//===- GeAnnotationOps.td - user annotation ops ------------*- tablegen -*-===//
+//
+// torchair's annotations in textual form. A pass turns them into the
+// discardable scheduling attributes plus ordering edges.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GEFLOW_IR_GEANNOTATIONOPS_TD
+#define GEFLOW_IR_GEANNOTATIONOPS_TD
+
+def Ge_NpuStreamSwitchOp : Ge_Op<"npu_stream_switch", [
+    RecursiveMemoryEffects, SingleBlock, SingleBlockImplicitTerminator<"YieldOp">]> {
+  let summary = "put the ops of the region on the user stream `tag`";
+  let description = [{
+    ```mlir
+    %r = ge.npu_stream_switch "moe" priority(0) inner_parallel(true) {
+      %y = ge.relu %x : tensor<4xf32>
+      ge.yield %y : tensor<4xf32>
+    } : tensor<4xf32>
+    ```
+  }];
+  let arguments = (ins StrAttr:$tag, I64Attr:$priority, BoolAttr:$inner_parallel);
+  let results = (outs Variadic<AnyType>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $tag `priority` `(` $priority `)` `inner_parallel` `(` $inner_parallel `)`
+    $body attr-dict (`:` type($results)^)?
+  }];
+  let hasVerifier = 1;
+}
+
+def Ge_LimitCoreNumOp : Ge_Op<"limit_core_num", [
+    RecursiveMemoryEffects, SingleBlock, SingleBlockImplicitTerminator<"YieldOp">]> {
+  let summary = "cap the cube (aic) and vector (aiv) cores of the region's ops";
+  let description = [{
+    ```mlir
+    %w = ge.limit_core_num(8, 16) {
+      ...
+      ge.yield %v : tensor<4xf32>
+    } : tensor<4xf32>
+    ```
+  }];
+  let arguments = (ins I64Attr:$aicore_num, I64Attr:$vectorcore_num);
+  let results = (outs Variadic<AnyType>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    `(` $aicore_num `,` $vectorcore_num `)` $body attr-dict (`:` type($results)^)?
+  }];
+  let hasVerifier = 1;
+}
+
+def Ge_NpuWaitTensorOp : Ge_Op<"npu_wait_tensor", [AllTypesMatch<["self", "output"]>]> {
+  let summary = "self, unchanged, ordered after the producer of dependency";
+  let arguments = (ins AnyType:$self, AnyType:$dependency);
+  let results = (outs AnyType:$output);
+  let assemblyFormat = [{
+    $self `,` $dependency attr-dict `:` type($self) `,` type($dependency)
+  }];
+}
+
+def Ge_YieldOp : Ge_Op<"yield", [Pure, Terminator, ReturnLike,
+    ParentOneOf<["NpuStreamSwitchOp", "LimitCoreNumOp"]>]> {
+  let summary = "the results of an annotation region";
+  let arguments = (ins Variadic<AnyType>:$operands);
+  let assemblyFormat = "attr-dict ($operands^ `:` type($operands))?";
+  let builders = [OpBuilder<(ins), [{ /* nothing */ }]>];
+  let hasVerifier = 1;
+}
+
+#endif // GEFLOW_IR_GEANNOTATIONOPS_TD

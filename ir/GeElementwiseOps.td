@@ -1,0 +1,129 @@
+//===- GeElementwiseOps.td - elementwise ge ops ------------*- tablegen -*-===//
+//
+// Unary ops (result type = operand type), broadcasting binary ops and
+// comparisons, variadic broadcasting ops, clip and where.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GEFLOW_IR_GEELEMENTWISEOPS_TD
+#define GEFLOW_IR_GEELEMENTWISEOPS_TD
+
+//===----------------------------------------------------------------------===//
+// Unary
+//===----------------------------------------------------------------------===//
+
+def Ge_AbsOp : Ge_UnaryOp<"abs", Ge_NumericTensor> { let summary = "|x|"; }
+def Ge_CeilOp : Ge_UnaryOp<"ceil", Ge_FloatTensor> { let summary = "ceil(x)"; }
+def Ge_CosOp : Ge_UnaryOp<"cos", Ge_FloatTensor> { let summary = "cos(x)"; }
+def Ge_ErfOp : Ge_UnaryOp<"erf", Ge_FloatTensor> { let summary = "erf(x)"; }
+def Ge_ExpOp : Ge_UnaryOp<"exp", Ge_FloatTensor> { let summary = "e^x"; }
+def Ge_FloorOp : Ge_UnaryOp<"floor", Ge_FloatTensor> { let summary = "floor(x)"; }
+def Ge_HardSwishOp : Ge_UnaryOp<"hard_swish", Ge_FloatTensor> {
+  let summary = "x * max(0, min(1, x/6 + 1/2))";
+}
+def Ge_IdentityOp : Ge_UnaryOp<"identity", Ge_Tensor> {
+  let summary = "y = x";
+  let hasFolder = 1;
+}
+def Ge_LogOp : Ge_UnaryOp<"log", Ge_FloatTensor> { let summary = "ln(x)"; }
+def Ge_NegOp : Ge_UnaryOp<"neg", Ge_SignedTensor> { let summary = "-x"; }
+def Ge_NotOp : Ge_UnaryOp<"not", Ge_BoolTensor> { let summary = "logical not"; }
+def Ge_ReciprocalOp : Ge_UnaryOp<"reciprocal", Ge_FloatTensor> { let summary = "1/x"; }
+def Ge_ReluOp : Ge_UnaryOp<"relu", Ge_SignedTensor> { let summary = "max(0, x)"; }
+def Ge_SigmoidOp : Ge_UnaryOp<"sigmoid", Ge_FloatTensor> { let summary = "1/(1+e^-x)"; }
+def Ge_SignOp : Ge_UnaryOp<"sign", Ge_NumericTensor> { let summary = "sign(x)"; }
+def Ge_SinOp : Ge_UnaryOp<"sin", Ge_FloatTensor> { let summary = "sin(x)"; }
+def Ge_SoftplusOp : Ge_UnaryOp<"softplus", Ge_FloatTensor> { let summary = "ln(e^x + 1)"; }
+def Ge_SoftsignOp : Ge_UnaryOp<"softsign", Ge_FloatTensor> { let summary = "x/(1+|x|)"; }
+def Ge_SqrtOp : Ge_UnaryOp<"sqrt", Ge_FloatTensor> { let summary = "sqrt(x)"; }
+def Ge_TanhOp : Ge_UnaryOp<"tanh", Ge_FloatTensor> { let summary = "tanh(x)"; }
+
+def Ge_EluOp : Ge_UnaryOp<"elu", Ge_FloatTensor> {
+  let summary = "x < 0 ? alpha * (e^x - 1) : x";
+  let arguments = (ins Ge_FloatTensor:$X, DefaultValuedAttr<F32Attr, "1.0f">:$alpha);
+}
+def Ge_HardSigmoidOp : Ge_UnaryOp<"hard_sigmoid", Ge_FloatTensor> {
+  let summary = "max(0, min(1, alpha * x + beta))";
+  let arguments = (ins Ge_FloatTensor:$X,
+                   DefaultValuedAttr<F32Attr, "0.2f">:$alpha,
+                   DefaultValuedAttr<F32Attr, "0.5f">:$beta);
+}
+def Ge_LeakyReluOp : Ge_UnaryOp<"leaky_relu", Ge_FloatTensor> {
+  let summary = "x < 0 ? alpha * x : x";
+  let arguments = (ins Ge_FloatTensor:$X, DefaultValuedAttr<F32Attr, "0.01f">:$alpha);
+}
+def Ge_SeluOp : Ge_UnaryOp<"selu", Ge_FloatTensor> {
+  let summary = "gamma * (x <= 0 ? alpha * (e^x - 1) : x)";
+  let arguments = (ins Ge_FloatTensor:$X,
+                   DefaultValuedAttr<F32Attr, "1.67326319217681884765625f">:$alpha,
+                   DefaultValuedAttr<F32Attr, "1.05070102214813232421875f">:$gamma);
+}
+
+def Ge_ClipOp : Ge_Op<"clip", [Pure, AttrSizedOperandSegments,
+                               AllTypesMatch<["input", "output"]>]> {
+  let summary = "clamp to [min, max]; min and max are optional scalars";
+  let arguments = (ins Ge_NumericTensor:$input,
+                   Optional<Ge_NumericTensor>:$min,
+                   Optional<Ge_NumericTensor>:$max);
+  let results = (outs Ge_NumericTensor:$output);
+  let assemblyFormat = [{
+    $input (`min` $min^)? (`max` $max^)? attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Binary with broadcasting
+//===----------------------------------------------------------------------===//
+
+def Ge_AddOp : Ge_BroadcastBinaryOp<"add", Ge_NumericTensor> {
+  let summary = "A + B"; let hasFolder = 1;
+}
+def Ge_SubOp : Ge_BroadcastBinaryOp<"sub", Ge_NumericTensor> {
+  let summary = "A - B"; let hasFolder = 1;
+}
+def Ge_MulOp : Ge_BroadcastBinaryOp<"mul", Ge_NumericTensor> {
+  let summary = "A * B"; let hasFolder = 1;
+}
+def Ge_DivOp : Ge_BroadcastBinaryOp<"div", Ge_NumericTensor> {
+  let summary = "A / B (integer division truncates)"; let hasFolder = 1;
+}
+
+def Ge_PowOp : Ge_TensorOp<"pow", [AllElementTypesMatch<["X", "Z"]>]> {
+  let summary = "X ^ Y with broadcasting; Y may have another element type";
+  let arguments = (ins Ge_NumericTensor:$X, Ge_NumericTensor:$Y);
+  let results = (outs Ge_NumericTensor:$Z);
+  let hasVerifier = 1;
+}
+
+def Ge_PReluOp : Ge_TensorOp<"prelu", [SameOperandsAndResultElementType]> {
+  let summary = "x < 0 ? slope * x : x; slope broadcasts to X";
+  let arguments = (ins Ge_SignedTensor:$X, Ge_SignedTensor:$slope);
+  let results = (outs Ge_SignedTensor:$Y);
+  let hasVerifier = 1;
+}
+
+def Ge_EqualOp : Ge_ComparisonOp<"equal", Ge_NumericOrBoolTensor> {
+  let summary = "A == B"; let hasFolder = 1;
+}
+def Ge_GreaterOp : Ge_ComparisonOp<"greater", Ge_NumericTensor> { let summary = "A > B"; }
+def Ge_LessOp : Ge_ComparisonOp<"less", Ge_NumericTensor> { let summary = "A < B"; }
+
+//===----------------------------------------------------------------------===//
+// Variadic with broadcasting
+//===----------------------------------------------------------------------===//
+
+def Ge_MaxOp : Ge_VariadicBroadcastOp<"max", Ge_NumericTensor> { let summary = "elementwise max"; }
+def Ge_MinOp : Ge_VariadicBroadcastOp<"min", Ge_NumericTensor> { let summary = "elementwise min"; }
+def Ge_MeanOp : Ge_VariadicBroadcastOp<"mean", Ge_FloatTensor> { let summary = "elementwise mean"; }
+def Ge_SumOp : Ge_VariadicBroadcastOp<"sum", Ge_FloatTensor> { let summary = "elementwise sum"; }
+
+def Ge_WhereOp : Ge_TensorOp<"where", [AllElementTypesMatch<["X", "Y", "output"]>]> {
+  let summary = "condition ? X : Y, three-way broadcast";
+  let arguments = (ins Ge_BoolTensor:$condition, Ge_Tensor:$X, Ge_Tensor:$Y);
+  let results = (outs Ge_Tensor:$output);
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+#endif // GEFLOW_IR_GEELEMENTWISEOPS_TD

@@ -1,0 +1,193 @@
+//===- GeNNOps.td - neural-network ge ops ------------------*- tablegen -*-===//
+//
+// Convolution, pooling, normalisation, matrix products, softmax, arg/top-k
+// and reductions. Layout is NCHW (ONNX); spatial attributes have one entry
+// per spatial dim, pads have two ([x1_begin, ..., x1_end, ...]).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GEFLOW_IR_GENNOPS_TD
+#define GEFLOW_IR_GENNOPS_TD
+
+def Ge_ConvOp : Ge_TensorOp<"conv", [SameOperandsAndResultElementType]> {
+  let summary = "N-D convolution, Y = conv(X, W) + B";
+  let arguments = (ins Ge_FloatTensor:$X, Ge_FloatTensor:$W, Optional<Ge_FloatTensor>:$B,
+                   DefaultValuedAttr<StrAttr, "\"NOTSET\"">:$auto_pad,
+                   OptionalAttr<DenseI64ArrayAttr>:$dilations,
+                   DefaultValuedAttr<I64Attr, "1">:$group,
+                   OptionalAttr<DenseI64ArrayAttr>:$kernel_shape,
+                   OptionalAttr<DenseI64ArrayAttr>:$pads,
+                   OptionalAttr<DenseI64ArrayAttr>:$strides);
+  let results = (outs Ge_FloatTensor:$Y);
+  let hasVerifier = 1;
+}
+
+def Ge_ConvTransposeOp : Ge_TensorOp<"conv_transpose", [SameOperandsAndResultElementType]> {
+  let summary = "N-D transposed convolution";
+  let arguments = (ins Ge_FloatTensor:$X, Ge_FloatTensor:$W, Optional<Ge_FloatTensor>:$B,
+                   DefaultValuedAttr<StrAttr, "\"NOTSET\"">:$auto_pad,
+                   OptionalAttr<DenseI64ArrayAttr>:$dilations,
+                   DefaultValuedAttr<I64Attr, "1">:$group,
+                   OptionalAttr<DenseI64ArrayAttr>:$kernel_shape,
+                   OptionalAttr<DenseI64ArrayAttr>:$output_padding,
+                   OptionalAttr<DenseI64ArrayAttr>:$output_shape,
+                   OptionalAttr<DenseI64ArrayAttr>:$pads,
+                   OptionalAttr<DenseI64ArrayAttr>:$strides);
+  let results = (outs Ge_FloatTensor:$Y);
+  let hasVerifier = 1;
+}
+
+def Ge_AveragePoolOp : Ge_TensorOp<"average_pool", [SameOperandsAndResultElementType]> {
+  let summary = "N-D average pooling";
+  let arguments = (ins Ge_FloatTensor:$X,
+                   DefaultValuedAttr<StrAttr, "\"NOTSET\"">:$auto_pad,
+                   DefaultValuedAttr<I64Attr, "0">:$ceil_mode,
+                   DefaultValuedAttr<I64Attr, "0">:$count_include_pad,
+                   DenseI64ArrayAttr:$kernel_shape,
+                   OptionalAttr<DenseI64ArrayAttr>:$pads,
+                   OptionalAttr<DenseI64ArrayAttr>:$strides);
+  let results = (outs Ge_FloatTensor:$Y);
+  let hasVerifier = 1;
+}
+
+def Ge_MaxPoolOp : Ge_TensorOp<"max_pool", [AllElementTypesMatch<["X", "Y"]>]> {
+  let summary = "N-D max pooling; Indices (i64) is always a result";
+  let arguments = (ins Ge_NumericTensor:$X,
+                   DefaultValuedAttr<StrAttr, "\"NOTSET\"">:$auto_pad,
+                   DefaultValuedAttr<I64Attr, "0">:$ceil_mode,
+                   OptionalAttr<DenseI64ArrayAttr>:$dilations,
+                   DenseI64ArrayAttr:$kernel_shape,
+                   OptionalAttr<DenseI64ArrayAttr>:$pads,
+                   DefaultValuedAttr<I64Attr, "0">:$storage_order,
+                   OptionalAttr<DenseI64ArrayAttr>:$strides);
+  let results = (outs Ge_NumericTensor:$Y, Ge_I64Tensor:$Indices);
+  let hasVerifier = 1;
+}
+
+def Ge_GlobalAveragePoolOp : Ge_TensorOp<"global_average_pool", [SameOperandsAndResultElementType]> {
+  let summary = "average over all spatial dims, keeping them as 1";
+  let arguments = (ins Ge_FloatTensor:$X);
+  let results = (outs Ge_FloatTensor:$Y);
+  let hasVerifier = 1;
+}
+
+def Ge_GlobalMaxPoolOp : Ge_TensorOp<"global_max_pool", [SameOperandsAndResultElementType]> {
+  let summary = "max over all spatial dims, keeping them as 1";
+  let arguments = (ins Ge_FloatTensor:$X);
+  let results = (outs Ge_FloatTensor:$Y);
+  let hasVerifier = 1;
+}
+
+def Ge_BatchNormalizationOp : Ge_TensorOp<"batch_normalization", [AllElementTypesMatch<["X", "Y"]>]> {
+  let summary = "inference batch norm: Y = (X - mean) / sqrt(var + eps) * scale + B";
+  let arguments = (ins Ge_FloatTensor:$X, Ge_FloatTensor:$scale, Ge_FloatTensor:$B,
+                   Ge_FloatTensor:$input_mean, Ge_FloatTensor:$input_var,
+                   DefaultValuedAttr<F32Attr, "1e-5f">:$epsilon,
+                   DefaultValuedAttr<F32Attr, "0.9f">:$momentum,
+                   DefaultValuedAttr<I64Attr, "0">:$training_mode);
+  let results = (outs Ge_FloatTensor:$Y);
+  let hasVerifier = 1;
+}
+
+def Ge_InstanceNormalizationOp : Ge_TensorOp<"instance_normalization", [SameOperandsAndResultElementType]> {
+  let summary = "normalise each (n, c) over the spatial dims";
+  let arguments = (ins Ge_FloatTensor:$input, Ge_FloatTensor:$scale, Ge_FloatTensor:$B,
+                   DefaultValuedAttr<F32Attr, "1e-5f">:$epsilon);
+  let results = (outs Ge_FloatTensor:$output);
+  let hasVerifier = 1;
+}
+
+def Ge_LayerNormalizationOp : Ge_TensorOp<"layer_normalization", [SameOperandsAndResultElementType]> {
+  let summary = "normalise over dims [axis, rank); one result (Y)";
+  let arguments = (ins Ge_FloatTensor:$X, Ge_FloatTensor:$Scale, Optional<Ge_FloatTensor>:$B,
+                   DefaultValuedAttr<I64Attr, "-1">:$axis,
+                   DefaultValuedAttr<F32Attr, "1e-5f">:$epsilon,
+                   DefaultValuedAttr<I64Attr, "1">:$stash_type);
+  let results = (outs Ge_FloatTensor:$Y);
+  let hasVerifier = 1;
+}
+
+def Ge_GemmOp : Ge_TensorOp<"gemm", [SameOperandsAndResultElementType]> {
+  let summary = "Y = alpha * op(A) * op(B) + beta * C (C broadcast to [M, N])";
+  let arguments = (ins Ge_NumericTensor:$A, Ge_NumericTensor:$B,
+                   Optional<Ge_NumericTensor>:$C,
+                   DefaultValuedAttr<F32Attr, "1.0f">:$alpha,
+                   DefaultValuedAttr<F32Attr, "1.0f">:$beta,
+                   DefaultValuedAttr<I64Attr, "0">:$transA,
+                   DefaultValuedAttr<I64Attr, "0">:$transB);
+  let results = (outs Ge_NumericTensor:$Y);
+  let hasVerifier = 1;
+}
+
+def Ge_MatMulOp : Ge_TensorOp<"matmul", [SameOperandsAndResultElementType]> {
+  let summary = "numpy matmul with batch broadcasting";
+  let arguments = (ins Ge_NumericTensor:$A, Ge_NumericTensor:$B);
+  let results = (outs Ge_NumericTensor:$Y);
+  let hasVerifier = 1;
+}
+
+def Ge_SoftmaxOp : Ge_TensorOp<"softmax", [SameOperandsAndResultType]> {
+  let summary = "softmax along axis";
+  let arguments = (ins Ge_FloatTensor:$input, DefaultValuedAttr<I64Attr, "-1">:$axis);
+  let results = (outs Ge_FloatTensor:$output);
+  let hasVerifier = 1;
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::verify() {
+      return ::mlir::ge::detail::verifyAxisAttr(getOperation(), "axis", getAxis(),
+          getInput().getType().getRank());
+    }
+  }];
+}
+
+def Ge_LogSoftmaxOp : Ge_TensorOp<"log_softmax", [SameOperandsAndResultType]> {
+  let summary = "log(softmax) along axis";
+  let arguments = (ins Ge_FloatTensor:$input, DefaultValuedAttr<I64Attr, "-1">:$axis);
+  let results = (outs Ge_FloatTensor:$output);
+  let hasVerifier = 1;
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::verify() {
+      return ::mlir::ge::detail::verifyAxisAttr(getOperation(), "axis", getAxis(),
+          getInput().getType().getRank());
+    }
+  }];
+}
+
+def Ge_ArgMaxOp : Ge_TensorOp<"arg_max"> {
+  let summary = "index of the max along axis (i64)";
+  let arguments = (ins Ge_NumericTensor:$data,
+                   DefaultValuedAttr<I64Attr, "0">:$axis,
+                   DefaultValuedAttr<I64Attr, "1">:$keepdims,
+                   DefaultValuedAttr<I64Attr, "0">:$select_last_index);
+  let results = (outs Ge_I64Tensor:$reduced);
+  let hasVerifier = 1;
+}
+
+def Ge_TopKOp : Ge_TensorOp<"top_k", [AllElementTypesMatch<["X", "Values"]>]> {
+  let summary = "the k largest (or smallest) entries along axis and their indices";
+  let arguments = (ins Ge_NumericTensor:$X, Ge_I64Tensor:$K,
+                   DefaultValuedAttr<I64Attr, "-1">:$axis,
+                   DefaultValuedAttr<I64Attr, "1">:$largest,
+                   DefaultValuedAttr<I64Attr, "1">:$sorted);
+  let results = (outs Ge_NumericTensor:$Values, Ge_I64Tensor:$Indices);
+  let hasVerifier = 1;
+}
+
+def Ge_ReduceL2Op : Ge_ReduceOp<"reduce_l2", Ge_NumericTensor> { let summary = "sqrt(sum(x^2))"; }
+def Ge_ReduceMaxOp : Ge_ReduceOp<"reduce_max", Ge_NumericTensor> { let summary = "max"; }
+def Ge_ReduceMeanOp : Ge_ReduceOp<"reduce_mean", Ge_NumericTensor> { let summary = "mean"; }
+def Ge_ReduceMinOp : Ge_ReduceOp<"reduce_min", Ge_NumericTensor> { let summary = "min"; }
+def Ge_ReduceProdOp : Ge_ReduceOp<"reduce_prod", Ge_NumericTensor> { let summary = "product"; }
+def Ge_ReduceSumSquareOp : Ge_ReduceOp<"reduce_sum_square", Ge_NumericTensor> {
+  let summary = "sum(x^2)";
+}
+
+def Ge_ReduceSumOp : Ge_TensorOp<"reduce_sum", [AllElementTypesMatch<["data", "reduced"]>]> {
+  let summary = "sum over the axes operand (all dims when absent, unless noop)";
+  let arguments = (ins Ge_NumericTensor:$data, Optional<Ge_I64Tensor>:$axes,
+                   DefaultValuedAttr<I64Attr, "1">:$keepdims,
+                   DefaultValuedAttr<I64Attr, "0">:$noop_with_empty_axes);
+  let results = (outs Ge_NumericTensor:$reduced);
+  let hasVerifier = 1;
+}
+
+#endif // GEFLOW_IR_GENNOPS_TD

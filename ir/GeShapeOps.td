@@ -1,0 +1,204 @@
+//===- GeShapeOps.td - shape and data-movement ge ops ------*- tablegen -*-===//
+//
+// Ops whose "constant in practice" inputs (Reshape's shape, Slice's starts,
+// ...) stay operands fed by ge.constant; verifiers check them exactly when
+// they are constant and check rank and dtype otherwise.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef GEFLOW_IR_GESHAPEOPS_TD
+#define GEFLOW_IR_GESHAPEOPS_TD
+
+def Ge_ConstantOp : Ge_Op<"constant", [Pure, ConstantLike,
+                                       AllTypesMatch<["value", "output"]>]> {
+  let summary = "a constant tensor (ONNX Constant and initializers)";
+  let arguments = (ins ElementsAttr:$value);
+  let results = (outs Ge_Tensor:$output);
+  let assemblyFormat = "$value attr-dict";
+  let hasFolder = 1;
+  let builders = [
+    OpBuilder<(ins "::mlir::ElementsAttr":$value), [{
+      build($_builder, $_state, value.getType(), value);
+    }]>
+  ];
+}
+
+def Ge_CastOp : Ge_TensorOp<"cast", [SameOperandsAndResultShape]> {
+  let summary = "element type conversion; the result type says the target";
+  let arguments = (ins Ge_Tensor:$input);
+  let results = (outs Ge_Tensor:$output);
+  let hasFolder = 1;
+}
+
+def Ge_ConcatOp : Ge_TensorOp<"concat", [SameOperandsAndResultElementType]> {
+  let summary = "concatenate along axis";
+  let arguments = (ins Variadic<Ge_Tensor>:$inputs, I64Attr:$axis);
+  let results = (outs Ge_Tensor:$concat_result);
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Ge_ConstantOfShapeOp : Ge_TensorOp<"constant_of_shape"> {
+  let summary = "a tensor of the given shape filled with value (default 0.0f32)";
+  let arguments = (ins Ge_I64Tensor:$input, OptionalAttr<ElementsAttr>:$value);
+  let results = (outs Ge_Tensor:$output);
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Ge_ExpandOp : Ge_TensorOp<"expand", [AllElementTypesMatch<["input", "output"]>]> {
+  let summary = "broadcast input to shape (numpy rules)";
+  let arguments = (ins Ge_Tensor:$input, Ge_I64Tensor:$shape);
+  let results = (outs Ge_Tensor:$output);
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Ge_FlattenOp : Ge_TensorOp<"flatten", [SameOperandsAndResultElementType]> {
+  let summary = "reshape to 2-D: [prod(d[:axis]), prod(d[axis:])]";
+  let arguments = (ins Ge_Tensor:$input, DefaultValuedAttr<I64Attr, "1">:$axis);
+  let results = (outs Ge_Tensor:$output);
+  let hasVerifier = 1;
+}
+
+def Ge_GatherOp : Ge_TensorOp<"gather", [AllElementTypesMatch<["data", "output"]>]> {
+  let summary = "gather entries of data along axis";
+  let arguments = (ins Ge_Tensor:$data, Ge_IndexTensor:$indices,
+                   DefaultValuedAttr<I64Attr, "0">:$axis);
+  let results = (outs Ge_Tensor:$output);
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Ge_PadOp : Ge_Op<"pad", [Pure, AttrSizedOperandSegments,
+                             AllElementTypesMatch<["data", "output"]>]> {
+  let summary = "pad with pads = [x1_begin, x2_begin, ..., x1_end, x2_end, ...]";
+  let arguments = (ins Ge_Tensor:$data, Ge_I64Tensor:$pads,
+                   Optional<Ge_Tensor>:$constant_value,
+                   Optional<Ge_IndexTensor>:$axes,
+                   DefaultValuedAttr<StrAttr, "\"constant\"">:$mode);
+  let results = (outs Ge_Tensor:$output);
+  let assemblyFormat = [{
+    $data `,` $pads (`value` $constant_value^)? (`axes` $axes^)? attr-dict `:`
+    functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def Ge_RangeOp : Ge_TensorOp<"range", [AllElementTypesMatch<["start", "limit", "delta", "output"]>]> {
+  let summary = "[start, start + delta, ...) up to limit";
+  let arguments = (ins Ge_NumericTensor:$start, Ge_NumericTensor:$limit,
+                   Ge_NumericTensor:$delta);
+  let results = (outs Ge_NumericTensor:$output);
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Ge_ReshapeOp : Ge_TensorOp<"reshape", [AllElementTypesMatch<["data", "reshaped"]>]> {
+  let summary = "reshape; 0 copies the input dim (unless allowzero), -1 infers";
+  let arguments = (ins Ge_Tensor:$data, Ge_I64Tensor:$shape,
+                   DefaultValuedAttr<I64Attr, "0">:$allowzero);
+  let results = (outs Ge_Tensor:$reshaped);
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Ge_ShapeOp : Ge_TensorOp<"shape"> {
+  let summary = "the shape of data as 1-D i64, sliced to [start, end)";
+  let arguments = (ins Ge_Tensor:$data,
+                   DefaultValuedAttr<I64Attr, "0">:$start,
+                   OptionalAttr<I64Attr>:$end);
+  let results = (outs Ge_I64Tensor:$shape);
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Ge_SliceOp : Ge_Op<"slice", [Pure, AttrSizedOperandSegments,
+                                 AllElementTypesMatch<["data", "output"]>]> {
+  let summary = "numpy-style slice with starts, ends, axes, steps";
+  let arguments = (ins Ge_Tensor:$data, Ge_IndexTensor:$starts, Ge_IndexTensor:$ends,
+                   Optional<Ge_IndexTensor>:$axes, Optional<Ge_IndexTensor>:$steps);
+  let results = (outs Ge_Tensor:$output);
+  let assemblyFormat = [{
+    $data `,` $starts `,` $ends (`axes` $axes^)? (`steps` $steps^)? attr-dict `:`
+    functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Ge_SplitOp : Ge_TensorOp<"split"> {
+  let summary = "split along axis into the given sizes (or equal parts)";
+  let arguments = (ins Ge_Tensor:$input, Optional<Ge_I64Tensor>:$split,
+                   DefaultValuedAttr<I64Attr, "0">:$axis);
+  let results = (outs Variadic<Ge_Tensor>:$outputs);
+  let hasVerifier = 1;
+}
+
+def Ge_SqueezeOp : Ge_TensorOp<"squeeze", [AllElementTypesMatch<["data", "squeezed"]>]> {
+  let summary = "remove size-1 dims (all of them when axes is absent)";
+  let arguments = (ins Ge_Tensor:$data, Optional<Ge_I64Tensor>:$axes);
+  let results = (outs Ge_Tensor:$squeezed);
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Ge_UnsqueezeOp : Ge_TensorOp<"unsqueeze", [AllElementTypesMatch<["data", "expanded"]>]> {
+  let summary = "insert size-1 dims at axes (of the output)";
+  let arguments = (ins Ge_Tensor:$data, Ge_I64Tensor:$axes);
+  let results = (outs Ge_Tensor:$expanded);
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Ge_TileOp : Ge_TensorOp<"tile", [AllElementTypesMatch<["input", "output"]>]> {
+  let summary = "repeat input repeats[i] times along dim i";
+  let arguments = (ins Ge_Tensor:$input, Ge_I64Tensor:$repeats);
+  let results = (outs Ge_Tensor:$output);
+  let hasVerifier = 1;
+}
+
+def Ge_TransposeOp : Ge_TensorOp<"transpose", [AllElementTypesMatch<["data", "transposed"]>]> {
+  let summary = "permute dims (reverse them when perm is absent)";
+  let arguments = (ins Ge_Tensor:$data, OptionalAttr<DenseI64ArrayAttr>:$perm);
+  let results = (outs Ge_Tensor:$transposed);
+  let hasVerifier = 1;
+}
+
+def Ge_ResizeOp : Ge_Op<"resize", [Pure, AttrSizedOperandSegments,
+                                   AllElementTypesMatch<["X", "Y"]>]> {
+  let summary = "resize by scales or to sizes (modes nearest and linear)";
+  let arguments = (ins Ge_Tensor:$X,
+                   Optional<Ge_FloatTensor>:$roi,
+                   Optional<RankedTensorOf<[F32]>>:$scales,
+                   Optional<Ge_I64Tensor>:$sizes,
+                   DefaultValuedAttr<StrAttr, "\"half_pixel\"">:$coordinate_transformation_mode,
+                   DefaultValuedAttr<F32Attr, "-0.75f">:$cubic_coeff_a,
+                   DefaultValuedAttr<I64Attr, "0">:$exclude_outside,
+                   DefaultValuedAttr<F32Attr, "0.0f">:$extrapolation_value,
+                   DefaultValuedAttr<StrAttr, "\"nearest\"">:$mode,
+                   DefaultValuedAttr<StrAttr, "\"round_prefer_floor\"">:$nearest_mode);
+  let results = (outs Ge_Tensor:$Y);
+  let assemblyFormat = [{
+    $X (`roi` $roi^)? (`scales` $scales^)? (`sizes` $sizes^)? attr-dict `:`
+    functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def Ge_DropoutOp : Ge_Op<"dropout", [Pure, AttrSizedOperandSegments,
+                                     AllTypesMatch<["data", "output"]>]> {
+  let summary = "dropout, inference form: output = data, mask = true";
+  let arguments = (ins Ge_FloatTensor:$data,
+                   Optional<Ge_FloatTensor>:$ratio,
+                   Optional<Ge_BoolTensor>:$training_mode,
+                   OptionalAttr<I64Attr>:$seed);
+  let results = (outs Ge_FloatTensor:$output, Ge_BoolTensor:$mask);
+  let assemblyFormat = [{
+    $data (`ratio` $ratio^)? (`training_mode` $training_mode^)? attr-dict `:`
+    functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+#endif // GEFLOW_IR_GESHAPEOPS_TD
