@@ -1,0 +1,355 @@
+//===- Device.cpp - Streams, events, enqueue and synchronize --------------===//
+#include "runtime/Device.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <thread>
+
+namespace geflow::rt {
+namespace {
+
+bool envFlag(const char *name) {
+  const char *v = std::getenv(name);
+  return v && *v && std::string(v) != "0";
+}
+
+} // namespace
+
+Status Device::create(const DeviceOptions &options,
+                      std::unique_ptr<Device> *out) {
+  if (!out)
+    return makeStatus(StatusCode::kInvalidArgument, "create device: null out");
+  SocSpec spec;
+  if (options.spec) {
+    spec = *options.spec;
+    GEFLOW_RT_RETURN_IF_ERROR(validateSocSpec(spec));
+  } else {
+    GEFLOW_RT_RETURN_IF_ERROR(loadSocSpec(options.soc, spec));
+  }
+  out->reset(new Device(CostModel(spec), options));
+  return Status::ok();
+}
+
+Device::Device(const CostModel &cost, const DeviceOptions &options)
+    : cost_(cost), options_(options), pool_(options.memoryLimitBytes),
+      workers_(options.workerThreads >= 0
+                   ? static_cast<unsigned>(options.workerThreads)
+                   : std::max(1u, std::thread::hardware_concurrency())),
+      scheduler_(cost_, workers_,
+                 [this](StreamId s) { return reportQueueFor(s); }) {
+  scheduler_.setTraceEnabled(options.trace || envFlag("GEFLOW_RUNTIME_TRACE"));
+  pool_.setOracle([this](StreamId consumer, StreamId producer, uint64_t seq) {
+    return orderedAfter(consumer, producer, seq);
+  });
+  defaultStream_ = newStream(0);
+}
+
+Device::~Device() {
+  // Let queued work finish so no worker still runs a kernel of ours; a
+  // deadlocked remainder is dropped.
+  {
+    std::lock_guard<std::mutex> lock(simMu_);
+    std::vector<Stream *> streams = liveStreams();
+    (void)scheduler_.runUntil(
+        [&] {
+          for (Stream *s : streams)
+            if (s->completed() < s->enqueued())
+              return false;
+          return true;
+        },
+        streams, 0);
+  }
+  if (envFlag("GEFLOW_RUNTIME_TRACE")) {
+    const char *path = std::getenv("GEFLOW_RUNTIME_TRACE_FILE");
+    (void)writeChromeTrace(scheduler_.records(),
+                           path && *path ? path : "geflow-runtime-trace.json");
+  }
+  std::lock_guard<std::mutex> lock(registryMu_);
+  for (void *p : hostAllocs_)
+    std::free(p);
+}
+
+Stream *Device::newStream(int32_t priority) {
+  std::lock_guard<std::mutex> lock(registryMu_);
+  auto id = static_cast<StreamId>(streams_.size());
+  streams_.push_back(std::make_unique<Stream>(id, priority));
+  return streams_.back().get();
+}
+
+std::vector<Stream *> Device::liveStreams() {
+  std::lock_guard<std::mutex> lock(registryMu_);
+  std::vector<Stream *> out;
+  out.reserve(streams_.size());
+  for (auto &s : streams_)
+    if (!s->destroyed_)
+      out.push_back(s.get());
+  return out;
+}
+
+Status Device::createStream(int32_t priority, Stream **out) {
+  if (!out)
+    return makeStatus(StatusCode::kInvalidArgument, "create stream: null out");
+  if (priority < 0)
+    return makeStatus(StatusCode::kInvalidArgument,
+                      "create stream: priority " + std::to_string(priority) +
+                          " is negative; 0 is the highest");
+  *out = newStream(priority);
+  return Status::ok();
+}
+
+Status Device::destroyStream(Stream *stream) {
+  if (!stream || stream == defaultStream_)
+    return makeStatus(StatusCode::kInvalidArgument,
+                      "destroy stream: the default stream cannot be destroyed");
+  Status st = synchronizeStream(stream);
+  std::lock_guard<std::mutex> lock(registryMu_);
+  stream->destroyed_ = true;
+  return st;
+}
+
+Status Device::createEvent(Event **out) {
+  if (!out)
+    return makeStatus(StatusCode::kInvalidArgument, "create event: null out");
+  std::lock_guard<std::mutex> lock(registryMu_);
+  events_.push_back(
+      std::make_unique<Event>(static_cast<uint32_t>(events_.size())));
+  *out = events_.back().get();
+  return Status::ok();
+}
+
+Status Device::destroyEvent(Event *event) {
+  if (!event)
+    return makeStatus(StatusCode::kInvalidArgument, "destroy event: null");
+  std::lock_guard<std::mutex> lock(registryMu_);
+  event->destroyed_ = true;
+  return Status::ok();
+}
+
+Status Device::launchKernel(Stream *stream, KernelLaunch launch) {
+  if (launch.blockDim == 0)
+    return makeStatus(StatusCode::kInvalidArgument,
+                      "launch kernel '" + launch.name + "': block_dim is 0");
+  if (cost_.engineCores(launch.engine) == 0)
+    return makeStatus(StatusCode::kInvalidArgument,
+                      "launch kernel '" + launch.name + "': engine " +
+                          engineName(launch.engine) + " has no cores on " +
+                          spec().socVersion);
+  if (!(launch.cost.flops >= 0) || !(launch.cost.bytes >= 0) ||
+      !std::isfinite(launch.cost.flops) || !std::isfinite(launch.cost.bytes))
+    return makeStatus(StatusCode::kInvalidArgument,
+                      "launch kernel '" + launch.name +
+                          "': cost must be finite and >= 0");
+  Task t;
+  t.kind = TaskKind::kKernel;
+  t.engine = launch.engine;
+  t.blockDim = launch.blockDim;
+  t.coreLimit = launch.coreLimit;
+  t.cost = launch.cost;
+  t.fn = std::move(launch.fn);
+  t.name = std::move(launch.name);
+  t.opType = std::move(launch.opType);
+  t.submitNs = now();
+  resolve(stream)->push(std::move(t));
+  return Status::ok();
+}
+
+Status Device::memcpyAsync(Stream *stream, void *dst, size_t dstMax,
+                           const void *src, size_t count, MemcpyKind kind) {
+  if (count > dstMax)
+    return makeStatus(StatusCode::kInvalidArgument,
+                      "memcpy: count " + std::to_string(count) +
+                          " exceeds destination size " +
+                          std::to_string(dstMax));
+  if (count > 0 && (!dst || !src))
+    return makeStatus(StatusCode::kInvalidArgument, "memcpy: null pointer");
+  Task t;
+  t.kind = TaskKind::kMemcpy;
+  t.copyKind = kind;
+  t.dst = dst;
+  t.src = src;
+  t.bytes = count;
+  t.submitNs = now();
+  resolve(stream)->push(std::move(t));
+  return Status::ok();
+}
+
+Status Device::launchCallback(Stream *stream, HostFn fn) {
+  if (!fn)
+    return makeStatus(StatusCode::kInvalidArgument, "callback: null function");
+  Task t;
+  t.kind = TaskKind::kCallback;
+  t.callback = std::move(fn);
+  t.submitNs = now();
+  resolve(stream)->push(std::move(t));
+  return Status::ok();
+}
+
+Status Device::recordEvent(Event *event, Stream *stream) {
+  if (!event)
+    return makeStatus(StatusCode::kInvalidArgument, "record event: null event");
+  Stream *s = resolve(stream);
+  std::lock_guard<std::mutex> lock(orderMu_);
+  uint64_t rec = event->enqueued_.load(std::memory_order_relaxed) + 1;
+  Task t;
+  t.kind = TaskKind::kEventRecord;
+  t.event = event;
+  t.eventSeq = rec;
+  t.submitNs = now();
+  uint64_t seq = s->push(std::move(t));
+  // Whoever waits on this record is ordered after everything this stream is
+  // ordered after, and after this stream up to the record itself.
+  if (s->clock_.size() <= s->id())
+    s->clock_.resize(s->id() + 1, 0);
+  event->lastRecordClock_ = s->clock_;
+  event->lastRecordClock_[s->id()] = seq;
+  event->enqueued_.store(rec, std::memory_order_release);
+  return Status::ok();
+}
+
+Status Device::streamWaitEvent(Stream *stream, Event *event) {
+  if (!event)
+    return makeStatus(StatusCode::kInvalidArgument, "wait event: null event");
+  Stream *s = resolve(stream);
+  std::lock_guard<std::mutex> lock(orderMu_);
+  uint64_t recorded = event->enqueued_.load(std::memory_order_relaxed);
+  Task t;
+  t.kind = TaskKind::kEventWait;
+  t.event = event;
+  // Binds to the latest record enqueued so far, or to the first one to come.
+  t.eventSeq = std::max<uint64_t>(recorded, 1);
+  t.submitNs = now();
+  s->push(std::move(t));
+  const std::vector<uint64_t> &rc = event->lastRecordClock_;
+  if (s->clock_.size() < rc.size())
+    s->clock_.resize(rc.size(), 0);
+  for (size_t i = 0; i < rc.size(); ++i)
+    s->clock_[i] = std::max(s->clock_[i], rc[i]);
+  return Status::ok();
+}
+
+bool Device::orderedAfter(StreamId consumer, StreamId producer, uint64_t seq) {
+  Stream *p = nullptr, *c = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(registryMu_);
+    if (producer < streams_.size())
+      p = streams_[producer].get();
+    if (consumer < streams_.size())
+      c = streams_[consumer].get();
+  }
+  if (p && p->completed() >= seq)
+    return true; // the free point already ran
+  if (!c)
+    return false;
+  std::lock_guard<std::mutex> lock(orderMu_);
+  return producer < c->clock_.size() && c->clock_[producer] >= seq;
+}
+
+Status Device::run(const std::function<bool()> &done) {
+  // Caller holds simMu_.
+  Status st = scheduler_.runUntil(done, liveStreams(), options_.deadlockGraceMs);
+  hostNow_.store(scheduler_.now(), std::memory_order_relaxed);
+  return st;
+}
+
+Status Device::synchronizeStream(Stream *stream) {
+  Stream *s = resolve(stream);
+  uint64_t target = s->enqueued();
+  std::lock_guard<std::mutex> lock(simMu_);
+  Status st = run([&] { return s->completed() >= target; });
+  if (!st.isOk())
+    return makeStatus(st.code(), "synchronize stream " +
+                                     std::to_string(s->id()) + ": " +
+                                     st.message());
+  Status err = std::move(s->error_);
+  s->error_ = Status();
+  return err;
+}
+
+Status Device::synchronizeDevice() {
+  std::vector<Stream *> streams = liveStreams();
+  std::vector<uint64_t> targets;
+  for (Stream *s : streams)
+    targets.push_back(s->enqueued());
+  std::lock_guard<std::mutex> lock(simMu_);
+  Status st = run([&] {
+    for (size_t i = 0; i < streams.size(); ++i)
+      if (streams[i]->completed() < targets[i])
+        return false;
+    return true;
+  });
+  if (!st.isOk())
+    return makeStatus(st.code(), "synchronize device: " + st.message());
+  Status first;
+  for (Stream *s : streams) {
+    if (!s->error_.isOk() && first.isOk())
+      first = s->error_;
+    s->error_ = Status();
+  }
+  return first;
+}
+
+Status Device::synchronizeEvent(Event *event) {
+  if (!event)
+    return makeStatus(StatusCode::kInvalidArgument, "synchronize event: null");
+  uint64_t target = event->recordsEnqueued();
+  if (target == 0)
+    return Status::ok(); // nothing recorded: nothing to wait for
+  std::lock_guard<std::mutex> lock(simMu_);
+  Status st = run([&] { return event->isComplete(target); });
+  if (!st.isOk())
+    return makeStatus(st.code(), "synchronize event " +
+                                     std::to_string(event->id()) + ": " +
+                                     st.message());
+  return Status::ok();
+}
+
+Status Device::queryEvent(Event *event, bool *complete) {
+  if (!event || !complete)
+    return makeStatus(StatusCode::kInvalidArgument, "query event: null");
+  *complete = false;
+  uint64_t target = event->recordsEnqueued();
+  if (target == 0)
+    return Status::ok();
+  std::lock_guard<std::mutex> lock(simMu_);
+  // A query never waits for another thread: no grace period.
+  Status st = scheduler_.runUntil([&] { return event->isComplete(target); },
+                                  liveStreams(), 0);
+  hostNow_.store(scheduler_.now(), std::memory_order_relaxed);
+  *complete = st.isOk();
+  return Status::ok();
+}
+
+Status Device::eventElapsedMs(Event *start, Event *end, float *ms) {
+  if (!start || !end || !ms)
+    return makeStatus(StatusCode::kInvalidArgument, "elapsed time: null");
+  std::lock_guard<std::mutex> lock(simMu_);
+  for (Event *e : {start, end}) {
+    uint64_t n = e->recordsEnqueued();
+    if (n == 0 || !e->isComplete(n))
+      return makeStatus(StatusCode::kNotReady,
+                        "elapsed time: event " + std::to_string(e->id()) +
+                            (n == 0 ? " was never recorded"
+                                    : " has not completed; synchronize first"));
+  }
+  *ms = static_cast<float>(static_cast<double>(end->latestNs_ -
+                                               start->latestNs_) /
+                           1e6);
+  return Status::ok();
+}
+
+std::vector<TaskRecord> Device::traceRecords() {
+  std::lock_guard<std::mutex> lock(simMu_);
+  return scheduler_.records();
+}
+
+void Device::clearTrace() {
+  std::lock_guard<std::mutex> lock(simMu_);
+  scheduler_.clearRecords();
+}
+
+Status Device::exportTrace(const std::string &path) {
+  return writeChromeTrace(traceRecords(), path);
+}
+
+} // namespace geflow::rt

@@ -1,0 +1,162 @@
+//===- Device.h - One simulated NPU: streams, events, memory, time --------===//
+//
+// The C++ face of the runtime. The executor and the aclrt* C API both call
+// it. Every call returns a Status; nothing throws across it.
+//
+// Enqueue calls (launchKernel, memcpyAsync, recordEvent, ...) only append to
+// a stream and return; the simulated device runs when the host synchronizes
+// (see Scheduler.h). Streams and events stay allocated until the Device dies,
+// so a destroyed handle never dangles inside the simulation.
+//
+// Locks, in the order they may nest: MemoryPool's lock, registryMu_,
+// orderMu_, Stream::mu_. simMu_ is taken alone, or before Stream::mu_.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GEFLOW_RUNTIME_DEVICE_H
+#define GEFLOW_RUNTIME_DEVICE_H
+
+#include "runtime/Event.h"
+#include "runtime/HostWorkers.h"
+#include "runtime/Scheduler.h"
+#include "runtime/Stream.h"
+#include "runtime/Task.h"
+#include "runtime/Trace.h"
+#include "runtime/memory/MemoryPool.h"
+#include "runtime/soc/CostModel.h"
+#include "runtime/soc/SocSpec.h"
+
+#include <atomic>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <unordered_set>
+#include <vector>
+
+namespace geflow::rt {
+
+struct DeviceOptions {
+  /// A preset name or an INI path; ignored when `spec` is set.
+  std::string soc = kDefaultSocPreset;
+  std::optional<SocSpec> spec;
+  /// Device memory limit in bytes; 0 = only host RAM limits it.
+  uint64_t memoryLimitBytes = 0;
+  /// Host threads running kernels' blocks; -1 = one per hardware thread.
+  int workerThreads = -1;
+  /// Record a trace; GEFLOW_RUNTIME_TRACE=1 also turns it on.
+  bool trace = false;
+  /// How long a stuck simulation waits for another host thread to enqueue
+  /// something before it reports a deadlock.
+  uint32_t deadlockGraceMs = 100;
+};
+
+class Device {
+public:
+  static Status create(const DeviceOptions &options,
+                       std::unique_ptr<Device> *out);
+  ~Device();
+  Device(const Device &) = delete;
+  Device &operator=(const Device &) = delete;
+
+  const SocSpec &spec() const { return cost_.spec(); }
+  const CostModel &costModel() const { return cost_; }
+  /// The stream a null aclrtStream means. Priority 0.
+  Stream *defaultStream() { return defaultStream_; }
+
+  // --- streams and events -------------------------------------------------
+  /// Lower `priority` is served first; 0 is the highest.
+  Status createStream(int32_t priority, Stream **out);
+  /// Synchronizes the stream, then retires it; returns the sync status.
+  Status destroyStream(Stream *stream);
+  Status createEvent(Event **out);
+  Status destroyEvent(Event *event);
+
+  // --- enqueue (null stream = default stream) -----------------------------
+  Status launchKernel(Stream *stream, KernelLaunch launch);
+  Status memcpyAsync(Stream *stream, void *dst, size_t dstMax, const void *src,
+                     size_t count, MemcpyKind kind);
+  /// A host callback holding its stream until it returns. It runs on the
+  /// thread subscribed to the stream (subscribeReport) or on a worker. It
+  /// must not synchronize: the device waits for it.
+  Status launchCallback(Stream *stream, HostFn fn);
+  Status recordEvent(Event *event, Stream *stream);
+  Status streamWaitEvent(Stream *stream, Event *event);
+
+  // --- synchronize ----------------------------------------------------------
+  /// Runs the device until every task enqueued on `stream` so far has
+  /// completed. Returns (and clears) the stream's first kernel failure, or a
+  /// deadlock naming streams and events.
+  Status synchronizeStream(Stream *stream);
+  Status synchronizeEvent(Event *event);
+  Status synchronizeDevice();
+  /// Runs the device as far as the event's latest record; *complete says
+  /// whether it could get there. An event never recorded is not complete.
+  Status queryEvent(Event *event, bool *complete);
+  /// Virtual time between the latest records of two completed events.
+  Status eventElapsedMs(Event *start, Event *end, float *ms);
+
+  // --- memory ---------------------------------------------------------------
+  Status malloc(size_t size, void **out);
+  /// The caller guarantees no queued task still uses the block.
+  Status free(void *ptr);
+  /// Stream-ordered: usable by tasks enqueued on `stream` from now on.
+  Status mallocAsync(size_t size, Stream *stream, void **out);
+  /// Stream-ordered: reusable by `stream` at once, by another stream once an
+  /// event orders it after this point.
+  Status freeAsync(void *ptr, Stream *stream);
+  Status mallocHost(size_t size, void **out);
+  Status freeHost(void *ptr);
+  MemoryPool &memoryPool() { return pool_; }
+  PoolStats memoryStats() const { return pool_.stats(); }
+
+  // --- host callbacks (aclrtSubscribeReport / aclrtProcessReport) ---------
+  Status subscribeReport(uint64_t threadId, Stream *stream);
+  Status unsubscribeReport(uint64_t threadId, Stream *stream);
+  /// Runs callbacks of the streams subscribed to `threadId`.
+  Status processReport(uint64_t threadId, int32_t timeoutMs);
+
+  // --- time and trace -------------------------------------------------------
+  /// Device time the host has observed (end of the last synchronize).
+  VirtualNs now() const { return hostNow_.load(std::memory_order_relaxed); }
+  void setTraceEnabled(bool on) { scheduler_.setTraceEnabled(on); }
+  bool traceEnabled() const { return scheduler_.traceEnabled(); }
+  std::vector<TaskRecord> traceRecords();
+  void clearTrace();
+  Status exportTrace(const std::string &path);
+
+private:
+  Device(const CostModel &cost, const DeviceOptions &options);
+  Stream *resolve(Stream *s) { return s ? s : defaultStream_; }
+  Stream *newStream(int32_t priority);
+  std::vector<Stream *> liveStreams();
+  Status run(const std::function<bool()> &done);
+  bool orderedAfter(StreamId consumer, StreamId producer, uint64_t seq);
+  std::shared_ptr<ReportQueue> reportQueueFor(StreamId stream);
+
+  const CostModel cost_;
+  const DeviceOptions options_;
+  // Publishes the scheduler's time to enqueuing threads (relaxed: it only
+  // stamps submit times, ordering comes from the stream locks).
+  std::atomic<VirtualNs> hostNow_{0};
+
+  MemoryPool pool_;             // its own lock
+  WorkerPool workers_;          // its own lock
+  std::mutex simMu_;            // owns scheduler_ state and all sim fields
+  Scheduler scheduler_;
+
+  std::mutex registryMu_;       // guards streams_, events_, hostAllocs_
+  std::vector<std::unique_ptr<Stream>> streams_; // index = StreamId
+  std::vector<std::unique_ptr<Event>> events_;   // index = event id
+  std::unordered_set<void *> hostAllocs_;
+  Stream *defaultStream_ = nullptr;
+
+  std::mutex orderMu_;          // guards Stream::clock_, Event record state
+
+  std::mutex reportMu_;         // guards the two maps below
+  std::map<uint64_t, std::shared_ptr<ReportQueue>> reportQueues_;
+  std::map<StreamId, uint64_t> subscriptions_;
+};
+
+} // namespace geflow::rt
+
+#endif // GEFLOW_RUNTIME_DEVICE_H

@@ -1,0 +1,92 @@
+//===- DeviceMemory.cpp - Device's memory and report-thread calls ---------===//
+#include "runtime/Device.h"
+
+#include <cstdlib>
+
+namespace geflow::rt {
+
+Status Device::malloc(size_t size, void **out) {
+  return pool_.allocate(size, kNoStream, out);
+}
+
+Status Device::free(void *ptr) { return pool_.free(ptr); }
+
+Status Device::mallocAsync(size_t size, Stream *stream, void **out) {
+  return pool_.allocate(size, resolve(stream)->id(), out);
+}
+
+Status Device::freeAsync(void *ptr, Stream *stream) {
+  Stream *s = resolve(stream);
+  // The block is free once the stream's latest task so far has run.
+  return pool_.freeOnStream(ptr, s->id(), s->enqueued());
+}
+
+Status Device::mallocHost(size_t size, void **out) {
+  if (!out || size == 0)
+    return makeStatus(StatusCode::kInvalidArgument,
+                      "malloc host: null out pointer or size 0");
+  void *p = std::aligned_alloc(64, (size + 63) / 64 * 64);
+  if (!p)
+    return makeStatus(StatusCode::kOutOfMemory,
+                      "malloc host: " + std::to_string(size) +
+                          " bytes not available");
+  std::lock_guard<std::mutex> lock(registryMu_);
+  hostAllocs_.insert(p);
+  *out = p;
+  return Status::ok();
+}
+
+Status Device::freeHost(void *ptr) {
+  std::lock_guard<std::mutex> lock(registryMu_);
+  if (!hostAllocs_.erase(ptr))
+    return makeStatus(StatusCode::kInvalidArgument,
+                      "free host: pointer was not returned by malloc host");
+  std::free(ptr);
+  return Status::ok();
+}
+
+Status Device::subscribeReport(uint64_t threadId, Stream *stream) {
+  Stream *s = resolve(stream);
+  std::lock_guard<std::mutex> lock(reportMu_);
+  auto &q = reportQueues_[threadId];
+  if (!q)
+    q = std::make_shared<ReportQueue>();
+  subscriptions_[s->id()] = threadId;
+  return Status::ok();
+}
+
+Status Device::unsubscribeReport(uint64_t threadId, Stream *stream) {
+  Stream *s = resolve(stream);
+  std::lock_guard<std::mutex> lock(reportMu_);
+  auto it = subscriptions_.find(s->id());
+  if (it == subscriptions_.end() || it->second != threadId)
+    return makeStatus(StatusCode::kInvalidArgument,
+                      "unsubscribe: stream " + std::to_string(s->id()) +
+                          " is not subscribed to that thread");
+  subscriptions_.erase(it);
+  return Status::ok();
+}
+
+Status Device::processReport(uint64_t threadId, int32_t timeoutMs) {
+  std::shared_ptr<ReportQueue> q;
+  {
+    std::lock_guard<std::mutex> lock(reportMu_);
+    auto it = reportQueues_.find(threadId);
+    if (it != reportQueues_.end())
+      q = it->second;
+  }
+  if (!q)
+    return makeStatus(StatusCode::kFailedPrecondition,
+                      "process report: no stream is subscribed to this thread");
+  return q->process(timeoutMs);
+}
+
+std::shared_ptr<ReportQueue> Device::reportQueueFor(StreamId stream) {
+  std::lock_guard<std::mutex> lock(reportMu_);
+  auto it = subscriptions_.find(stream);
+  if (it == subscriptions_.end())
+    return nullptr;
+  return reportQueues_[it->second];
+}
+
+} // namespace geflow::rt

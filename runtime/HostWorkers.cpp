@@ -1,0 +1,129 @@
+//===- HostWorkers.cpp ----------------------------------------------------===//
+#include "runtime/HostWorkers.h"
+
+#include <chrono>
+#include <exception>
+
+namespace geflow::rt {
+
+void HostJob::runBlock(uint32_t idx) {
+  Status st;
+  try {
+    if (fn_)
+      st = (*fn_)(idx, blockDim_);
+    else if (callback_)
+      (*callback_)();
+  } catch (const std::exception &e) {
+    st = makeStatus(StatusCode::kKernelFailed,
+                    std::string("threw an exception: ") + e.what());
+  } catch (...) {
+    st = makeStatus(StatusCode::kKernelFailed, "threw an unknown exception");
+  }
+  if (!st.isOk()) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (error_.isOk())
+      error_ = makeStatus(StatusCode::kKernelFailed,
+                          what_ + " failed in block " + std::to_string(idx) +
+                              "/" + std::to_string(blockDim_) + ": " +
+                              st.message());
+  }
+  // acq_rel: publish this block's writes; the last finisher wakes join().
+  if (done_.fetch_add(1, std::memory_order_acq_rel) + 1 == blockDim_) {
+    std::lock_guard<std::mutex> lock(mu_);
+    cv_.notify_all();
+  }
+}
+
+void HostJob::work() {
+  for (;;) {
+    uint32_t idx = next_.fetch_add(1, std::memory_order_relaxed);
+    if (idx >= blockDim_)
+      return;
+    runBlock(idx);
+  }
+}
+
+Status HostJob::join() {
+  if (helpable_)
+    work();
+  // Short blocks on other threads finish within a few yields; only long ones
+  // pay for a sleep.
+  for (int spin = 0; spin < 64 && !done(); ++spin)
+    std::this_thread::yield();
+  std::unique_lock<std::mutex> lock(mu_);
+  cv_.wait(lock, [&] { return done(); });
+  return error_;
+}
+
+WorkerPool::WorkerPool(unsigned threads) {
+  for (unsigned i = 0; i < threads; ++i)
+    threads_.emplace_back([this] { loop(); });
+}
+
+WorkerPool::~WorkerPool() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stop_ = true;
+  }
+  cv_.notify_all();
+  for (std::thread &t : threads_)
+    t.join();
+}
+
+void WorkerPool::submit(const std::shared_ptr<HostJob> &job, unsigned copies) {
+  if (threads_.empty())
+    return; // join() runs everything on the scheduler's thread
+  copies = std::min<unsigned>(copies, size());
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (unsigned i = 0; i < copies; ++i)
+      queue_.push_back(job);
+  }
+  if (copies == 1)
+    cv_.notify_one();
+  else
+    cv_.notify_all();
+}
+
+void WorkerPool::loop() {
+  for (;;) {
+    std::shared_ptr<HostJob> job;
+    {
+      std::unique_lock<std::mutex> lock(mu_);
+      cv_.wait(lock, [&] { return stop_ || !queue_.empty(); });
+      if (queue_.empty())
+        return; // stop_ and nothing left
+      job = std::move(queue_.front());
+      queue_.pop_front();
+    }
+    job->work();
+  }
+}
+
+void ReportQueue::push(std::shared_ptr<HostJob> job) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    jobs_.push_back(std::move(job));
+  }
+  cv_.notify_all();
+}
+
+Status ReportQueue::process(int32_t timeoutMs) {
+  std::deque<std::shared_ptr<HostJob>> batch;
+  {
+    std::unique_lock<std::mutex> lock(mu_);
+    auto ready = [&] { return !jobs_.empty(); };
+    if (timeoutMs < 0)
+      cv_.wait(lock, ready);
+    else if (!cv_.wait_for(lock, std::chrono::milliseconds(timeoutMs), ready))
+      return makeStatus(StatusCode::kTimeout,
+                        "process report: no callback within " +
+                            std::to_string(timeoutMs) + " ms");
+    batch.swap(jobs_);
+  }
+  for (auto &job : batch)
+    job->work();
+  return Status::ok();
+}
+
+} // namespace geflow::rt

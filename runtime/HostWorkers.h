@@ -1,0 +1,100 @@
+//===- HostWorkers.h - Where kernels' host functions really run -----------===//
+//
+// When the scheduler dispatches a kernel it hands the kernel's blocks to the
+// worker pool as a HostJob and carries on simulating. When the kernel's
+// virtual completion comes up, the scheduler joins the job: it runs the
+// blocks no worker has claimed yet itself, then waits for the rest. So the
+// virtual timeline never gets ahead of the real results, and a short kernel
+// costs no thread hand-off at all.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GEFLOW_RUNTIME_HOSTWORKERS_H
+#define GEFLOW_RUNTIME_HOSTWORKERS_H
+
+#include "runtime/Task.h"
+
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace geflow::rt {
+
+class HostJob {
+public:
+  /// A kernel: `fn` (owned by the task, which outlives the job's runs) is
+  /// called for blocks 0..blockDim-1.
+  HostJob(const KernelFn *fn, uint32_t blockDim, std::string what)
+      : fn_(fn), blockDim_(blockDim), what_(std::move(what)) {}
+  /// A host callback: one block, and only the thread it is given to may run
+  /// it (a subscribed report thread), so join() does not help.
+  HostJob(const HostFn *callback, bool helpable, std::string what)
+      : callback_(callback), blockDim_(1), helpable_(helpable),
+        what_(std::move(what)) {}
+
+  /// Claims and runs blocks until none are left. Any thread.
+  void work();
+  /// Runs what is left (if helpable) and blocks until every block is done.
+  /// Returns the first failure.
+  Status join();
+  bool done() const {
+    return done_.load(std::memory_order_acquire) == blockDim_;
+  }
+
+private:
+  void runBlock(uint32_t idx);
+
+  const KernelFn *fn_ = nullptr;
+  const HostFn *callback_ = nullptr;
+  const uint32_t blockDim_;
+  const bool helpable_ = true;
+  const std::string what_; // "kernel 'conv1' on stream 2", for errors
+  // Block claiming: fetch_add hands each index to exactly one thread.
+  std::atomic<uint32_t> next_{0};
+  // Release on each finished block so join() (acquire) sees its writes.
+  std::atomic<uint32_t> done_{0};
+  std::mutex mu_; // guards error_ and the join wake-up
+  std::condition_variable cv_;
+  Status error_;
+};
+
+/// A fixed set of threads taking HostJobs from one queue.
+class WorkerPool {
+public:
+  explicit WorkerPool(unsigned threads);
+  ~WorkerPool();
+  /// Offers `job` to up to `copies` workers at once.
+  void submit(const std::shared_ptr<HostJob> &job, unsigned copies);
+  unsigned size() const { return static_cast<unsigned>(threads_.size()); }
+
+private:
+  void loop();
+
+  std::mutex mu_; // guards queue_ and stop_
+  std::condition_variable cv_;
+  std::deque<std::shared_ptr<HostJob>> queue_;
+  bool stop_ = false;
+  std::vector<std::thread> threads_;
+};
+
+/// Callbacks for streams subscribed to one host thread (aclrtSubscribeReport);
+/// that thread drains them in aclrtProcessReport.
+class ReportQueue {
+public:
+  void push(std::shared_ptr<HostJob> job);
+  /// Runs every queued callback, waiting up to `timeoutMs` (-1: forever) for
+  /// the first. kTimeout if none came.
+  Status process(int32_t timeoutMs);
+
+private:
+  std::mutex mu_; // guards jobs_
+  std::condition_variable cv_;
+  std::deque<std::shared_ptr<HostJob>> jobs_;
+};
+
+} // namespace geflow::rt
+
+#endif // GEFLOW_RUNTIME_HOSTWORKERS_H

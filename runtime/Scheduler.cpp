@@ -1,0 +1,296 @@
+//===- Scheduler.cpp - Dispatch rounds and completions --------------------===//
+#include "runtime/Scheduler.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <thread>
+
+namespace geflow::rt {
+
+const char *taskKindName(TaskKind k) {
+  switch (k) {
+  case TaskKind::kKernel: return "KERNEL";
+  case TaskKind::kMemcpy: return "MEMCPY";
+  case TaskKind::kCallback: return "CALLBACK";
+  case TaskKind::kEventRecord: return "EVENT_RECORD";
+  case TaskKind::kEventWait: return "EVENT_WAIT";
+  }
+  return "?";
+}
+
+Scheduler::Scheduler(const CostModel &cost, WorkerPool &workers,
+                     ReportRoute route)
+    : cost_(cost), workers_(workers), route_(std::move(route)) {
+  for (int g = 0; g < kNumCoreGroups; ++g)
+    free_[g] = cost.groupSize(static_cast<CoreGroup>(g));
+}
+
+void Scheduler::markDirty(Stream *s) {
+  if (!s->queued_) {
+    s->queued_ = true;
+    dirty_.push_back(s);
+  }
+}
+
+void Scheduler::round() {
+  while (!dirty_.empty()) {
+    batch_.clear();
+    std::swap(batch_, dirty_);
+    for (Stream *s : batch_)
+      s->queued_ = false;
+    if (batch_.size() > 1) {
+      // Higher priority (lower value) first; within a priority, round robin
+      // starting at the stream after the last one that dispatched.
+      StreamId rr = rrNext_;
+      std::sort(batch_.begin(), batch_.end(), [rr](Stream *a, Stream *b) {
+        if (a->priority() != b->priority())
+          return a->priority() < b->priority();
+        uint64_t ka = a->id() >= rr ? a->id() : a->id() + (1ull << 32);
+        uint64_t kb = b->id() >= rr ? b->id() : b->id() + (1ull << 32);
+        return ka < kb;
+      });
+    }
+    for (Stream *s : batch_)
+      tryDispatch(s);
+  }
+}
+
+uint32_t Scheduler::grant(Stream *s, const Task &t) {
+  uint32_t want = t.blockDim;
+  if (t.coreLimit)
+    want = std::min(want, t.coreLimit);
+  uint32_t &cube = free_[static_cast<int>(CoreGroup::kCube)];
+  uint32_t &vec = free_[static_cast<int>(CoreGroup::kVector)];
+  uint32_t g = 0;
+  switch (t.engine) {
+  case Engine::kAic:
+    g = std::min(want, cube);
+    cube -= g;
+    s->grantCube_ = g;
+    break;
+  case Engine::kAiv:
+    g = std::min(want, vec);
+    vec -= g;
+    s->grantVector_ = g;
+    break;
+  case Engine::kMix: {
+    uint32_t r = cost_.mixVectorRatio();
+    g = std::min({want, cube, vec / r});
+    cube -= g;
+    vec -= g * r;
+    s->grantCube_ = g;
+    s->grantVector_ = g * r;
+    break;
+  }
+  case Engine::kAiCpu:
+  case Engine::kDvpp: {
+    uint32_t &pool = free_[static_cast<int>(
+        t.engine == Engine::kAiCpu ? CoreGroup::kAiCpu : CoreGroup::kDvpp)];
+    g = std::min(want, pool);
+    pool -= g;
+    s->grantOther_ = g;
+    break;
+  }
+  }
+  return g;
+}
+
+void Scheduler::tryDispatch(Stream *s) {
+  if (s->running_ || s->blockedOn_)
+    return;
+  Task *t = s->head();
+  if (!t)
+    return;
+  VirtualNs dur = 0;
+  bool skipWork = !s->error_.isOk(); // a failed stream only keeps time
+  switch (t->kind) {
+  case TaskKind::kEventWait:
+    if (!t->event->isComplete(t->eventSeq)) {
+      s->blockedOn_ = t->event;
+      t->event->waiters_.push_back(s);
+      return;
+    }
+    dur = cost_.eventLatencyNs();
+    break;
+  case TaskKind::kEventRecord:
+    break;
+  case TaskKind::kKernel: {
+    uint32_t cores = grant(s, *t);
+    if (cores == 0) {
+      CoreGroup g = CoreGroup::kCube;
+      if (t->engine == Engine::kAiv ||
+          (t->engine == Engine::kMix && freeCores(CoreGroup::kCube) > 0))
+        g = CoreGroup::kVector;
+      else if (t->engine == Engine::kAiCpu)
+        g = CoreGroup::kAiCpu;
+      else if (t->engine == Engine::kDvpp)
+        g = CoreGroup::kDvpp;
+      s->blockedOn_ = &coreWaiters_[static_cast<int>(g)];
+      coreWaiters_[static_cast<int>(g)].push_back(s);
+      return;
+    }
+    dur = cost_.kernelTimeNs(t->engine, t->cost, t->blockDim, cores);
+    if (t->fn && !skipWork) {
+      s->job_ = std::make_shared<HostJob>(
+          &t->fn, t->blockDim,
+          "kernel '" + t->name + "' on stream " + std::to_string(s->id()));
+      if (t->blockDim > 1 || workers_.size() > 0)
+        workers_.submit(s->job_, std::min(t->blockDim, cores));
+    }
+    break;
+  }
+  case TaskKind::kMemcpy:
+    dur = cost_.memcpyTimeNs(t->copyKind, t->bytes);
+    // The copy happens at dispatch: every task it depends on has completed.
+    if (!skipWork && t->bytes)
+      std::memmove(t->dst, t->src, t->bytes);
+    break;
+  case TaskKind::kCallback:
+    dur = cost_.launchLatencyNs();
+    if (t->callback && !skipWork) {
+      std::shared_ptr<ReportQueue> q = route_ ? route_(s->id()) : nullptr;
+      s->job_ = std::make_shared<HostJob>(
+          &t->callback, /*helpable=*/q == nullptr,
+          "callback on stream " + std::to_string(s->id()));
+      if (q)
+        q->push(s->job_);
+      else
+        workers_.submit(s->job_, 1);
+    }
+    break;
+  }
+  s->running_ = true;
+  s->readyNs_ = std::max(s->lastEndNs_, t->submitNs);
+  s->startNs_ = now_;
+  s->endNs_ = now_ + dur;
+  heap_.push(Completion{s->endNs_, dispatchOrder_++, s});
+  rrNext_ = s->id() + 1;
+}
+
+void Scheduler::wakeCoreWaiters(CoreGroup g) {
+  std::vector<Stream *> &w = coreWaiters_[static_cast<int>(g)];
+  for (Stream *s : w) {
+    s->blockedOn_ = nullptr;
+    markDirty(s);
+  }
+  w.clear();
+}
+
+void Scheduler::complete(Stream *s) {
+  Task &t = s->active_[s->head_];
+  bool failed = false;
+  if (s->job_) {
+    Status st = s->job_->join();
+    s->job_.reset();
+    if (!st.isOk()) {
+      failed = true;
+      if (s->error_.isOk())
+        s->error_ = st;
+    }
+  }
+  if (s->grantCube_ || s->grantVector_ || s->grantOther_) {
+    free_[static_cast<int>(CoreGroup::kCube)] += s->grantCube_;
+    free_[static_cast<int>(CoreGroup::kVector)] += s->grantVector_;
+    if (s->grantCube_)
+      wakeCoreWaiters(CoreGroup::kCube);
+    if (s->grantVector_)
+      wakeCoreWaiters(CoreGroup::kVector);
+    if (s->grantOther_) {
+      CoreGroup g = t.engine == Engine::kAiCpu ? CoreGroup::kAiCpu
+                                                : CoreGroup::kDvpp;
+      free_[static_cast<int>(g)] += s->grantOther_;
+      wakeCoreWaiters(g);
+    }
+  }
+  if (t.kind == TaskKind::kEventRecord) {
+    t.event->markComplete(t.eventSeq, now_);
+    for (Stream *w : t.event->waiters_) {
+      w->blockedOn_ = nullptr;
+      markDirty(w);
+    }
+    t.event->waiters_.clear();
+  }
+  if (traceEnabled()) {
+    TaskRecord r;
+    r.name = std::move(t.name);
+    r.opType = std::move(t.opType);
+    r.kind = t.kind;
+    r.engine = t.engine;
+    r.stream = s->id();
+    r.seq = t.seq;
+    r.blockDim = t.kind == TaskKind::kKernel ? t.blockDim : 0;
+    r.coresGranted = t.engine == Engine::kAiv ? s->grantVector_
+                     : s->grantOther_       ? s->grantOther_
+                                            : s->grantCube_;
+    r.vectorCoresGranted = t.engine == Engine::kMix ? s->grantVector_ : 0;
+    if (t.event) {
+      r.eventId = t.event->id();
+      r.eventSeq = t.eventSeq;
+    }
+    r.bytes = t.bytes;
+    r.copyKind = t.copyKind;
+    r.failed = failed;
+    r.submitNs = t.submitNs;
+    r.readyNs = s->readyNs_;
+    r.startNs = s->startNs_;
+    r.endNs = s->endNs_;
+    records_.push_back(std::move(r));
+  }
+  s->grantCube_ = s->grantVector_ = s->grantOther_ = 0;
+  s->lastEndNs_ = now_;
+  s->running_ = false;
+  ++s->head_;
+  // Release: a host thread that sees the count sees the task's effects.
+  s->completed_.store(t.seq, std::memory_order_release);
+  markDirty(s);
+}
+
+bool Scheduler::hasUnseenTasks(Stream *s) {
+  uint64_t seen = s->active_.empty() ? s->completed() : s->active_.back().seq;
+  return s->enqueued() > seen;
+}
+
+Status Scheduler::runUntil(const std::function<bool()> &done,
+                           const std::vector<Stream *> &streams,
+                           uint32_t graceMs) {
+  // Any stream may have received tasks since the last run.
+  for (Stream *s : streams)
+    markDirty(s);
+  for (;;) {
+    if (done())
+      return Status::ok();
+    round();
+    if (heap_.empty()) {
+      // Nothing runs and nothing can start. Another host thread (or a
+      // callback) may still enqueue the task everyone waits for; give it
+      // `graceMs`, then call it a deadlock.
+      auto deadline =
+          std::chrono::steady_clock::now() + std::chrono::milliseconds(graceMs);
+      bool fresh = false;
+      for (;;) {
+        for (Stream *s : streams)
+          if (hasUnseenTasks(s)) {
+            fresh = true;
+            markDirty(s);
+          }
+        if (fresh || std::chrono::steady_clock::now() >= deadline)
+          break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+      }
+      if (fresh)
+        continue;
+      if (done())
+        return Status::ok();
+      return diagnoseDeadlock(streams);
+    }
+    now_ = heap_.top().end;
+    while (!heap_.empty() && heap_.top().end == now_) {
+      Stream *s = heap_.top().stream;
+      heap_.pop();
+      complete(s);
+    }
+  }
+}
+
+} // namespace geflow::rt

@@ -1,0 +1,105 @@
+//===- Scheduler.h - The simulated hardware scheduler ---------------------===//
+//
+// A discrete-event simulation in virtual time. Each round looks at the head
+// task of every stream that may have become dispatchable, higher priority
+// first, then round robin from the stream after the last one served. A task
+// dispatches when its wait is met and its engine has a free core; it takes
+// min(block_dim, core limit, free cores) cores and runs its blocks in waves on
+// them. Tasks of different streams run at once on disjoint cores.
+//
+// The simulation is lazy: it advances only inside a synchronize (or query)
+// call, on the calling thread, and stops as soon as what that call waits for
+// has completed. Since host submissions between two synchronize calls all
+// carry the same device time, the timeline depends on the program alone,
+// never on thread timing.
+//
+// Thread ownership: every member is owned by the holder of Device::simMu_,
+// except traceEnabled_ (any thread, relaxed).
+//
+//===----------------------------------------------------------------------===//
+#ifndef GEFLOW_RUNTIME_SCHEDULER_H
+#define GEFLOW_RUNTIME_SCHEDULER_H
+
+#include "runtime/Event.h"
+#include "runtime/HostWorkers.h"
+#include "runtime/Stream.h"
+#include "runtime/Trace.h"
+#include "runtime/soc/CostModel.h"
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <queue>
+#include <vector>
+
+namespace geflow::rt {
+
+class Scheduler {
+public:
+  /// The report queue of the thread `stream` is subscribed to, or null.
+  using ReportRoute = std::function<std::shared_ptr<ReportQueue>(StreamId)>;
+
+  Scheduler(const CostModel &cost, WorkerPool &workers, ReportRoute route);
+
+  /// Simulates until `done()` holds, looking at `streams` (every live stream).
+  /// When nothing runs, nothing can dispatch and no new task arrives within
+  /// `graceMs`, returns a kDeadlock status naming the blocked streams and the
+  /// events they wait on.
+  Status runUntil(const std::function<bool()> &done,
+                  const std::vector<Stream *> &streams, uint32_t graceMs);
+
+  VirtualNs now() const { return now_; }
+  uint32_t freeCores(CoreGroup g) const {
+    return free_[static_cast<int>(g)];
+  }
+
+  void setTraceEnabled(bool on) {
+    traceEnabled_.store(on, std::memory_order_relaxed);
+  }
+  bool traceEnabled() const {
+    return traceEnabled_.load(std::memory_order_relaxed);
+  }
+  const std::vector<TaskRecord> &records() const { return records_; }
+  void clearRecords() { records_.clear(); }
+
+private:
+  struct Completion {
+    VirtualNs end;
+    uint64_t order; // dispatch order breaks ties, so pops are deterministic
+    Stream *stream;
+    bool operator>(const Completion &o) const {
+      return end != o.end ? end > o.end : order > o.order;
+    }
+  };
+
+  void markDirty(Stream *s);
+  void round();
+  void tryDispatch(Stream *s);
+  /// Cores for a kernel; 0 if it must wait. Takes them from the free pools.
+  uint32_t grant(Stream *s, const Task &t);
+  void complete(Stream *s);
+  void wakeCoreWaiters(CoreGroup g);
+  /// Has a stream received tasks the scheduler has not looked at yet?
+  static bool hasUnseenTasks(Stream *s);
+  Status diagnoseDeadlock(const std::vector<Stream *> &streams);
+
+  const CostModel &cost_;
+  WorkerPool &workers_;
+  ReportRoute route_;
+
+  VirtualNs now_ = 0;
+  uint64_t dispatchOrder_ = 0;
+  StreamId rrNext_ = 0; // round robin starts at this stream id
+  uint32_t free_[kNumCoreGroups] = {};
+  std::priority_queue<Completion, std::vector<Completion>,
+                      std::greater<Completion>>
+      heap_;
+  std::vector<Stream *> dirty_, batch_;
+  std::vector<Stream *> coreWaiters_[kNumCoreGroups];
+  std::vector<TaskRecord> records_;
+  std::atomic<bool> traceEnabled_{false};
+};
+
+} // namespace geflow::rt
+
+#endif // GEFLOW_RUNTIME_SCHEDULER_H

@@ -1,0 +1,75 @@
+//===- Task.h - What a stream carries --------------------------------------===//
+//
+// A task is one entry of a stream's FIFO: a kernel, a copy, a host callback, an
+// event record or an event wait. The host builds it at enqueue time; from then
+// on only the scheduler touches it.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GEFLOW_RUNTIME_TASK_H
+#define GEFLOW_RUNTIME_TASK_H
+
+#include "runtime/soc/CostModel.h"
+#include "runtime/support/Status.h"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+namespace geflow::rt {
+
+class Event;
+
+enum class TaskKind : uint8_t {
+  kKernel = 0,
+  kMemcpy,
+  kCallback,
+  kEventRecord,
+  kEventWait,
+};
+const char *taskKindName(TaskKind k); // "KERNEL", "MEMCPY", ...
+
+/// The real work of a kernel, called once per block. Blocks of one kernel may
+/// run concurrently on several worker threads.
+using KernelFn = std::function<Status(uint32_t blockIdx, uint32_t blockDim)>;
+/// A host callback (aclrtLaunchCallback).
+using HostFn = std::function<void()>;
+
+/// Everything the executor says about one kernel launch.
+struct KernelLaunch {
+  std::string name;   // op name, for traces and error messages
+  std::string opType; // op type ("Conv2D"), for profiles; may be empty
+  Engine engine = Engine::kAic;
+  uint32_t blockDim = 1;
+  KernelCost cost;
+  /// Per-task core limit (GE's aicore_num / vectorcore_num): the most cores
+  /// of the engine this kernel may hold at once; 0 = no limit. For MIX it caps
+  /// the cube cores.
+  uint32_t coreLimit = 0;
+  KernelFn fn; // may be empty: a cost-only kernel
+};
+
+struct Task {
+  TaskKind kind = TaskKind::kKernel;
+  Engine engine = Engine::kAic;
+  MemcpyKind copyKind = MemcpyKind::kHostToDevice;
+  uint32_t blockDim = 1;
+  uint32_t coreLimit = 0;
+  uint64_t seq = 0;        // 1-based position in its stream
+  VirtualNs submitNs = 0;  // device time the host last observed
+  KernelCost cost;
+  KernelFn fn;
+  HostFn callback;
+  // Memcpy.
+  void *dst = nullptr;
+  const void *src = nullptr;
+  uint64_t bytes = 0;
+  // Event record: the record's number; event wait: the record it waits for.
+  Event *event = nullptr;
+  uint64_t eventSeq = 0;
+  std::string name;
+  std::string opType;
+};
+
+} // namespace geflow::rt
+
+#endif // GEFLOW_RUNTIME_TASK_H

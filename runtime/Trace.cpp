@@ -1,0 +1,169 @@
+//===- Trace.cpp - Chrome/Perfetto trace export ---------------------------===//
+#include "runtime/Trace.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <map>
+
+namespace geflow::rt {
+namespace {
+
+using nlohmann::json;
+
+double us(VirtualNs ns) { return static_cast<double>(ns) / 1000.0; }
+
+std::string label(const TaskRecord &r) {
+  switch (r.kind) {
+  case TaskKind::kKernel:
+    return r.name.empty() ? std::string("kernel") : r.name;
+  case TaskKind::kMemcpy:
+    return std::string("memcpy ") + memcpyKindName(r.copyKind);
+  case TaskKind::kCallback: return "callback";
+  case TaskKind::kEventRecord:
+    return "record event " + std::to_string(r.eventId);
+  case TaskKind::kEventWait: return "wait event " + std::to_string(r.eventId);
+  }
+  return "?";
+}
+
+// The core groups a record occupies, with the number of cores.
+std::vector<std::pair<CoreGroup, uint32_t>> groupsOf(const TaskRecord &r) {
+  if (r.kind != TaskKind::kKernel || r.coresGranted == 0)
+    return {};
+  switch (r.engine) {
+  case Engine::kAic: return {{CoreGroup::kCube, r.coresGranted}};
+  case Engine::kAiv: return {{CoreGroup::kVector, r.coresGranted}};
+  case Engine::kMix:
+    return {{CoreGroup::kCube, r.coresGranted},
+            {CoreGroup::kVector, r.vectorCoresGranted}};
+  case Engine::kAiCpu: return {{CoreGroup::kAiCpu, r.coresGranted}};
+  case Engine::kDvpp: return {{CoreGroup::kDvpp, r.coresGranted}};
+  }
+  return {};
+}
+
+json meta(const char *what, int pid, int tid, const std::string &name) {
+  json m = {{"ph", "M"}, {"name", what}, {"pid", pid}, {"args", {{"name", name}}}};
+  if (tid >= 0)
+    m["tid"] = tid;
+  return m;
+}
+
+} // namespace
+
+std::string chromeTraceJson(const std::vector<TaskRecord> &records) {
+  constexpr int kStreamPid = 1, kCorePid = 2;
+  json events = json::array();
+  events.push_back(meta("process_name", kStreamPid, -1, "streams"));
+  events.push_back(meta("process_name", kCorePid, -1, "core groups"));
+
+  std::map<StreamId, bool> streams;
+  for (const TaskRecord &r : records) {
+    if (!streams.count(r.stream)) {
+      streams[r.stream] = true;
+      events.push_back(meta("thread_name", kStreamPid, static_cast<int>(r.stream),
+                            "stream " + std::to_string(r.stream)));
+    }
+    json args = {{"stream", r.stream},
+                 {"seq", r.seq},
+                 {"kind", taskKindName(r.kind)},
+                 {"submit_us", us(r.submitNs)},
+                 {"wait_us", us(r.waitNs())}};
+    if (r.kind == TaskKind::kKernel) {
+      args["engine"] = engineName(r.engine);
+      args["op_type"] = r.opType;
+      args["block_dim"] = r.blockDim;
+      args["cores"] = r.coresGranted;
+    }
+    if (r.eventId != UINT32_MAX) {
+      args["event"] = r.eventId;
+      args["record"] = r.eventSeq;
+    }
+    if (r.kind == TaskKind::kMemcpy)
+      args["bytes"] = r.bytes;
+    if (r.failed)
+      args["failed"] = true;
+    events.push_back({{"ph", "X"},
+                      {"name", label(r)},
+                      {"cat", taskKindName(r.kind)},
+                      {"pid", kStreamPid},
+                      {"tid", r.stream},
+                      {"ts", us(r.startNs)},
+                      {"dur", us(r.endNs - r.startNs)},
+                      {"args", args}});
+  }
+
+  // Core groups: tasks overlap there, so each goes on the lowest lane free
+  // at its start; a counter track shows the busy cores.
+  std::vector<const TaskRecord *> byStart;
+  for (const TaskRecord &r : records)
+    byStart.push_back(&r);
+  std::stable_sort(byStart.begin(), byStart.end(),
+                   [](const TaskRecord *a, const TaskRecord *b) {
+                     return a->startNs < b->startNs;
+                   });
+  std::map<CoreGroup, std::vector<VirtualNs>> laneEnds;
+  std::map<CoreGroup, std::map<VirtualNs, int64_t>> deltas;
+  for (const TaskRecord *r : byStart) {
+    for (auto [group, cores] : groupsOf(*r)) {
+      std::vector<VirtualNs> &ends = laneEnds[group];
+      size_t lane = 0;
+      while (lane < ends.size() && ends[lane] > r->startNs)
+        ++lane;
+      if (lane == ends.size()) {
+        ends.push_back(0);
+        events.push_back(meta("thread_name", kCorePid,
+                              static_cast<int>(group) * 1000 + static_cast<int>(lane),
+                              std::string(coreGroupName(group)) + " lane " +
+                                  std::to_string(lane)));
+      }
+      ends[lane] = r->endNs;
+      events.push_back({{"ph", "X"},
+                        {"name", label(*r)},
+                        {"pid", kCorePid},
+                        {"tid", static_cast<int>(group) * 1000 + static_cast<int>(lane)},
+                        {"ts", us(r->startNs)},
+                        {"dur", us(r->endNs - r->startNs)},
+                        {"args", {{"stream", r->stream}, {"cores", cores}}}});
+      deltas[group][r->startNs] += cores;
+      deltas[group][r->endNs] -= cores;
+    }
+  }
+  for (auto &[group, changes] : deltas) {
+    int64_t busy = 0;
+    for (auto [t, d] : changes) {
+      busy += d;
+      events.push_back({{"ph", "C"},
+                        {"name", std::string(coreGroupName(group)) + " cores busy"},
+                        {"pid", kCorePid},
+                        {"ts", us(t)},
+                        {"args", {{"busy", busy}}}});
+    }
+  }
+  json doc = {{"traceEvents", events}, {"displayTimeUnit", "ns"}};
+  return doc.dump();
+}
+
+Status writeChromeTrace(const std::vector<TaskRecord> &records,
+                        const std::string &path) {
+  std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out)
+      return makeStatus(StatusCode::kNotFound,
+                        "trace: cannot write '" + tmp + "'");
+    out << chromeTraceJson(records);
+    if (!out)
+      return makeStatus(StatusCode::kInternal,
+                        "trace: writing '" + tmp + "' failed");
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0)
+    return makeStatus(StatusCode::kInternal,
+                      "trace: cannot rename '" + tmp + "' to '" + path + "'");
+  return Status::ok();
+}
+
+} // namespace geflow::rt

@@ -1,0 +1,56 @@
+//===- Trace.h - What ran where and when, in virtual time -----------------===//
+//
+// With tracing on (GEFLOW_RUNTIME_TRACE=1 or Device::setTraceEnabled), the
+// scheduler appends one TaskRecord per completed task. The profiler reads the
+// records; exportChromeTrace writes them as Chrome/Perfetto trace JSON with
+// one track per stream and one per core group.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GEFLOW_RUNTIME_TRACE_H
+#define GEFLOW_RUNTIME_TRACE_H
+
+#include "runtime/Task.h"
+#include "runtime/memory/MemoryPool.h"
+
+#include <string>
+#include <vector>
+
+namespace geflow::rt {
+
+struct TaskRecord {
+  std::string name;   // kernel name, or "" for other kinds
+  std::string opType; // kernel op type, may be ""
+  TaskKind kind = TaskKind::kKernel;
+  Engine engine = Engine::kAic; // kernels only
+  StreamId stream = 0;
+  uint64_t seq = 0;             // position in its stream
+  uint32_t blockDim = 0;
+  uint32_t coresGranted = 0;    // cores of the engine's main group
+  uint32_t vectorCoresGranted = 0; // MIX: the vector cores taken along
+  uint32_t eventId = UINT32_MAX; // record / wait
+  uint64_t eventSeq = 0;        // which record
+  uint64_t bytes = 0;           // memcpy
+  MemcpyKind copyKind = MemcpyKind::kHostToDevice;
+  bool failed = false;
+  VirtualNs submitNs = 0; // device time the host had observed at enqueue
+  VirtualNs readyNs = 0;  // became the stream's head with its submit passed
+  VirtualNs startNs = 0;  // dispatched
+  VirtualNs endNs = 0;
+
+  /// Time at the head of the stream before dispatch: waits for events and
+  /// for cores (msprof's "Task Wait Time").
+  VirtualNs waitNs() const { return startNs - readyNs; }
+};
+
+/// Chrome trace JSON ("traceEvents") for `records`. Streams are pid 1, one
+/// thread per stream; core groups are pid 2, one lane thread per concurrent
+/// task plus a counter of busy cores per group.
+std::string chromeTraceJson(const std::vector<TaskRecord> &records);
+
+/// Writes chromeTraceJson to `path` through a temporary file.
+Status writeChromeTrace(const std::vector<TaskRecord> &records,
+                        const std::string &path);
+
+} // namespace geflow::rt
+
+#endif // GEFLOW_RUNTIME_TRACE_H

@@ -1,0 +1,77 @@
+//===- AclErrors.cpp - ACL error integers and their names -----------------===//
+#include "acl/acl_rt.h"
+#include "runtime/capi/AclStatus.h"
+
+#include <string>
+
+namespace geflow::rt::capi {
+namespace {
+
+// Per thread, as AscendCL keeps it.
+thread_local std::string recentErrMsg;
+
+aclError codeFor(StatusCode c) {
+  switch (c) {
+  case StatusCode::kOk: return ACL_SUCCESS;
+  case StatusCode::kInvalidArgument: return ACL_ERROR_INVALID_PARAM;
+  case StatusCode::kNotFound: return ACL_ERROR_INVALID_FILE;
+  case StatusCode::kInvalidSpec: return ACL_ERROR_PARSE_FILE;
+  case StatusCode::kOutOfMemory: return ACL_ERROR_RT_MEMORY_ALLOCATION;
+  case StatusCode::kKernelFailed: return ACL_ERROR_RT_AICORE_EXCEPTION;
+  case StatusCode::kDeadlock: return GEFLOW_ERROR_RT_DEADLOCK;
+  case StatusCode::kNotReady: return ACL_ERROR_RT_EVENT_NOT_COMPLETE;
+  case StatusCode::kTimeout: return ACL_ERROR_RT_REPORT_TIMEOUT;
+  case StatusCode::kFailedPrecondition: return ACL_ERROR_FAILURE;
+  case StatusCode::kInternal: return ACL_ERROR_RT_INTERNAL_ERROR;
+  }
+  return ACL_ERROR_FAILURE;
+}
+
+} // namespace
+
+aclError toAclError(const Status &st) {
+  if (st.isOk())
+    return ACL_SUCCESS;
+  recentErrMsg = st.message();
+  return codeFor(st.code());
+}
+
+aclError failWith(aclError code, const std::string &message) {
+  recentErrMsg = message;
+  return code;
+}
+
+} // namespace geflow::rt::capi
+
+extern "C" const char *aclGetRecentErrMsg(void) {
+  return geflow::rt::capi::recentErrMsg.c_str();
+}
+
+extern "C" const char *geflowrtGetErrorName(aclError error) {
+  switch (error) {
+#define GEFLOW_NAME(x)                                                         \
+  case x:                                                                      \
+    return #x;
+    GEFLOW_NAME(ACL_SUCCESS)
+    GEFLOW_NAME(ACL_ERROR_INVALID_PARAM)
+    GEFLOW_NAME(ACL_ERROR_UNINITIALIZE)
+    GEFLOW_NAME(ACL_ERROR_REPEAT_INITIALIZE)
+    GEFLOW_NAME(ACL_ERROR_INVALID_FILE)
+    GEFLOW_NAME(ACL_ERROR_PARSE_FILE)
+    GEFLOW_NAME(ACL_ERROR_BAD_ALLOC)
+    GEFLOW_NAME(ACL_ERROR_API_NOT_SUPPORT)
+    GEFLOW_NAME(ACL_ERROR_FAILURE)
+    GEFLOW_NAME(ACL_ERROR_RT_PARAM_INVALID)
+    GEFLOW_NAME(ACL_ERROR_RT_INVALID_DEVICEID)
+    GEFLOW_NAME(ACL_ERROR_RT_CONTEXT_NULL)
+    GEFLOW_NAME(ACL_ERROR_RT_STREAM_NO_CB_REG)
+    GEFLOW_NAME(ACL_ERROR_RT_MEMORY_ALLOCATION)
+    GEFLOW_NAME(ACL_ERROR_RT_INTERNAL_ERROR)
+    GEFLOW_NAME(ACL_ERROR_RT_EVENT_NOT_COMPLETE)
+    GEFLOW_NAME(ACL_ERROR_RT_REPORT_TIMEOUT)
+    GEFLOW_NAME(ACL_ERROR_RT_AICORE_EXCEPTION)
+    GEFLOW_NAME(GEFLOW_ERROR_RT_DEADLOCK)
+#undef GEFLOW_NAME
+  }
+  return "UNKNOWN";
+}

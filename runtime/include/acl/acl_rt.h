@@ -1,0 +1,149 @@
+/*===- acl_rt.h - AscendCL runtime API on geflow's simulated NPU ----------===*
+ *
+ * The aclrt* subset geflow implements, with AscendCL's names and signatures,
+ * plus a few geflowrt* calls for what AscendCL has no public call for: a
+ * kernel launch with an engine, block_dim, cost and host function; stream-
+ * ordered allocation; SoC selection and traces.
+ *
+ * Semantics worth knowing (see runtime/README.md):
+ *  - enqueue calls return at once; the simulated device runs inside
+ *    synchronize / query calls, in virtual time;
+ *  - a wait binds to the latest record of the event enqueued before it (the
+ *    first record to come, if none), so waiting on an event nobody records
+ *    makes synchronize return GEFLOW_ERROR_RT_DEADLOCK instead of hanging;
+ *  - callbacks hold their stream until they return, whatever the block type.
+ *
+ *===----------------------------------------------------------------------===*/
+#ifndef GEFLOW_ACL_RT_H
+#define GEFLOW_ACL_RT_H
+
+#include "acl/acl_base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum aclrtMemMallocPolicy {
+  ACL_MEM_MALLOC_HUGE_FIRST = 0,
+  ACL_MEM_MALLOC_HUGE_ONLY = 1,
+  ACL_MEM_MALLOC_NORMAL_ONLY = 2,
+} aclrtMemMallocPolicy;
+
+typedef enum aclrtMemcpyKind {
+  ACL_MEMCPY_HOST_TO_HOST = 0,
+  ACL_MEMCPY_HOST_TO_DEVICE = 1,
+  ACL_MEMCPY_DEVICE_TO_HOST = 2,
+  ACL_MEMCPY_DEVICE_TO_DEVICE = 3,
+} aclrtMemcpyKind;
+
+typedef enum aclrtCallbackBlockType {
+  ACL_CALLBACK_NO_BLOCK = 0,
+  ACL_CALLBACK_BLOCK = 1,
+} aclrtCallbackBlockType;
+
+typedef enum aclrtEventRecordedStatus {
+  ACL_EVENT_RECORDED_STATUS_NOT_READY = 0,
+  ACL_EVENT_RECORDED_STATUS_COMPLETE = 1,
+} aclrtEventRecordedStatus;
+
+typedef void (*aclrtCallback)(void *userData);
+
+/* --- init and devices ---------------------------------------------------- */
+aclError aclInit(const char *configPath);
+aclError aclFinalize(void);
+aclError aclrtSetDevice(int32_t deviceId);
+aclError aclrtResetDevice(int32_t deviceId);
+aclError aclrtGetDevice(int32_t *deviceId);
+aclError aclrtSynchronizeDevice(void);
+const char *aclrtGetSocName(void);
+
+/* --- streams and events -------------------------------------------------- */
+aclError aclrtCreateStream(aclrtStream *stream);
+/* Lower priority values are served first; 0 is the highest. */
+aclError aclrtCreateStreamWithConfig(aclrtStream *stream, uint32_t priority,
+                                     uint32_t flag);
+aclError aclrtDestroyStream(aclrtStream stream);
+aclError aclrtSynchronizeStream(aclrtStream stream);
+aclError aclrtCreateEvent(aclrtEvent *event);
+aclError aclrtDestroyEvent(aclrtEvent event);
+aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream);
+aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event);
+aclError aclrtSynchronizeEvent(aclrtEvent event);
+aclError aclrtQueryEventStatus(aclrtEvent event,
+                               aclrtEventRecordedStatus *status);
+aclError aclrtEventElapsedTime(float *ms, aclrtEvent startEvent,
+                               aclrtEvent endEvent);
+
+/* --- memory -------------------------------------------------------------- */
+aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy);
+aclError aclrtFree(void *devPtr);
+aclError aclrtMallocHost(void **hostPtr, size_t size);
+aclError aclrtFreeHost(void *hostPtr);
+aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count,
+                     aclrtMemcpyKind kind);
+aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src,
+                          size_t count, aclrtMemcpyKind kind,
+                          aclrtStream stream);
+/* Stream-ordered allocation: the block is usable by tasks enqueued on
+ * `stream` from now on. */
+aclError aclrtMallocFromStream(void **devPtr, size_t size, aclrtStream stream);
+/* Stream-ordered free: reusable by `stream` at once, by another stream once
+ * an event orders it after this point. */
+aclError aclrtFreeToStream(void *devPtr, aclrtStream stream);
+
+/* --- host callbacks ------------------------------------------------------ */
+aclError aclrtLaunchCallback(aclrtCallback fn, void *userData,
+                             aclrtCallbackBlockType blockType,
+                             aclrtStream stream);
+aclError aclrtSubscribeReport(uint64_t threadId, aclrtStream stream);
+aclError aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream);
+/* Runs the callbacks of streams subscribed to the calling thread (identified
+ * by pthread_self()); timeout in ms, -1 = wait forever. */
+aclError aclrtProcessReport(int32_t timeout);
+
+/* --- geflow extensions ----------------------------------------------------- */
+typedef enum geflowrtEngine {
+  GEFLOW_ENGINE_AIC = 0,
+  GEFLOW_ENGINE_AIV = 1,
+  GEFLOW_ENGINE_MIX = 2,
+  GEFLOW_ENGINE_AICPU = 3,
+  GEFLOW_ENGINE_DVPP = 4,
+} geflowrtEngine;
+
+/* The real work of one block; nonzero marks the kernel (and its stream)
+ * failed. */
+typedef int32_t (*geflowrtKernelFunc)(uint32_t blockIdx, uint32_t blockDim,
+                                      void *userData);
+
+typedef struct geflowrtKernelDesc {
+  const char *name;   /* op name for traces; may be NULL */
+  const char *opType; /* may be NULL */
+  geflowrtEngine engine;
+  uint32_t blockDim;
+  uint32_t coreLimit; /* aicore_num / vectorcore_num for this task; 0 = none */
+  double flops;       /* whole kernel */
+  double bytes;       /* HBM traffic of the whole kernel */
+  geflowrtKernelFunc func; /* may be NULL: cost only */
+  void *userData;
+} geflowrtKernelDesc;
+
+aclError geflowrtLaunchKernel(const geflowrtKernelDesc *desc,
+                              aclrtStream stream);
+/* "ACL_ERROR_RT_MEMORY_ALLOCATION" for 207001; "UNKNOWN" otherwise. */
+const char *geflowrtGetErrorName(aclError error);
+/* SoC for devices set from now on: a preset name ("ascend910b-sim",
+ * "ascend310p-sim") or an INI path. The GEFLOW_SOC variable does the same. */
+aclError geflowrtSetSoc(const char *nameOrPath);
+/* Device memory limit of the current device, in bytes; 0 = none. */
+aclError geflowrtSetMemoryLimit(size_t bytes);
+aclError geflowrtEnableTrace(int enable);
+/* Chrome/Perfetto trace JSON of everything completed so far. */
+aclError geflowrtExportTrace(const char *path);
+/* Simulated device time the host has observed, in microseconds. */
+aclError geflowrtGetDeviceTimeUs(double *us);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GEFLOW_ACL_RT_H */
