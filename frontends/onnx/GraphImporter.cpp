@@ -1,0 +1,348 @@
+//===- GraphImporter.cpp - walk a prepared ONNX graph into ge ops ---------===//
+//
+// Ops are built generically (OperationState by name) from the table in OpTable.cpp,
+// so this walk stays one loop; the dialect's verifiers then check every op against
+// ir/README.md.
+//
+//===----------------------------------------------------------------------===//
+
+#include "frontends/onnx/GraphImporter.h"
+#include "frontends/onnx/ModelLoader.h"
+#include "frontends/onnx/OpTable.h"
+#include "frontends/onnx/TypeConversion.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+
+using namespace mlir;
+using namespace geflow;
+using namespace geflow::onnxfe;
+
+namespace {
+
+class GraphImporter {
+public:
+  GraphImporter(MLIRContext &context, onnx::ModelProto &model,
+                llvm::StringRef sourceName, const OnnxImportOptions &options)
+      : context(context), model(model), graph(*model.mutable_graph()),
+        sourceName(sourceName), options(options), builder(&context),
+        opset(getDefaultOpset(model)) {}
+
+  llvm::Expected<OwningOpRef<ModuleOp>> run();
+
+private:
+  Location nameLoc(llvm::StringRef name) {
+    return NameLoc::get(builder.getStringAttr(name),
+                        FileLineColLoc::get(&context, sourceName, 0, 0));
+  }
+  llvm::Error importInputs(func::FuncOp func);
+  llvm::Error importInitializers();
+  llvm::Error importNode(const onnx::NodeProto &node, size_t index);
+  llvm::Error importOutputs(func::FuncOp func);
+  llvm::Expected<Value> lookup(const std::string &name, const std::string &where);
+  llvm::Error verifyModule(ModuleOp module, llvm::StringRef stage);
+  llvm::Error checkStatic(func::FuncOp func);
+  std::string describeOp(Operation *op);
+
+  MLIRContext &context;
+  onnx::ModelProto &model;
+  onnx::GraphProto &graph;
+  llvm::StringRef sourceName;
+  const OnnxImportOptions &options;
+  OpBuilder builder;
+  int64_t opset;
+
+  llvm::StringMap<Value> values;
+  llvm::StringMap<const onnx::TypeProto *> valueTypes;
+  llvm::StringSet<> usedNames;
+  /// Node display name -> ONNX op type, for messages about ops.
+  llvm::StringMap<std::string> nodeTypes;
+  /// Result -> ONNX tensor name, for the static-shape check.
+  llvm::DenseMap<Value, std::string> tensorNames;
+};
+
+} // namespace
+
+llvm::Expected<Value> GraphImporter::lookup(const std::string &name,
+                                            const std::string &where) {
+  auto it = values.find(name);
+  if (it == values.end())
+    return makeError(where + ": input '" + name +
+                     "' is not a graph input, an initializer or the output of an "
+                     "earlier node");
+  return it->second;
+}
+
+llvm::Error GraphImporter::importInputs(func::FuncOp func) {
+  SmallVector<Type> types;
+  for (const auto &input : graph.input()) {
+    auto type = convertTensorType(context, input.type());
+    if (!type)
+      return makeError("graph input '" + input.name() +
+                       "': " + llvm::toString(type.takeError()));
+    if (!type->hasStaticShape()) {
+      std::string dims;
+      for (const auto &dim : input.type().tensor_type().shape().dim())
+        dims += (dims.empty() ? "" : ",") +
+                (dim.has_dim_value() ? std::to_string(dim.dim_value())
+                                     : (dim.dim_param().empty() ? std::string("?")
+                                                                : dim.dim_param()));
+      return makeError("graph input '" + input.name() + "' has a dynamic shape [" +
+                       dims + "]; fix it with --input-shape " + input.name() +
+                       ":<d0,d1,...>");
+    }
+    types.push_back(*type);
+  }
+  func.setFunctionType(builder.getFunctionType(types, {}));
+  Block *entry = func.addEntryBlock();
+  for (auto [i, input] : llvm::enumerate(graph.input())) {
+    BlockArgument arg = entry->getArgument(i);
+    arg.setLoc(nameLoc(input.name()));
+    func.setArgAttr(i, "ge.name", builder.getStringAttr(input.name()));
+    values[input.name()] = arg;
+  }
+  builder.setInsertionPointToStart(entry);
+  return llvm::Error::success();
+}
+
+llvm::Error GraphImporter::importInitializers() {
+  for (onnx::TensorProto &tensor : *graph.mutable_initializer()) {
+    if (values.count(tensor.name()))
+      continue; // A graph input of the same name wins (ONNX: a default value).
+    if (!usedNames.contains(tensor.name()))
+      continue; // Nobody reads it; do not copy its data.
+    auto value = convertTensor(context, tensor, /*releaseData=*/true);
+    if (!value)
+      return makeError("initializer '" + tensor.name() +
+                       "': " + llvm::toString(value.takeError()));
+    OperationState state(nameLoc(tensor.name()), "ge.constant");
+    state.addAttribute("value", *value);
+    state.addTypes(value->getType());
+    Operation *op = builder.create(state);
+    values[tensor.name()] = op->getResult(0);
+    tensorNames[op->getResult(0)] = tensor.name();
+  }
+  return llvm::Error::success();
+}
+
+llvm::Error GraphImporter::importNode(const onnx::NodeProto &node, size_t index) {
+  std::string where = describeNode(node, opset);
+  if (!isDefaultDomain(node.domain()))
+    return makeError(where + ": unsupported op");
+  const OpSpec *spec = lookupOpSpec(node.op_type());
+  if (!spec)
+    return makeError(where + ": unsupported op");
+  std::string name = nodeDisplayName(node, index);
+  nodeTypes[name] = node.op_type();
+
+  OperationState state(nameLoc(name), ("ge." + spec->geName).str());
+  SmallVector<NamedAttribute> attrs;
+  if (auto err = convertNodeAttributes(context, node, *spec, where, attrs))
+    return err;
+  state.addAttributes(attrs);
+
+  // Operands: present inputs, one segment per ONNX position when the op has
+  // several optional inputs.
+  if (spec->segments && node.input_size() > static_cast<int>(spec->segments))
+    return makeError(where + ": has " + std::to_string(node.input_size()) +
+                     " inputs, at most " + std::to_string(spec->segments) +
+                     " are supported");
+  SmallVector<int32_t> segmentSizes(spec->segments, 0);
+  for (int i = 0; i < node.input_size(); ++i) {
+    if (node.input(i).empty())
+      continue;
+    auto value = lookup(node.input(i), where);
+    if (!value)
+      return value.takeError();
+    state.addOperands(*value);
+    if (spec->segments)
+      segmentSizes[i] = 1;
+  }
+  if (spec->segments)
+    state.addAttribute("operandSegmentSizes",
+                       builder.getDenseI32ArrayAttr(segmentSizes));
+
+  // Results: the ONNX outputs the ge op has, optional ones typed from the first.
+  int numResults = spec->numResults < 0 ? node.output_size() : spec->numResults;
+  for (int i = numResults; i < node.output_size(); ++i)
+    if (!node.output(i).empty() && usedNames.contains(node.output(i)))
+      return makeError(where + ": output #" + std::to_string(i) + " '" +
+                       node.output(i) + "' is not supported (only the inference "
+                       "form with " + std::to_string(numResults) +
+                       " result(s) is)");
+  SmallVector<Type> resultTypes;
+  for (int i = 0; i < numResults; ++i) {
+    bool present = i < node.output_size() && !node.output(i).empty();
+    if (node.op_type() == "Constant" && i == 0) {
+      resultTypes.push_back(
+          llvm::cast<TypedAttr>(state.attributes.get("value")).getType());
+      continue;
+    }
+    if (present) {
+      const onnx::TypeProto *proto = valueTypes.lookup(node.output(i));
+      if (!proto)
+        return makeError(where + ": shape inference gave no type for output '" +
+                         node.output(i) + "'");
+      auto type = convertTensorType(context, *proto);
+      if (!type)
+        return makeError(where + ": output '" + node.output(i) +
+                         "': " + llvm::toString(type.takeError()));
+      resultTypes.push_back(*type);
+      continue;
+    }
+    if (i == 0 || spec->extra == OpSpec::ExtraResult::None)
+      return makeError(where + ": output #" + std::to_string(i) +
+                       " is required but unnamed");
+    auto first = llvm::cast<RankedTensorType>(resultTypes.front());
+    Type element = spec->extra == OpSpec::ExtraResult::IndicesLikeFirst
+                       ? builder.getI64Type()
+                       : builder.getI1Type();
+    resultTypes.push_back(first.clone(element));
+  }
+  state.addTypes(resultTypes);
+
+  Operation *op = builder.create(state);
+  for (int i = 0; i < numResults && i < node.output_size(); ++i) {
+    if (node.output(i).empty())
+      continue;
+    values[node.output(i)] = op->getResult(i);
+    tensorNames[op->getResult(i)] = node.output(i);
+  }
+  return llvm::Error::success();
+}
+
+llvm::Error GraphImporter::importOutputs(func::FuncOp func) {
+  SmallVector<Value> results;
+  for (const auto &output : graph.output()) {
+    auto value = lookup(output.name(), "graph output '" + output.name() + "'");
+    if (!value)
+      return value.takeError();
+    results.push_back(*value);
+  }
+  builder.create<func::ReturnOp>(nameLoc("return"), results);
+  func.setFunctionType(builder.getFunctionType(
+      func.getBody().front().getArgumentTypes(), ValueRange(results).getTypes()));
+  for (auto [i, output] : llvm::enumerate(graph.output()))
+    func.setResultAttr(i, "ge.name", builder.getStringAttr(output.name()));
+  return llvm::Error::success();
+}
+
+std::string GraphImporter::describeOp(Operation *op) {
+  std::string name;
+  Location loc = op->getLoc();
+  if (auto named = llvm::dyn_cast<NameLoc>(loc))
+    name = named.getName().str();
+  auto it = nodeTypes.find(name);
+  std::string type = it != nodeTypes.end() ? it->second
+                                           : op->getName().getStringRef().str();
+  if (name.empty())
+    name = op->getName().getStringRef().str();
+  return "node '" + name + "' (" + type + ", opset " + std::to_string(opset) + ")";
+}
+
+llvm::Error GraphImporter::verifyModule(ModuleOp module, llvm::StringRef stage) {
+  std::string message;
+  Operation *failedOp = nullptr;
+  {
+    ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
+      if (diag.getSeverity() == DiagnosticSeverity::Error && message.empty()) {
+        message = diag.str();
+        std::string name;
+        if (auto named = llvm::dyn_cast<NameLoc>(diag.getLocation()))
+          name = named.getName().str();
+        auto it = nodeTypes.find(name);
+        if (it != nodeTypes.end())
+          message = "node '" + name + "' (" + it->second + ", opset " +
+                    std::to_string(opset) + "): " + message;
+        else if (!name.empty())
+          message = "'" + name + "': " + message;
+      }
+      return success();
+    });
+    if (succeeded(verify(module)))
+      return llvm::Error::success();
+  }
+  (void)failedOp;
+  if (message.empty())
+    message = "the module does not verify";
+  return makeError(message + " (" + stage + ")");
+}
+
+llvm::Error GraphImporter::checkStatic(func::FuncOp func) {
+  llvm::Error err = llvm::Error::success();
+  func.walk([&](Operation *op) {
+    for (Value result : op->getResults()) {
+      auto type = llvm::dyn_cast<ShapedType>(result.getType());
+      if (!type || type.hasStaticShape())
+        continue;
+      std::string tensor = tensorNames.lookup(result);
+      err = makeError(describeOp(op) + ": output '" + tensor +
+                      "' has no static shape (" + typeToString(result.getType()) +
+                      ") after shape inference and folding");
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return err;
+}
+
+llvm::Expected<OwningOpRef<ModuleOp>> GraphImporter::run() {
+  for (const auto &info : graph.input())
+    valueTypes[info.name()] = &info.type();
+  for (const auto &info : graph.value_info())
+    valueTypes[info.name()] = &info.type();
+  for (const auto &info : graph.output())
+    valueTypes[info.name()] = &info.type();
+  for (const auto &node : graph.node())
+    for (const auto &input : node.input())
+      usedNames.insert(input);
+  for (const auto &output : graph.output())
+    usedNames.insert(output.name());
+
+  Location fileLoc = FileLineColLoc::get(&context, sourceName, 0, 0);
+  OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc);
+  builder.setInsertionPointToEnd(module->getBody());
+  auto func = builder.create<func::FuncOp>(nameLoc(graph.name().empty()
+                                                       ? "main"
+                                                       : graph.name()),
+                                           "main", builder.getFunctionType({}, {}));
+
+  if (auto err = importInputs(func))
+    return std::move(err);
+  if (auto err = importInitializers())
+    return std::move(err);
+  for (int i = 0; i < graph.node_size(); ++i)
+    if (auto err = importNode(graph.node(i), i))
+      return std::move(err);
+  if (auto err = importOutputs(func))
+    return std::move(err);
+
+  // Folders assume verified ops, so verify before and after folding.
+  if (auto err = verifyModule(*module, "after import"))
+    return std::move(err);
+  if (options.fold) {
+    GreedyRewriteConfig config;
+    config.useTopDownTraversal = true;
+    (void)applyPatternsAndFoldGreedily(func.getOperation(),
+                                       RewritePatternSet(&context), config);
+    if (auto err = verifyModule(*module, "after folding"))
+      return std::move(err);
+  }
+  if (auto err = checkStatic(func))
+    return std::move(err);
+  return std::move(module);
+}
+
+llvm::Expected<OwningOpRef<ModuleOp>>
+geflow::onnxfe::importPreparedModel(MLIRContext &context, onnx::ModelProto &model,
+                                    llvm::StringRef sourceName,
+                                    const OnnxImportOptions &options) {
+  return GraphImporter(context, model, sourceName, options).run();
+}

@@ -1,0 +1,349 @@
+//===- ModelLoader.cpp - parse, convert and infer an ONNX model -----------===//
+
+#include "frontends/onnx/ModelLoader.h"
+#include "frontends/onnx/OpTable.h"
+
+#include "onnx/defs/schema.h"
+#include "onnx/defs/shape_inference.h"
+#include "onnx/shape_inference/implementation.h"
+#include "onnx/version_converter/convert.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+#include <exception>
+#include <limits>
+#include <unordered_map>
+
+using namespace geflow;
+using namespace geflow::onnxfe;
+
+llvm::Error onnxfe::makeError(const llvm::Twine &message) {
+  // One line, always: libonnx messages sometimes carry newlines.
+  std::string text = message.str();
+  for (char &c : text)
+    if (c == '\n' || c == '\r')
+      c = ' ';
+  while (!text.empty() && text.back() == ' ')
+    text.pop_back();
+  return llvm::make_error<llvm::StringError>(text, llvm::inconvertibleErrorCode());
+}
+
+std::string onnxfe::nodeDisplayName(const onnx::NodeProto &node, size_t index) {
+  if (!node.name().empty())
+    return node.name();
+  return node.op_type() + "_" + std::to_string(index);
+}
+
+std::string onnxfe::describeNode(const onnx::NodeProto &node, int64_t opset) {
+  std::string type = node.op_type();
+  if (!isDefaultDomain(node.domain()))
+    type = node.domain() + "." + type;
+  std::string name = node.name().empty() ? node.op_type() : node.name();
+  return "node '" + name + "' (" + type + ", opset " + std::to_string(opset) + ")";
+}
+
+bool onnxfe::isDefaultDomain(llvm::StringRef domain) {
+  return domain.empty() || domain == "ai.onnx";
+}
+
+int64_t onnxfe::getDefaultOpset(const onnx::ModelProto &model) {
+  for (const auto &opset : model.opset_import())
+    if (isDefaultDomain(opset.domain()))
+      return opset.version();
+  return -1;
+}
+
+static int64_t getDomainOpset(const onnx::ModelProto &model,
+                              llvm::StringRef domain) {
+  if (isDefaultDomain(domain))
+    return getDefaultOpset(model);
+  for (const auto &opset : model.opset_import())
+    if (opset.domain() == domain)
+      return opset.version();
+  return -1;
+}
+
+llvm::Expected<onnx::ModelProto> onnxfe::parseModel(llvm::StringRef bytes,
+                                                    llvm::StringRef sourceName) {
+  onnx::ModelProto model;
+  bool parsed = false;
+  try {
+    if (bytes.size() <= static_cast<size_t>(std::numeric_limits<int>::max()))
+      parsed = model.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()));
+  } catch (const std::exception &e) {
+    parsed = false;
+  }
+  if (!parsed)
+    return makeError("'" + sourceName +
+                     "': not an ONNX model (protobuf parse failed; truncated or "
+                     "not a ModelProto)");
+  if (!model.has_graph() || model.ir_version() <= 0)
+    return makeError("'" + sourceName +
+                     "': not an ONNX model (no graph or no ir_version)");
+  if (getDefaultOpset(model) < 1)
+    return makeError("'" + sourceName + "': the model imports no ai.onnx opset");
+  return std::move(model);
+}
+
+/// Moves tensors stored beside the model (data_location = EXTERNAL) into raw_data,
+/// which is what the rest of the frontend reads.
+static llvm::Error loadExternalData(onnx::GraphProto &graph,
+                                    llvm::StringRef baseDir) {
+  for (onnx::TensorProto &tensor : *graph.mutable_initializer()) {
+    if (tensor.data_location() != onnx::TensorProto::EXTERNAL)
+      continue;
+    std::string location;
+    uint64_t offset = 0;
+    int64_t length = -1;
+    for (const auto &entry : tensor.external_data()) {
+      if (entry.key() == "location")
+        location = entry.value();
+      else if (entry.key() == "offset")
+        offset = std::strtoull(entry.value().c_str(), nullptr, 10);
+      else if (entry.key() == "length")
+        length = std::strtoll(entry.value().c_str(), nullptr, 10);
+    }
+    if (location.empty() || llvm::sys::path::is_absolute(location) ||
+        llvm::StringRef(location).contains(".."))
+      return makeError("initializer '" + tensor.name() +
+                       "': external data location '" + location +
+                       "' must be a relative path beside the model");
+    llvm::SmallString<256> file(baseDir);
+    llvm::sys::path::append(file, location);
+    uint64_t fileSize = 0;
+    if (llvm::sys::fs::file_size(file, fileSize) || offset > fileSize)
+      return makeError("initializer '" + tensor.name() +
+                       "': cannot read external data '" + file + "'");
+    uint64_t size = length < 0 ? fileSize - offset : static_cast<uint64_t>(length);
+    if (offset + size > fileSize)
+      return makeError("initializer '" + tensor.name() + "': external data '" +
+                       file + "' is shorter than offset + length");
+    auto buffer = llvm::MemoryBuffer::getFileSlice(file, size, offset);
+    if (!buffer)
+      return makeError("initializer '" + tensor.name() + "': cannot read '" + file +
+                       "': " + buffer.getError().message());
+    tensor.set_raw_data((*buffer)->getBufferStart(), (*buffer)->getBufferSize());
+    tensor.clear_external_data();
+    tensor.set_data_location(onnx::TensorProto::DEFAULT);
+  }
+  return llvm::Error::success();
+}
+
+llvm::Expected<onnx::ModelProto> onnxfe::readModelFile(llvm::StringRef path) {
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+  if (!buffer)
+    return makeError("cannot read '" + path + "': " + buffer.getError().message());
+  auto model = parseModel((*buffer)->getBuffer(), path);
+  if (!model)
+    return model.takeError();
+  buffer->reset();
+  llvm::SmallString<256> baseDir(path);
+  llvm::sys::path::remove_filename(baseDir);
+  if (auto err = loadExternalData(*model->mutable_graph(), baseDir))
+    return std::move(err);
+  return model;
+}
+
+// --- checks before conversion ------------------------------------------------
+
+/// Op types the version converter rewrites into a supported op on the way up
+/// (Upsample becomes Resize at opset 10).
+static bool isRenamedByConverter(llvm::StringRef opType) {
+  return opType == "Upsample";
+}
+
+static llvm::Error checkOpsSupported(const onnx::ModelProto &model,
+                                     bool allowConverterRenames) {
+  for (const onnx::NodeProto &node : model.graph().node()) {
+    int64_t opset = getDomainOpset(model, node.domain());
+    if (!isDefaultDomain(node.domain()))
+      return makeError(describeNode(node, opset) + ": unsupported op (domain '" +
+                       node.domain() + "' is not ai.onnx)");
+    if (isOnnxOpSupported(node.op_type()))
+      continue;
+    if (allowConverterRenames && isRenamedByConverter(node.op_type()))
+      continue;
+    return makeError(describeNode(node, opset) + ": unsupported op");
+  }
+  return llvm::Error::success();
+}
+
+/// Opset < 9 models list initializers among the graph inputs; they are constants.
+static void dropInitializerInputs(onnx::GraphProto &graph) {
+  llvm::StringSet<> initializers;
+  for (const auto &tensor : graph.initializer())
+    initializers.insert(tensor.name());
+  auto *inputs = graph.mutable_input();
+  inputs->erase(std::remove_if(inputs->begin(), inputs->end(),
+                               [&](const onnx::ValueInfoProto &input) {
+                                 return initializers.contains(input.name());
+                               }),
+                inputs->end());
+}
+
+static std::string listInputNames(const onnx::GraphProto &graph) {
+  std::string names;
+  for (const auto &input : graph.input()) {
+    if (!names.empty())
+      names += ", ";
+    names += input.name();
+  }
+  return names;
+}
+
+static llvm::Error applyInputShapes(onnx::GraphProto &graph,
+                                    const std::vector<InputShape> &shapes) {
+  for (const auto &[name, dims] : shapes) {
+    auto it = llvm::find_if(graph.input(), [&](const onnx::ValueInfoProto &input) {
+      return input.name() == name;
+    });
+    if (it == graph.input().end())
+      return makeError("--input-shape: the model has no input named '" + name +
+                       "' (inputs: " + listInputNames(graph) + ")");
+    onnx::ValueInfoProto &input =
+        graph.mutable_input()->at(std::distance(graph.input().begin(), it));
+    if (!input.type().has_tensor_type())
+      return makeError("--input-shape: input '" + name + "' is not a tensor");
+    auto *tensorType = input.mutable_type()->mutable_tensor_type();
+    if (tensorType->has_shape()) {
+      const auto &declared = tensorType->shape();
+      if (declared.dim_size() != static_cast<int>(dims.size()))
+        return makeError("--input-shape: input '" + name + "' has rank " +
+                         std::to_string(declared.dim_size()) + ", but " +
+                         std::to_string(dims.size()) + " dims were given");
+      for (int i = 0; i < declared.dim_size(); ++i)
+        if (declared.dim(i).has_dim_value() &&
+            declared.dim(i).dim_value() != dims[i])
+          return makeError("--input-shape: input '" + name + "' dim " +
+                           std::to_string(i) + " is fixed to " +
+                           std::to_string(declared.dim(i).dim_value()) +
+                           " by the model, not " + std::to_string(dims[i]));
+    }
+    auto *shape = tensorType->mutable_shape();
+    shape->clear_dim();
+    for (int64_t dim : dims)
+      shape->add_dim()->set_dim_value(dim);
+  }
+  return llvm::Error::success();
+}
+
+/// Recorded value_info and output shapes are hints that may still hold symbolic or
+/// stale dims (exporters write them before --input-shape changed anything); shape
+/// inference recomputes all of them.
+static void dropShapeHints(onnx::GraphProto &graph) {
+  graph.clear_value_info();
+  for (auto &output : *graph.mutable_output())
+    if (output.type().has_tensor_type())
+      output.mutable_type()->mutable_tensor_type()->clear_shape();
+}
+
+// --- version conversion --------------------------------------------------------
+
+/// The version converter round-trips the whole graph through its IR, copying every
+/// initializer twice. Large initializers are swapped out for data-less stand-ins
+/// (same name, type and dims) while it runs and swapped back afterwards, so weights
+/// are never copied.
+namespace {
+class DetachedWeights {
+public:
+  static constexpr size_t kThreshold = 4096;
+
+  void detach(onnx::GraphProto &graph) {
+    for (onnx::TensorProto &tensor : *graph.mutable_initializer()) {
+      if (tensor.ByteSizeLong() < kThreshold)
+        continue;
+      onnx::TensorProto standIn;
+      standIn.set_name(tensor.name());
+      standIn.set_data_type(tensor.data_type());
+      *standIn.mutable_dims() = tensor.dims();
+      weights[tensor.name()].Swap(&tensor);
+      tensor.Swap(&standIn);
+    }
+  }
+
+  void reattach(onnx::GraphProto &graph) {
+    for (onnx::TensorProto &tensor : *graph.mutable_initializer()) {
+      auto it = weights.find(tensor.name());
+      if (it != weights.end())
+        tensor.Swap(&it->second);
+    }
+    weights.clear();
+  }
+
+private:
+  std::unordered_map<std::string, onnx::TensorProto> weights;
+};
+} // namespace
+
+static llvm::Error convertOpset(onnx::ModelProto &model, int64_t target) {
+  int64_t opset = getDefaultOpset(model);
+  if (opset == target)
+    return llvm::Error::success();
+  // Some adapters (Softmax 12->13, broadcasting Add 6->7) need shapes; infer them
+  // leniently at the model's own opset first. Failures here surface later, in the
+  // strict inference at the target opset.
+  try {
+    onnx::shape_inference::InferShapes(model, onnx::OpSchemaRegistry::Instance(),
+                                       onnx::ShapeInferenceOptions(false, 0, false));
+  } catch (const std::exception &) {
+  }
+  DetachedWeights weights;
+  weights.detach(*model.mutable_graph());
+  std::string failure;
+  try {
+    onnx::ModelProto converted =
+        onnx::version_conversion::ConvertVersion(model, static_cast<int>(target));
+    model.Swap(&converted);
+  } catch (const std::exception &e) {
+    failure = e.what();
+  } catch (...) {
+    failure = "unknown exception";
+  }
+  weights.reattach(*model.mutable_graph());
+  if (!failure.empty())
+    return makeError("converting the model from opset " + std::to_string(opset) +
+                     " to " + std::to_string(target) + " failed: " + failure);
+  return llvm::Error::success();
+}
+
+static llvm::Error inferShapes(onnx::ModelProto &model) {
+  try {
+    onnx::ShapeInferenceOptions options(/*check_type=*/true, /*error_mode=*/1,
+                                        /*enable_data_propagation=*/true);
+    onnx::shape_inference::InferShapes(model, onnx::OpSchemaRegistry::Instance(),
+                                       options);
+  } catch (const std::exception &e) {
+    return makeError(std::string("shape inference failed: ") + e.what());
+  } catch (...) {
+    return makeError("shape inference failed: unknown exception");
+  }
+  return llvm::Error::success();
+}
+
+llvm::Error onnxfe::prepareModel(onnx::ModelProto &model,
+                                 const OnnxImportOptions &options) {
+  if (auto err = checkOpsSupported(model, /*allowConverterRenames=*/true))
+    return err;
+  if (auto err = applyInputShapes(*model.mutable_graph(), options.inputShapes))
+    return err;
+  dropShapeHints(*model.mutable_graph());
+  // The converter's IR defines initializers of IR-version < 4 models only through
+  // the graph inputs, so they leave the input list after conversion.
+  if (auto err = convertOpset(model, options.targetOpset))
+    return err;
+  dropInitializerInputs(*model.mutable_graph());
+  dropShapeHints(*model.mutable_graph());
+  // Opset 17 is IR version 8; shape inference reads the types of initializers that
+  // are not graph inputs only from IR version 4 on.
+  if (model.ir_version() < 8)
+    model.set_ir_version(8);
+  if (auto err = checkOpsSupported(model, /*allowConverterRenames=*/false))
+    return err;
+  return inferShapes(model);
+}

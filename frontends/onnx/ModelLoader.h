@@ -1,0 +1,53 @@
+//===- ModelLoader.h - parse, convert and infer an ONNX model -----*- C++ -*-===//
+//
+// Everything the frontend does on the protobuf before any MLIR exists: parsing,
+// external data, initializer-as-input cleanup, --input-shape, the opset upgrade with
+// libonnx's version converter and libonnx's shape inference. All of it may meet C++
+// exceptions from libonnx and protobuf; they are caught here and become llvm::Error.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GEFLOW_FRONTENDS_ONNX_MODELLOADER_H
+#define GEFLOW_FRONTENDS_ONNX_MODELLOADER_H
+
+#include "frontends/onnx/OnnxImporter.h"
+
+#include "onnx/onnx_pb.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+
+namespace geflow::onnxfe {
+
+/// Builds the one-line error the whole frontend uses.
+llvm::Error makeError(const llvm::Twine &message);
+
+/// `node 'name' (OpType, opset N)`: how messages name a node.
+std::string describeNode(const onnx::NodeProto &node, int64_t opset);
+
+/// The name the importer gives a node: its own, or `<OpType>_<index>`.
+std::string nodeDisplayName(const onnx::NodeProto &node, size_t index);
+
+/// True for the default ONNX operator domain ("" or "ai.onnx").
+bool isDefaultDomain(llvm::StringRef domain);
+
+/// The model's ai.onnx opset, or -1 when it imports none.
+int64_t getDefaultOpset(const onnx::ModelProto &model);
+
+/// Parses a serialized ModelProto and checks the minimum every model has.
+llvm::Expected<onnx::ModelProto> parseModel(llvm::StringRef bytes,
+                                            llvm::StringRef sourceName);
+
+/// Reads and parses a `.onnx` file, then pulls external tensor data next to it
+/// into raw_data.
+llvm::Expected<onnx::ModelProto> readModelFile(llvm::StringRef path);
+
+/// Brings `model` to `options.targetOpset` and runs shape inference on it, after
+/// dropping initializers from the graph inputs and applying `options.inputShapes`.
+/// Unsupported ops and foreign domains are reported before anything else.
+llvm::Error prepareModel(onnx::ModelProto &model, const OnnxImportOptions &options);
+
+} // namespace geflow::onnxfe
+
+#endif // GEFLOW_FRONTENDS_ONNX_MODELLOADER_H

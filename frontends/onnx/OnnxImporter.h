@@ -1,0 +1,87 @@
+//===- OnnxImporter.h - ONNX model -> ge dialect ------------------*- C++ -*-===//
+//
+// The public face of the ONNX frontend. A model is parsed with libonnx's protobuf
+// classes, brought to one opset with libonnx's version converter, given static shapes
+// by libonnx's shape inference (with data propagation, so Shape->Gather->Concat chains
+// feed Reshape), and then walked into one `func.func @main` of `ge` ops as described in
+// ir/README.md. The dialect's folders run afterwards; the result verifies and every
+// tensor in it has a static shape, or the import fails.
+//
+// Errors are llvm::StringError with one line and no "error: " prefix, e.g.
+//   node 'foo' (NonMaxSuppression, opset 17): unsupported op
+// Callers print them as `error: <message>`. No exception leaves this library.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GEFLOW_FRONTENDS_ONNX_ONNXIMPORTER_H
+#define GEFLOW_FRONTENDS_ONNX_ONNXIMPORTER_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace mlir {
+class MLIRContext;
+} // namespace mlir
+
+namespace onnx {
+class ModelProto;
+} // namespace onnx
+
+namespace geflow {
+
+/// One `--input-shape` entry: graph input name and its full static shape.
+using InputShape = std::pair<std::string, std::vector<int64_t>>;
+
+struct OnnxImportOptions {
+  /// Shapes that replace the declared (possibly symbolic) shapes of graph inputs
+  /// before shape inference. A declared static dim must agree with the given one.
+  std::vector<InputShape> inputShapes;
+  /// Every model is converted to this ai.onnx opset before import.
+  int64_t targetOpset = 17;
+  /// Run the dialect's folders (Shape->Gather->Concat->Reshape chains, ...) after
+  /// building. Turning this off is for tests of the raw import only; the static-shape
+  /// check still runs.
+  bool fold = true;
+};
+
+/// Parses the value of `--input-shape`: `name:d0,d1,...`, several entries separated
+/// by spaces (a repeated flag gives one value per flag; concatenate the results).
+/// `name:` alone is a rank-0 shape. The name is everything before the last ':'.
+llvm::Expected<std::vector<InputShape>>
+parseInputShapeOption(llvm::StringRef value);
+
+/// Imports the `.onnx` file at `path`. The path also names the file in locations
+/// (`loc("node"("path":0:0))`) and is the base for external tensor data.
+llvm::Expected<mlir::OwningOpRef<mlir::ModuleOp>>
+importOnnxFile(mlir::MLIRContext &context, llvm::StringRef path,
+               const OnnxImportOptions &options = {});
+
+/// Imports a serialized ModelProto held in memory (tests, fuzzing). `sourceName`
+/// is used in locations and messages; external data is not available.
+llvm::Expected<mlir::OwningOpRef<mlir::ModuleOp>>
+importOnnxBytes(mlir::MLIRContext &context, llvm::StringRef bytes,
+                llvm::StringRef sourceName = "<memory>",
+                const OnnxImportOptions &options = {});
+
+/// Imports a ModelProto built in code. The model is taken by value because
+/// conversion and inference rewrite it.
+llvm::Expected<mlir::OwningOpRef<mlir::ModuleOp>>
+importOnnxModel(mlir::MLIRContext &context, onnx::ModelProto model,
+                llvm::StringRef sourceName = "<memory>",
+                const OnnxImportOptions &options = {});
+
+/// True when `opType` (an ai.onnx op type such as "Conv") has a `ge` op.
+bool isOnnxOpSupported(llvm::StringRef opType);
+
+/// Loads the dialects the importer creates ops of (ge, func) into `context`.
+void registerOnnxImportDialects(mlir::MLIRContext &context);
+
+} // namespace geflow
+
+#endif // GEFLOW_FRONTENDS_ONNX_ONNXIMPORTER_H
