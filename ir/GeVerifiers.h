@@ -10,6 +10,7 @@
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Operation.h"
+#include "ir/ShapeFunctions.h"
 
 #include <optional>
 
@@ -36,8 +37,15 @@ LogicalResult verifyResultShape(Operation *op, unsigned index,
 /// The values of `v` when it is produced by a constant with integer elements.
 std::optional<SmallVector<int64_t>> getConstantInts(Value v);
 
-/// "[2, 3, ?]".
-std::string formatShape(ArrayRef<int64_t> shape);
+/// `value` (an attribute named `name`) must be 0 or 1.
+LogicalResult verifyFlagAttr(Operation *op, StringRef name, int64_t value);
+
+/// `v` must hold exactly one element (a scalar or a 1-element tensor) when
+/// its shape is static.
+LogicalResult verifyScalarOperand(Operation *op, StringRef name, Value v);
+
+/// `v` must be a 1-D tensor (shape-like operand such as Reshape's shape).
+LogicalResult verifyRank1Operand(Operation *op, StringRef name, Value v);
 
 } // namespace mlir::ge::detail
 

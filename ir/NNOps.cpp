@@ -1,20 +1,259 @@
+//===- NNOps.cpp - verifiers of neural-network ge ops -----------*- C++ -*-===//
+
 #include "ir/GeOps.h"
 #include "ir/GeVerifiers.h"
 
+#include "mlir/IR/Matchers.h"
+
 using namespace mlir;
 using namespace mlir::ge;
+using namespace mlir::ge::detail;
 
-LogicalResult ConvOp::verify() { return success(); }
-LogicalResult ConvTransposeOp::verify() { return success(); }
-LogicalResult AveragePoolOp::verify() { return success(); }
-LogicalResult MaxPoolOp::verify() { return success(); }
-LogicalResult GlobalAveragePoolOp::verify() { return success(); }
-LogicalResult GlobalMaxPoolOp::verify() { return success(); }
-LogicalResult BatchNormalizationOp::verify() { return success(); }
-LogicalResult InstanceNormalizationOp::verify() { return success(); }
-LogicalResult LayerNormalizationOp::verify() { return success(); }
-LogicalResult GemmOp::verify() { return success(); }
-LogicalResult MatMulOp::verify() { return success(); }
-LogicalResult ArgMaxOp::verify() { return success(); }
-LogicalResult TopKOp::verify() { return success(); }
-LogicalResult ReduceSumOp::verify() { return success(); }
+static ArrayRef<int64_t> shapeOf(Value v) {
+  return cast<RankedTensorType>(v.getType()).getShape();
+}
+static bool isDyn(int64_t d) { return ShapedType::isDynamic(d); }
+
+/// `v` must be 1-D with `size` entries (when both are known); `what` names it.
+static LogicalResult verifyVector(Operation *op, StringRef what, Value v,
+                                  int64_t size, StringRef sizeName) {
+  if (!v)
+    return success();
+  ArrayRef<int64_t> shape = shapeOf(v);
+  if (shape.size() != 1)
+    return op->emitOpError() << "input '" << what << "' has shape "
+                             << formatShape(shape) << " but must be 1-D";
+  if (!isDyn(shape[0]) && !isDyn(size) && shape[0] != size)
+    return op->emitOpError() << "input '" << what << "' has " << shape[0]
+                             << " elements but " << sizeName << " is " << size;
+  return success();
+}
+
+/// Whether `small` broadcasts to exactly `big` (ONNX unidirectional).
+static bool broadcastsTo(ArrayRef<int64_t> small, ArrayRef<int64_t> big) {
+  FailureOr<Shape> b = broadcastShapes(big, small);
+  if (failed(b) || b->size() != big.size())
+    return false;
+  for (auto [x, y] : llvm::zip(*b, big))
+    if (!isDyn(y) && x != y)
+      return false;
+  return true;
+}
+
+static LogicalResult verifyInputRank(Operation *op, StringRef opType,
+                                     StringRef name, Value v, int64_t minRank) {
+  int64_t rank = shapeOf(v).size();
+  if (rank < minRank)
+    return op->emitOpError() << "input '" << name << "' has rank " << rank
+                             << " but " << opType << " needs rank >= " << minRank;
+  return success();
+}
+
+static ArrayRef<int64_t> orEmpty(std::optional<ArrayRef<int64_t>> a) {
+  return a.value_or(ArrayRef<int64_t>());
+}
+
+LogicalResult ConvOp::verify() {
+  if (failed(verifyInputRank(*this, "Conv", "X", getX(), 3)))
+    return failure();
+  WindowParams params{orEmpty(getKernelShape()), orEmpty(getStrides()),
+                      orEmpty(getPads()), orEmpty(getDilations()), getAutoPad(),
+                      false};
+  std::string why;
+  FailureOr<Shape> shape = convOutputShape(shapeOf(getX()), shapeOf(getW()),
+                                           getGroup(), params, &why);
+  if (failed(shape))
+    return emitOpError() << why;
+  if (failed(verifyVector(*this, "B", getB(), shapeOf(getW())[0],
+                          "the output channel count W[0]")))
+    return failure();
+  return verifyResultShape(*this, 0, *shape);
+}
+
+LogicalResult ConvTransposeOp::verify() {
+  if (failed(verifyInputRank(*this, "ConvTranspose", "X", getX(), 3)))
+    return failure();
+  WindowParams params{orEmpty(getKernelShape()), orEmpty(getStrides()),
+                      orEmpty(getPads()), orEmpty(getDilations()), getAutoPad(),
+                      false};
+  std::string why;
+  FailureOr<Shape> shape = convTransposeOutputShape(
+      shapeOf(getX()), shapeOf(getW()), getGroup(), params,
+      orEmpty(getOutputPadding()), orEmpty(getOutputShape()), &why);
+  if (failed(shape))
+    return emitOpError() << why;
+  if (failed(verifyVector(*this, "B", getB(), (*shape)[1],
+                          "the output channel count W[1] * group")))
+    return failure();
+  return verifyResultShape(*this, 0, *shape);
+}
+
+LogicalResult AveragePoolOp::verify() {
+  if (failed(verifyInputRank(*this, "AveragePool", "X", getX(), 3)) ||
+      failed(verifyFlagAttr(*this, "ceil_mode", getCeilMode())) ||
+      failed(verifyFlagAttr(*this, "count_include_pad", getCountIncludePad())))
+    return failure();
+  WindowParams params{getKernelShape(), orEmpty(getStrides()), orEmpty(getPads()),
+                      {}, getAutoPad(), getCeilMode() != 0};
+  std::string why;
+  FailureOr<Shape> shape = poolOutputShape(shapeOf(getX()), params, &why);
+  if (failed(shape))
+    return emitOpError() << why;
+  return verifyResultShape(*this, 0, *shape);
+}
+
+LogicalResult MaxPoolOp::verify() {
+  if (failed(verifyInputRank(*this, "MaxPool", "X", getX(), 3)) ||
+      failed(verifyFlagAttr(*this, "ceil_mode", getCeilMode())) ||
+      failed(verifyFlagAttr(*this, "storage_order", getStorageOrder())))
+    return failure();
+  WindowParams params{getKernelShape(), orEmpty(getStrides()), orEmpty(getPads()),
+                      orEmpty(getDilations()), getAutoPad(), getCeilMode() != 0};
+  std::string why;
+  FailureOr<Shape> shape = poolOutputShape(shapeOf(getX()), params, &why);
+  if (failed(shape))
+    return emitOpError() << why;
+  if (failed(verifyResultShape(*this, 0, *shape)))
+    return failure();
+  return verifyResultShape(*this, 1, *shape);
+}
+
+static LogicalResult verifyGlobalPool(Operation *op, StringRef opType) {
+  Value x = op->getOperand(0);
+  if (failed(verifyInputRank(op, opType, "X", x, 3)))
+    return failure();
+  ArrayRef<int64_t> in = shapeOf(x);
+  Shape out{in[0], in[1]};
+  out.append(in.size() - 2, 1);
+  return verifyResultShape(op, 0, out);
+}
+
+LogicalResult GlobalAveragePoolOp::verify() {
+  return verifyGlobalPool(*this, "GlobalAveragePool");
+}
+LogicalResult GlobalMaxPoolOp::verify() {
+  return verifyGlobalPool(*this, "GlobalMaxPool");
+}
+
+LogicalResult BatchNormalizationOp::verify() {
+  if (getTrainingMode() != 0)
+    return emitOpError() << "attribute 'training_mode' is " << getTrainingMode()
+                         << " but only inference (0) is supported";
+  if (failed(verifyInputRank(*this, "BatchNormalization", "X", getX(), 2)))
+    return failure();
+  int64_t channels = shapeOf(getX())[1];
+  for (auto [name, v] : {std::pair<StringRef, Value>{"scale", getScale()},
+                         {"B", getB()},
+                         {"input_mean", getInputMean()},
+                         {"input_var", getInputVar()}})
+    if (failed(verifyVector(*this, name, v, channels, "the channel count X[1]")))
+      return failure();
+  return verifyResultShape(*this, 0, shapeOf(getX()));
+}
+
+LogicalResult InstanceNormalizationOp::verify() {
+  if (failed(verifyInputRank(*this, "InstanceNormalization", "input", getInput(),
+                             3)))
+    return failure();
+  int64_t channels = shapeOf(getInput())[1];
+  if (failed(verifyVector(*this, "scale", getScale(), channels,
+                          "the channel count input[1]")) ||
+      failed(verifyVector(*this, "B", getB(), channels,
+                          "the channel count input[1]")))
+    return failure();
+  return verifyResultShape(*this, 0, shapeOf(getInput()));
+}
+
+LogicalResult LayerNormalizationOp::verify() {
+  ArrayRef<int64_t> x = shapeOf(getX());
+  if (failed(verifyAxisAttr(*this, "axis", getAxis(), x.size())))
+    return failure();
+  ArrayRef<int64_t> normalized = x.drop_front(*normalizeAxis(getAxis(), x.size()));
+  for (auto [name, v] : {std::pair<StringRef, Value>{"Scale", getScale()},
+                         {"B", getB()}})
+    if (v && !broadcastsTo(shapeOf(v), normalized))
+      return emitOpError() << "input '" << name << "' has shape "
+                           << formatShape(shapeOf(v))
+                           << " which does not broadcast to the normalised dims "
+                           << formatShape(normalized);
+  return verifyResultShape(*this, 0, x);
+}
+
+LogicalResult GemmOp::verify() {
+  if (failed(verifyFlagAttr(*this, "transA", getTransA())) ||
+      failed(verifyFlagAttr(*this, "transB", getTransB())))
+    return failure();
+  std::string why;
+  FailureOr<Shape> shape = gemmShape(shapeOf(getA()), shapeOf(getB()),
+                                     getTransA(), getTransB(), &why);
+  if (failed(shape))
+    return emitOpError() << why;
+  if (Value c = getC(); c && !broadcastsTo(shapeOf(c), *shape))
+    return emitOpError() << "input 'C' has shape " << formatShape(shapeOf(c))
+                         << " which does not broadcast to [M, N] = "
+                         << formatShape(*shape);
+  return verifyResultShape(*this, 0, *shape);
+}
+
+LogicalResult MatMulOp::verify() {
+  std::string why;
+  FailureOr<Shape> shape = matmulShape(shapeOf(getA()), shapeOf(getB()), &why);
+  if (failed(shape))
+    return emitOpError() << why;
+  return verifyResultShape(*this, 0, *shape);
+}
+
+LogicalResult ArgMaxOp::verify() {
+  ArrayRef<int64_t> data = shapeOf(getData());
+  if (failed(verifyAxisAttr(*this, "axis", getAxis(), data.size())) ||
+      failed(verifyFlagAttr(*this, "keepdims", getKeepdims())) ||
+      failed(verifyFlagAttr(*this, "select_last_index", getSelectLastIndex())))
+    return failure();
+  int64_t axis = *normalizeAxis(getAxis(), data.size());
+  return verifyResultShape(*this, 0, reduceShape(data, {axis}, getKeepdims()));
+}
+
+LogicalResult TopKOp::verify() {
+  ArrayRef<int64_t> x = shapeOf(getX());
+  if (x.empty())
+    return emitOpError() << "input 'X' must have rank >= 1";
+  if (failed(verifyAxisAttr(*this, "axis", getAxis(), x.size())) ||
+      failed(verifyFlagAttr(*this, "largest", getLargest())) ||
+      failed(verifyFlagAttr(*this, "sorted", getSorted())))
+    return failure();
+  ArrayRef<int64_t> kShape = shapeOf(getK());
+  if (kShape.size() != 1 || (!isDyn(kShape[0]) && kShape[0] != 1))
+    return emitOpError() << "input 'K' has shape " << formatShape(kShape)
+                         << " but must be a 1-D tensor of one element";
+  int64_t axis = *normalizeAxis(getAxis(), x.size());
+  Shape out(x.begin(), x.end());
+  out[axis] = kDynamic;
+  if (std::optional<SmallVector<int64_t>> k = getConstantInts(getK())) {
+    int64_t kv = (*k)[0];
+    if (kv < 0 || (!isDyn(x[axis]) && kv > x[axis]))
+      return emitOpError() << "K = " << kv << " is out of range for axis "
+                           << axis << " of size " << x[axis];
+    out[axis] = kv;
+  }
+  if (failed(verifyResultShape(*this, 0, out)))
+    return failure();
+  return verifyResultShape(*this, 1, out);
+}
+
+LogicalResult ReduceSumOp::verify() {
+  if (failed(verifyFlagAttr(*this, "keepdims", getKeepdims())) ||
+      failed(verifyFlagAttr(*this, "noop_with_empty_axes", getNoopWithEmptyAxes())))
+    return failure();
+  if (!getAxes())
+    return verifyReduceOp(*this, std::nullopt, getKeepdims(),
+                          getNoopWithEmptyAxes());
+  if (failed(verifyRank1Operand(*this, "axes", getAxes())))
+    return failure();
+  if (std::optional<SmallVector<int64_t>> axes = getConstantInts(getAxes()))
+    return verifyReduceOp(*this, ArrayRef<int64_t>(*axes), getKeepdims(),
+                          getNoopWithEmptyAxes());
+  if (getKeepdims() && getReduced().getType().getRank() !=
+                           getData().getType().getRank())
+    return emitOpError() << "result must keep the input's rank with keepdims = 1";
+  return success();
+}
