@@ -1,0 +1,149 @@
+//===- EventTest.cpp - Record/wait, query, elapsed time, callbacks --------===//
+#include "RuntimeTestUtil.h"
+
+#include <atomic>
+#include <pthread.h>
+#include <thread>
+
+using namespace geflow::rt;
+using namespace geflow::rt::test;
+
+TEST(Event, WaitOrdersAcrossStreamsAndSeesResults) {
+  auto dev = makeDevice();
+  Stream *prod, *cons;
+  ASSERT_OK(dev->createStream(0, &prod));
+  ASSERT_OK(dev->createStream(0, &cons));
+  Event *e;
+  ASSERT_OK(dev->createEvent(&e));
+  int value = 0, seen = -1;
+  ASSERT_OK(dev->launchKernel(prod, kernel("produce", Engine::kAic, 1, 100,
+                                           [&](uint32_t, uint32_t) {
+                                             value = 42;
+                                             return Status::ok();
+                                           })));
+  ASSERT_OK(dev->recordEvent(e, prod));
+  ASSERT_OK(dev->streamWaitEvent(cons, e));
+  ASSERT_OK(dev->launchKernel(cons, kernel("consume", Engine::kAiv, 1, 10,
+                                           [&](uint32_t, uint32_t) {
+                                             seen = value;
+                                             return Status::ok();
+                                           })));
+  ASSERT_OK(dev->synchronizeStream(cons));
+  EXPECT_EQ(seen, 42);
+  EXPECT_DOUBLE_EQ(us(recordOf(*dev, "consume").startNs), 100.0);
+  EXPECT_DOUBLE_EQ(us(recordOf(*dev, "consume").endNs), 110.0);
+}
+
+TEST(Event, WaitBindsToTheLatestRecordBeforeIt) {
+  auto dev = makeDevice();
+  Stream *a, *b;
+  ASSERT_OK(dev->createStream(0, &a));
+  ASSERT_OK(dev->createStream(0, &b));
+  Event *e;
+  ASSERT_OK(dev->createEvent(&e));
+  ASSERT_OK(dev->launchKernel(a, kernel("a1", Engine::kAic, 1, 100)));
+  ASSERT_OK(dev->recordEvent(e, a));        // record #1, done at 100 us
+  ASSERT_OK(dev->streamWaitEvent(b, e));    // binds to #1
+  ASSERT_OK(dev->launchKernel(a, kernel("a2", Engine::kAic, 1, 100)));
+  ASSERT_OK(dev->recordEvent(e, a));        // record #2, done at 200 us
+  ASSERT_OK(dev->launchKernel(b, kernel("b", Engine::kAiv, 1, 10)));
+  ASSERT_OK(dev->synchronizeDevice());
+  EXPECT_DOUBLE_EQ(us(recordOf(*dev, "b").startNs), 100.0);
+  EXPECT_EQ(e->recordsEnqueued(), 2u);
+}
+
+TEST(Event, WaitEnqueuedBeforeAnyRecordBindsToTheFirst) {
+  auto dev = makeDevice();
+  Stream *a, *b;
+  ASSERT_OK(dev->createStream(0, &a));
+  ASSERT_OK(dev->createStream(0, &b));
+  Event *e;
+  ASSERT_OK(dev->createEvent(&e));
+  ASSERT_OK(dev->streamWaitEvent(b, e));
+  ASSERT_OK(dev->launchKernel(b, kernel("b", Engine::kAiv, 1, 10)));
+  ASSERT_OK(dev->launchKernel(a, kernel("a", Engine::kAic, 1, 50)));
+  ASSERT_OK(dev->recordEvent(e, a));
+  ASSERT_OK(dev->synchronizeDevice());
+  EXPECT_DOUBLE_EQ(us(recordOf(*dev, "b").startNs), 50.0);
+}
+
+TEST(Event, QuerySynchronizeAndElapsedTime) {
+  auto dev = makeDevice();
+  Event *start, *end, *never;
+  ASSERT_OK(dev->createEvent(&start));
+  ASSERT_OK(dev->createEvent(&end));
+  ASSERT_OK(dev->createEvent(&never));
+  ASSERT_OK(dev->recordEvent(start, nullptr));
+  ASSERT_OK(dev->launchKernel(nullptr, kernel("k", Engine::kAic, 4, 250)));
+  ASSERT_OK(dev->recordEvent(end, nullptr));
+  float ms = 0;
+  EXPECT_EQ(dev->eventElapsedMs(start, end, &ms).code(), StatusCode::kNotReady);
+  bool complete = false;
+  ASSERT_OK(dev->queryEvent(end, &complete));
+  EXPECT_TRUE(complete);
+  ASSERT_OK(dev->synchronizeEvent(end));
+  ASSERT_OK(dev->eventElapsedMs(start, end, &ms));
+  EXPECT_FLOAT_EQ(ms, 0.25f);
+  ASSERT_OK(dev->queryEvent(never, &complete));
+  EXPECT_FALSE(complete);
+  ASSERT_OK(dev->synchronizeEvent(never)); // nothing recorded: returns at once
+}
+
+TEST(Event, EventLatencyDelaysTheWaiter) {
+  SocSpec spec = roundSpec();
+  spec.eventLatencyUs = 2;
+  auto dev = makeDevice(spec);
+  Stream *a, *b;
+  ASSERT_OK(dev->createStream(0, &a));
+  ASSERT_OK(dev->createStream(0, &b));
+  Event *e;
+  ASSERT_OK(dev->createEvent(&e));
+  ASSERT_OK(dev->launchKernel(a, kernel("a", Engine::kAic, 1, 10)));
+  ASSERT_OK(dev->recordEvent(e, a));
+  ASSERT_OK(dev->streamWaitEvent(b, e));
+  ASSERT_OK(dev->launchKernel(b, kernel("b", Engine::kAic, 1, 10)));
+  ASSERT_OK(dev->synchronizeDevice());
+  EXPECT_DOUBLE_EQ(us(recordOf(*dev, "b").startNs), 12.0);
+}
+
+TEST(Callback, HoldsItsStreamUntilItReturns) {
+  auto dev = makeDevice();
+  std::atomic<bool> called{false};
+  bool seenByNext = false;
+  ASSERT_OK(dev->launchKernel(nullptr, kernel("before", Engine::kAic, 1, 10)));
+  ASSERT_OK(dev->launchCallback(nullptr, [&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    called.store(true);
+  }));
+  ASSERT_OK(dev->launchKernel(nullptr, kernel("after", Engine::kAic, 1, 10,
+                                              [&](uint32_t, uint32_t) {
+                                                seenByNext = called.load();
+                                                return Status::ok();
+                                              })));
+  ASSERT_OK(dev->synchronizeStream(nullptr));
+  EXPECT_TRUE(seenByNext);
+  EXPECT_DOUBLE_EQ(us(recordOf(*dev, "after").startNs), 10.0);
+}
+
+TEST(Callback, RunsOnTheSubscribedReportThread) {
+  auto dev = makeDevice();
+  Stream *s;
+  ASSERT_OK(dev->createStream(0, &s));
+  std::atomic<bool> stop{false};
+  std::atomic<uint64_t> ranOn{0};
+  uint64_t reportTid = 0;
+  std::thread reporter([&] {
+    while (!stop.load())
+      (void)dev->processReport(static_cast<uint64_t>(pthread_self()), 10);
+  });
+  reportTid = static_cast<uint64_t>(reporter.native_handle());
+  ASSERT_OK(dev->subscribeReport(reportTid, s));
+  ASSERT_OK(dev->launchCallback(
+      s, [&] { ranOn.store(static_cast<uint64_t>(pthread_self())); }));
+  ASSERT_OK(dev->synchronizeStream(s));
+  EXPECT_EQ(ranOn.load(), reportTid);
+  stop.store(true);
+  reporter.join();
+  EXPECT_EQ(dev->processReport(12345, 0).code(),
+            StatusCode::kFailedPrecondition);
+}

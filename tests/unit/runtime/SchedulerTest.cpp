@@ -1,0 +1,175 @@
+//===- SchedulerTest.cpp - FIFO, concurrency, waves, limits, priority -----===//
+#include "RuntimeTestUtil.h"
+
+#include <mutex>
+
+using namespace geflow::rt;
+using namespace geflow::rt::test;
+
+TEST(Scheduler, FifoOrderWithinAStream) {
+  auto dev = makeDevice();
+  std::vector<int> order;
+  std::mutex mu;
+  for (int i = 0; i < 5; ++i)
+    ASSERT_OK(dev->launchKernel(
+        nullptr, kernel("k" + std::to_string(i), Engine::kAiv, 1, 10,
+                        [&, i](uint32_t, uint32_t) {
+                          std::lock_guard<std::mutex> lock(mu);
+                          order.push_back(i);
+                          return Status::ok();
+                        })));
+  ASSERT_OK(dev->synchronizeStream(nullptr));
+  EXPECT_EQ(order, (std::vector<int>{0, 1, 2, 3, 4}));
+  std::vector<TaskRecord> recs = dev->traceRecords();
+  ASSERT_EQ(recs.size(), 5u);
+  for (int i = 0; i < 5; ++i) {
+    EXPECT_EQ(recs[i].name, "k" + std::to_string(i));
+    EXPECT_DOUBLE_EQ(us(recs[i].startNs), 10.0 * i);
+    EXPECT_DOUBLE_EQ(us(recs[i].endNs), 10.0 * (i + 1));
+  }
+  EXPECT_DOUBLE_EQ(us(dev->now()), 50.0);
+}
+
+TEST(Scheduler, TwoStreamsWithEnoughCoresFinishTogether) {
+  auto dev = makeDevice();
+  Stream *a, *b;
+  ASSERT_OK(dev->createStream(0, &a));
+  ASSERT_OK(dev->createStream(0, &b));
+  // 2 of 4 cube cores each, 100 us.
+  ASSERT_OK(dev->launchKernel(a, kernel("a", Engine::kAic, 2, 100)));
+  ASSERT_OK(dev->launchKernel(b, kernel("b", Engine::kAic, 2, 100)));
+  ASSERT_OK(dev->synchronizeDevice());
+  EXPECT_DOUBLE_EQ(us(recordOf(*dev, "a").endNs), 100.0);
+  EXPECT_DOUBLE_EQ(us(recordOf(*dev, "b").endNs), 100.0);
+  EXPECT_EQ(recordOf(*dev, "b").coresGranted, 2u);
+  EXPECT_DOUBLE_EQ(us(dev->now()), 100.0);
+}
+
+TEST(Scheduler, TwoStreamsNeedingEveryCoreSerialise) {
+  auto dev = makeDevice();
+  Stream *a, *b;
+  ASSERT_OK(dev->createStream(0, &a));
+  ASSERT_OK(dev->createStream(0, &b));
+  ASSERT_OK(dev->launchKernel(a, kernel("a", Engine::kAic, 4, 100)));
+  ASSERT_OK(dev->launchKernel(b, kernel("b", Engine::kAic, 4, 100)));
+  ASSERT_OK(dev->synchronizeDevice());
+  TaskRecord ra = recordOf(*dev, "a"), rb = recordOf(*dev, "b");
+  EXPECT_DOUBLE_EQ(us(ra.endNs), 100.0);
+  EXPECT_DOUBLE_EQ(us(rb.startNs), 100.0);
+  EXPECT_DOUBLE_EQ(us(rb.endNs), 200.0);
+  EXPECT_DOUBLE_EQ(us(rb.waitNs()), 100.0); // waited for cores
+}
+
+TEST(Scheduler, DifferentEnginesDoNotCompete) {
+  auto dev = makeDevice();
+  Stream *a, *b;
+  ASSERT_OK(dev->createStream(0, &a));
+  ASSERT_OK(dev->createStream(0, &b));
+  ASSERT_OK(dev->launchKernel(a, kernel("cube", Engine::kAic, 4, 100)));
+  ASSERT_OK(dev->launchKernel(b, kernel("vec", Engine::kAiv, 8, 100)));
+  ASSERT_OK(dev->synchronizeDevice());
+  EXPECT_DOUBLE_EQ(us(recordOf(*dev, "vec").endNs), 100.0);
+  // MIX needs cube and vector cores: it waits for both.
+  ASSERT_OK(dev->launchKernel(a, kernel("cube2", Engine::kAic, 4, 100)));
+  ASSERT_OK(dev->launchKernel(b, kernel("mix", Engine::kMix, 2, 50)));
+  ASSERT_OK(dev->synchronizeDevice());
+  TaskRecord mix = recordOf(*dev, "mix");
+  EXPECT_DOUBLE_EQ(us(mix.startNs), 200.0);
+  EXPECT_EQ(mix.coresGranted, 2u);
+  EXPECT_EQ(mix.vectorCoresGranted, 4u);
+}
+
+TEST(Scheduler, BlockDimBeyondCoresRunsInWaves) {
+  auto dev = makeDevice();
+  ASSERT_OK(dev->launchKernel(nullptr, kernel("waves", Engine::kAic, 10, 100)));
+  ASSERT_OK(dev->synchronizeStream(nullptr));
+  TaskRecord r = recordOf(*dev, "waves");
+  EXPECT_EQ(r.coresGranted, 4u);
+  EXPECT_DOUBLE_EQ(us(r.endNs), 300.0); // ceil(10 / 4) waves
+}
+
+TEST(Scheduler, CoreLimitCapsWhatATaskTakes) {
+  auto dev = makeDevice();
+  Stream *a, *b;
+  ASSERT_OK(dev->createStream(0, &a));
+  ASSERT_OK(dev->createStream(0, &b));
+  KernelLaunch limited = kernel("limited", Engine::kAic, 4, 100);
+  limited.coreLimit = 2;
+  ASSERT_OK(dev->launchKernel(a, limited));
+  ASSERT_OK(dev->launchKernel(b, kernel("other", Engine::kAic, 2, 100)));
+  ASSERT_OK(dev->synchronizeDevice());
+  TaskRecord r = recordOf(*dev, "limited");
+  EXPECT_EQ(r.coresGranted, 2u);
+  EXPECT_DOUBLE_EQ(us(r.endNs), 200.0);
+  EXPECT_DOUBLE_EQ(us(recordOf(*dev, "other").endNs), 100.0);
+}
+
+TEST(Scheduler, HigherPriorityStreamIsServedFirst) {
+  auto dev = makeDevice();
+  Stream *low, *high;
+  ASSERT_OK(dev->createStream(5, &low));
+  ASSERT_OK(dev->createStream(0, &high));
+  // Low is enqueued first and has the lower id; priority still wins.
+  ASSERT_OK(dev->launchKernel(low, kernel("low", Engine::kAic, 4, 100)));
+  ASSERT_OK(dev->launchKernel(high, kernel("high", Engine::kAic, 4, 100)));
+  ASSERT_OK(dev->synchronizeDevice());
+  EXPECT_DOUBLE_EQ(us(recordOf(*dev, "high").endNs), 100.0);
+  EXPECT_DOUBLE_EQ(us(recordOf(*dev, "low").endNs), 200.0);
+}
+
+TEST(Scheduler, EqualPrioritiesTakeTurns) {
+  auto dev = makeDevice();
+  Stream *s[3];
+  for (Stream *&x : s)
+    ASSERT_OK(dev->createStream(0, &x));
+  for (int round = 0; round < 2; ++round)
+    for (int i = 0; i < 3; ++i)
+      ASSERT_OK(dev->launchKernel(
+          s[i], kernel("s" + std::to_string(i) + "r" + std::to_string(round),
+                       Engine::kAic, 4, 10)));
+  ASSERT_OK(dev->synchronizeDevice());
+  std::vector<std::string> order;
+  for (const TaskRecord &r : dev->traceRecords())
+    order.push_back(r.name);
+  // Round robin: after s0 runs, s1 and s2 go before s0 again.
+  EXPECT_EQ(order, (std::vector<std::string>{"s0r0", "s1r0", "s2r0", "s0r1",
+                                             "s1r1", "s2r1"}));
+}
+
+TEST(Scheduler, BlocksComputeRealResultsOnWorkers) {
+  auto dev = makeDevice();
+  std::vector<int> out(64, 0);
+  ASSERT_OK(dev->launchKernel(
+      nullptr, kernel("fill", Engine::kAiv, 8, 1, [&](uint32_t b, uint32_t n) {
+        for (size_t i = b; i < out.size(); i += n)
+          out[i] = static_cast<int>(i) * 2;
+        return Status::ok();
+      })));
+  ASSERT_OK(dev->synchronizeStream(nullptr));
+  for (size_t i = 0; i < out.size(); ++i)
+    ASSERT_EQ(out[i], static_cast<int>(i) * 2);
+}
+
+TEST(Scheduler, EngineWithoutCoresIsRejectedAtLaunch) {
+  SocSpec spec = roundSpec();
+  spec.dvppCoreCnt = 0;
+  auto dev = makeDevice(spec);
+  Status st = dev->launchKernel(nullptr, kernel("jpeg", Engine::kDvpp, 1, 1));
+  EXPECT_EQ(st.code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(st.message().find("engine DVPP has no cores"), std::string::npos);
+  st = dev->launchKernel(nullptr, kernel("zero", Engine::kAic, 0, 1));
+  EXPECT_EQ(st.code(), StatusCode::kInvalidArgument);
+}
+
+TEST(Scheduler, MemcpyIsPricedByBandwidthAndCopies) {
+  auto dev = makeDevice();
+  std::vector<char> src(2000, 'x'), dst(2000, 0);
+  ASSERT_OK(dev->memcpyAsync(nullptr, dst.data(), dst.size(), src.data(),
+                             src.size(), MemcpyKind::kHostToDevice));
+  ASSERT_OK(dev->synchronizeStream(nullptr));
+  EXPECT_EQ(dst, src);
+  EXPECT_DOUBLE_EQ(us(dev->now()), 2.0); // 2000 bytes at 1 byte/ns
+  Status st = dev->memcpyAsync(nullptr, dst.data(), 10, src.data(), 11,
+                               MemcpyKind::kHostToDevice);
+  EXPECT_EQ(st.code(), StatusCode::kInvalidArgument);
+}

@@ -1,0 +1,111 @@
+//===- TraceTest.cpp - Records, Chrome JSON, determinism ------------------===//
+#include "RuntimeTestUtil.h"
+
+#include <nlohmann/json.hpp>
+
+#include <set>
+#include <tuple>
+
+using namespace geflow::rt;
+using namespace geflow::rt::test;
+
+namespace {
+
+// A small three-stream program with events, limits and contention.
+std::vector<TaskRecord> runProgram() {
+  auto dev = makeDevice();
+  Stream *s[3];
+  for (int i = 0; i < 3; ++i)
+    EXPECT_TRUE(dev->createStream(i == 2 ? 1 : 0, &s[i]).isOk());
+  Event *ev[4];
+  for (Event *&e : ev)
+    EXPECT_TRUE(dev->createEvent(&e).isOk());
+  std::vector<int> sink(3);
+  for (int batch = 0; batch < 4; ++batch) {
+    std::string b = std::to_string(batch);
+    EXPECT_TRUE(dev->launchKernel(s[0], kernel("pre" + b, Engine::kAiv, 6, 7))
+                    .isOk());
+    EXPECT_TRUE(dev->recordEvent(ev[batch], s[0]).isOk());
+    EXPECT_TRUE(dev->streamWaitEvent(s[1], ev[batch]).isOk());
+    KernelLaunch inf = kernel("inf" + b, Engine::kAic, 5, 13,
+                              [&sink](uint32_t blk, uint32_t) {
+                                sink[0] += static_cast<int>(blk);
+                                return Status::ok();
+                              });
+    inf.coreLimit = 3;
+    EXPECT_TRUE(dev->launchKernel(s[1], inf).isOk());
+    EXPECT_TRUE(dev->launchKernel(s[2], kernel("side" + b, Engine::kAic, 2, 11))
+                    .isOk());
+  }
+  EXPECT_TRUE(dev->synchronizeDevice().isOk());
+  return dev->traceRecords();
+}
+
+auto key(const TaskRecord &r) {
+  return std::make_tuple(r.name, r.stream, r.seq, static_cast<int>(r.kind),
+                         r.coresGranted, r.submitNs, r.readyNs, r.startNs,
+                         r.endNs, r.eventId);
+}
+
+} // namespace
+
+TEST(Trace, SameProgramGivesTheSameTimelineTwice) {
+  std::vector<TaskRecord> first = runProgram();
+  std::vector<TaskRecord> second = runProgram();
+  ASSERT_EQ(first.size(), second.size());
+  ASSERT_EQ(first.size(), 4u * 5u);
+  for (size_t i = 0; i < first.size(); ++i)
+    EXPECT_EQ(key(first[i]), key(second[i])) << "record " << i;
+}
+
+TEST(Trace, RecordsCarryWhatTheProfilerNeeds) {
+  auto dev = makeDevice();
+  Stream *s;
+  ASSERT_OK(dev->createStream(0, &s));
+  Event *e;
+  ASSERT_OK(dev->createEvent(&e));
+  KernelLaunch k = kernel("conv1", Engine::kAic, 8, 10);
+  k.opType = "Conv2D";
+  ASSERT_OK(dev->launchKernel(s, k));
+  ASSERT_OK(dev->recordEvent(e, s));
+  ASSERT_OK(dev->streamWaitEvent(nullptr, e));
+  ASSERT_OK(dev->synchronizeDevice());
+  std::vector<TaskRecord> recs = dev->traceRecords();
+  ASSERT_EQ(recs.size(), 3u);
+  EXPECT_EQ(recs[0].opType, "Conv2D");
+  EXPECT_EQ(recs[0].stream, s->id());
+  EXPECT_EQ(recs[0].blockDim, 8u);
+  EXPECT_EQ(recs[0].coresGranted, 4u);
+  EXPECT_DOUBLE_EQ(us(recs[0].endNs), 20.0);
+  EXPECT_EQ(recs[1].kind, TaskKind::kEventRecord);
+  EXPECT_EQ(recs[1].eventId, e->id());
+  EXPECT_EQ(recs[2].kind, TaskKind::kEventWait);
+  EXPECT_DOUBLE_EQ(us(recs[2].waitNs()), 20.0);
+}
+
+TEST(Trace, ChromeJsonHasATrackPerStreamAndCoreGroup) {
+  auto dev = makeDevice();
+  Stream *a, *b;
+  ASSERT_OK(dev->createStream(0, &a));
+  ASSERT_OK(dev->createStream(0, &b));
+  ASSERT_OK(dev->launchKernel(a, kernel("ka", Engine::kAic, 2, 10)));
+  ASSERT_OK(dev->launchKernel(b, kernel("kb", Engine::kAic, 2, 10)));
+  ASSERT_OK(dev->launchKernel(b, kernel("kv", Engine::kAiv, 2, 10)));
+  ASSERT_OK(dev->synchronizeDevice());
+  auto doc = nlohmann::json::parse(chromeTraceJson(dev->traceRecords()));
+  std::set<std::string> threads;
+  int slices = 0, counters = 0;
+  for (const auto &ev : doc["traceEvents"]) {
+    if (ev["ph"] == "M" && ev["name"] == "thread_name")
+      threads.insert(ev["args"]["name"].get<std::string>());
+    slices += ev["ph"] == "X";
+    counters += ev["ph"] == "C";
+  }
+  EXPECT_TRUE(threads.count("stream 1"));
+  EXPECT_TRUE(threads.count("stream 2"));
+  EXPECT_TRUE(threads.count("cube lane 0"));
+  EXPECT_TRUE(threads.count("cube lane 1")); // ka and kb overlap
+  EXPECT_TRUE(threads.count("vector lane 0"));
+  EXPECT_EQ(slices, 6); // 3 on stream tracks, 3 on core-group tracks
+  EXPECT_GT(counters, 0);
+}
