@@ -9,18 +9,18 @@ using namespace mlir::ge;
 LogicalResult NpuStreamSwitchOp::verify() {
   if (getTag().empty())
     return emitOpError() << "stream tag must not be empty";
-  if (getPriority() < 0)
-    return emitOpError() << "priority is " << getPriority()
+  if (static_cast<int64_t>(getPriority()) < 0)
+    return emitOpError() << "priority is " << static_cast<int64_t>(getPriority())
                          << " but must be >= 0";
   return success();
 }
 
 LogicalResult LimitCoreNumOp::verify() {
-  if (getAicoreNum() < 1)
-    return emitOpError() << "aicore_num is " << getAicoreNum()
+  if (static_cast<int64_t>(getAicoreNum()) < 1)
+    return emitOpError() << "aicore_num is " << static_cast<int64_t>(getAicoreNum())
                          << " but must be >= 1";
-  if (getVectorcoreNum() < 0)
-    return emitOpError() << "vectorcore_num is " << getVectorcoreNum()
+  if (static_cast<int64_t>(getVectorcoreNum()) < 0)
+    return emitOpError() << "vectorcore_num is " << static_cast<int64_t>(getVectorcoreNum())
                          << " but must be >= 0";
   return success();
 }

@@ -137,7 +137,7 @@ LogicalResult GlobalMaxPoolOp::verify() {
 
 LogicalResult BatchNormalizationOp::verify() {
   if (getTrainingMode() != 0)
-    return emitOpError() << "attribute 'training_mode' is " << getTrainingMode()
+    return emitOpError() << "attribute 'training_mode' is " << static_cast<int64_t>(getTrainingMode())
                          << " but only inference (0) is supported";
   if (failed(verifyInputRank(*this, "BatchNormalization", "X", getX(), 2)))
     return failure();
