@@ -85,8 +85,6 @@ llvm::Expected<onnx::ModelProto> onnxfe::parseModel(llvm::StringRef bytes,
   if (!model.has_graph() || model.ir_version() <= 0)
     return makeError("'" + sourceName +
                      "': not an ONNX model (no graph or no ir_version)");
-  if (getDefaultOpset(model) < 1)
-    return makeError("'" + sourceName + "': the model imports no ai.onnx opset");
   return std::move(model);
 }
 
@@ -245,6 +243,8 @@ static void dropShapeHints(onnx::GraphProto &graph) {
 
 // --- version conversion --------------------------------------------------------
 
+static void fixLegacyPRelu(onnx::ModelProto &model);
+
 /// The version converter round-trips the whole graph through its IR, copying every
 /// initializer twice. Large initializers are swapped out for data-less stand-ins
 /// (same name, type and dims) while it runs and swapped back afterwards, so weights
@@ -293,6 +293,7 @@ static llvm::Error convertOpset(onnx::ModelProto &model, int64_t target) {
                                        onnx::ShapeInferenceOptions(false, 0, false));
   } catch (const std::exception &) {
   }
+  fixLegacyPRelu(model);
   DetachedWeights weights;
   weights.detach(*model.mutable_graph());
   std::string failure;
@@ -310,6 +311,51 @@ static llvm::Error convertOpset(onnx::ModelProto &model, int64_t target) {
     return makeError("converting the model from opset " + std::to_string(opset) +
                      " to " + std::to_string(target) + " failed: " + failure);
   return llvm::Error::success();
+}
+
+static int64_t knownRank(const onnx::GraphProto &graph, const std::string &name) {
+  auto rankOf = [](const onnx::ValueInfoProto &info) -> int64_t {
+    if (info.type().has_tensor_type() && info.type().tensor_type().has_shape())
+      return info.type().tensor_type().shape().dim_size();
+    return -1;
+  };
+  for (const auto &info : graph.input())
+    if (info.name() == name)
+      return rankOf(info);
+  for (const auto &info : graph.value_info())
+    if (info.name() == name)
+      return rankOf(info);
+  return -1;
+}
+
+/// Before opset 7, PRelu broadcast a 1-D slope along the channel axis (axis 1);
+/// from opset 7 on it broadcasts numpy-style, from the right. The converter keeps
+/// the node as it is, so a per-channel slope initializer gets its trailing 1s here.
+static void fixLegacyPRelu(onnx::ModelProto &model) {
+  if (getDefaultOpset(model) >= 7)
+    return;
+  onnx::GraphProto &graph = *model.mutable_graph();
+  for (const onnx::NodeProto &node : graph.node()) {
+    if (node.op_type() != "PRelu" || node.input_size() < 2)
+      continue;
+    int64_t rank = knownRank(graph, node.input(0));
+    if (rank < 3)
+      continue;
+    for (onnx::TensorProto &slope : *graph.mutable_initializer()) {
+      if (slope.name() != node.input(1) || slope.dims_size() != 1 ||
+          slope.dims(0) == 1)
+        continue;
+      for (int64_t i = 2; i < rank; ++i)
+        slope.add_dims(1);
+      // An opset < 9 model may also list the initializer as an input.
+      for (auto &input : *graph.mutable_input())
+        if (input.name() == slope.name() && input.type().has_tensor_type()) {
+          auto *shape = input.mutable_type()->mutable_tensor_type()->mutable_shape();
+          for (int64_t i = 2; i < rank; ++i)
+            shape->add_dim()->set_dim_value(1);
+        }
+    }
+  }
 }
 
 static llvm::Error inferShapes(onnx::ModelProto &model) {
@@ -330,6 +376,8 @@ llvm::Error onnxfe::prepareModel(onnx::ModelProto &model,
                                  const OnnxImportOptions &options) {
   if (auto err = checkOpsSupported(model, /*allowConverterRenames=*/true))
     return err;
+  if (getDefaultOpset(model) < 1)
+    return makeError("the model imports no ai.onnx opset");
   if (auto err = applyInputShapes(*model.mutable_graph(), options.inputShapes))
     return err;
   dropShapeHints(*model.mutable_graph());
