@@ -1,0 +1,137 @@
+//===- RuntimeBench.cpp - Host launch cost and simulated throughput -------===//
+//
+// - launch: host cost of enqueuing one kernel (the figure CANN pays 5-15 us
+//   for);
+// - record+wait: host cost of an event record on one stream plus a wait on
+//   another;
+// - dispatch throughput: how many tasks per second the simulated hardware
+//   scheduler gets through, for 1, 8 and 64 streams.
+//
+//===----------------------------------------------------------------------===//
+#include "runtime/Device.h"
+
+#include <benchmark/benchmark.h>
+
+#include <cstdlib>
+
+using namespace geflow::rt;
+
+namespace {
+
+std::unique_ptr<Device> makeDevice() {
+  DeviceOptions opts;
+  opts.workerThreads = 1;
+  std::unique_ptr<Device> dev;
+  Status st = Device::create(opts, &dev);
+  if (!st.isOk()) {
+    std::fprintf(stderr, "%s\n", st.toString().c_str());
+    std::abort();
+  }
+  return dev;
+}
+
+KernelLaunch smallKernel() {
+  KernelLaunch k;
+  k.name = "add";
+  k.engine = Engine::kAiv;
+  k.blockDim = 1;
+  k.cost = {1e4, 4096};
+  return k;
+}
+
+// Drains the queue every so often so memory stays bounded; not timed.
+constexpr int64_t kDrainEvery = 1 << 16;
+
+void BM_KernelLaunch(benchmark::State &state) {
+  auto dev = makeDevice();
+  Stream *s;
+  (void)dev->createStream(0, &s);
+  const KernelLaunch proto = smallKernel();
+  int64_t n = 0;
+  for (auto _ : state) {
+    KernelLaunch k = proto;
+    benchmark::DoNotOptimize(dev->launchKernel(s, std::move(k)));
+    if (++n % kDrainEvery == 0) {
+      state.PauseTiming();
+      (void)dev->synchronizeStream(s);
+      state.ResumeTiming();
+    }
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_KernelLaunch);
+
+void BM_KernelLaunchWithHostFn(benchmark::State &state) {
+  auto dev = makeDevice();
+  Stream *s;
+  (void)dev->createStream(0, &s);
+  KernelLaunch proto = smallKernel();
+  int64_t n = 0;
+  for (auto _ : state) {
+    KernelLaunch k = proto;
+    k.fn = [](uint32_t, uint32_t) { return Status::ok(); };
+    benchmark::DoNotOptimize(dev->launchKernel(s, std::move(k)));
+    if (++n % kDrainEvery == 0) {
+      state.PauseTiming();
+      (void)dev->synchronizeStream(s);
+      state.ResumeTiming();
+    }
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_KernelLaunchWithHostFn);
+
+void BM_EventRecordWait(benchmark::State &state) {
+  auto dev = makeDevice();
+  Stream *a, *b;
+  (void)dev->createStream(0, &a);
+  (void)dev->createStream(0, &b);
+  Event *e;
+  (void)dev->createEvent(&e);
+  int64_t n = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(dev->recordEvent(e, a));
+    benchmark::DoNotOptimize(dev->streamWaitEvent(b, e));
+    if (++n % kDrainEvery == 0) {
+      state.PauseTiming();
+      (void)dev->synchronizeDevice();
+      state.ResumeTiming();
+    }
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_EventRecordWait);
+
+// Only the simulation is timed: enqueue a batch (paused), then synchronize.
+void BM_DispatchThroughput(benchmark::State &state) {
+  const int streams = static_cast<int>(state.range(0));
+  const int64_t tasks = 200000;
+  auto dev = makeDevice();
+  std::vector<Stream *> s(streams);
+  for (Stream *&x : s)
+    (void)dev->createStream(0, &x);
+  const KernelLaunch proto = smallKernel();
+  for (auto _ : state) {
+    state.PauseTiming();
+    for (int64_t i = 0; i < tasks; ++i)
+      (void)dev->launchKernel(s[i % streams], KernelLaunch(proto));
+    state.ResumeTiming();
+    Status st = dev->synchronizeDevice();
+    if (!st.isOk())
+      state.SkipWithError(st.toString().c_str());
+  }
+  state.SetItemsProcessed(state.iterations() * tasks);
+  state.counters["virtual_us_per_task"] = benchmark::Counter(
+      static_cast<double>(dev->now()) / 1000.0 /
+      static_cast<double>(state.iterations() * tasks));
+}
+BENCHMARK(BM_DispatchThroughput)
+    ->ArgName("streams")
+    ->Arg(1)
+    ->Arg(8)
+    ->Arg(64)
+    ->Unit(benchmark::kMillisecond);
+
+} // namespace
+
+BENCHMARK_MAIN();
