@@ -9,6 +9,15 @@
 namespace geflow::rt {
 namespace {
 
+// Host work runs while the scheduler holds simMu_ and waits for it, so a
+// synchronize from inside it could never return.
+Status refuseInsideHostWork(const char *what) {
+  return makeStatus(StatusCode::kFailedPrecondition,
+                    std::string(what) +
+                        " called from a kernel function or callback; the "
+                        "device is waiting for that function to return");
+}
+
 bool envFlag(const char *name) {
   const char *v = std::getenv(name);
   return v && *v && std::string(v) != "0";
@@ -144,7 +153,8 @@ Status Device::launchKernel(Stream *stream, KernelLaunch launch) {
   t.kind = TaskKind::kKernel;
   t.engine = launch.engine;
   t.blockDim = launch.blockDim;
-  t.coreLimit = launch.coreLimit;
+  t.aicoreNum = launch.aicoreNum;
+  t.vectorcoreNum = launch.vectorcoreNum;
   t.cost = launch.cost;
   t.fn = std::move(launch.fn);
   t.name = std::move(launch.name);
@@ -253,6 +263,8 @@ Status Device::run(const std::function<bool()> &done) {
 }
 
 Status Device::synchronizeStream(Stream *stream) {
+  if (inHostWork())
+    return refuseInsideHostWork("synchronize stream");
   Stream *s = resolve(stream);
   uint64_t target = s->enqueued();
   std::lock_guard<std::mutex> lock(simMu_);
@@ -267,6 +279,8 @@ Status Device::synchronizeStream(Stream *stream) {
 }
 
 Status Device::synchronizeDevice() {
+  if (inHostWork())
+    return refuseInsideHostWork("synchronize device");
   std::vector<Stream *> streams = liveStreams();
   std::vector<uint64_t> targets;
   for (Stream *s : streams)
@@ -290,6 +304,8 @@ Status Device::synchronizeDevice() {
 }
 
 Status Device::synchronizeEvent(Event *event) {
+  if (inHostWork())
+    return refuseInsideHostWork("synchronize event");
   if (!event)
     return makeStatus(StatusCode::kInvalidArgument, "synchronize event: null");
   uint64_t target = event->recordsEnqueued();
@@ -305,6 +321,8 @@ Status Device::synchronizeEvent(Event *event) {
 }
 
 Status Device::queryEvent(Event *event, bool *complete) {
+  if (inHostWork())
+    return refuseInsideHostWork("query event");
   if (!event || !complete)
     return makeStatus(StatusCode::kInvalidArgument, "query event: null");
   *complete = false;

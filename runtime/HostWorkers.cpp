@@ -5,9 +5,16 @@
 #include <exception>
 
 namespace geflow::rt {
+namespace {
+thread_local bool tlsInHostWork = false; // this thread only
+} // namespace
+
+bool inHostWork() { return tlsInHostWork; }
 
 void HostJob::runBlock(uint32_t idx) {
   Status st;
+  bool outer = tlsInHostWork; // the scheduler's thread may nest none, but be safe
+  tlsInHostWork = true;
   try {
     if (fn_)
       st = (*fn_)(idx, blockDim_);
@@ -19,6 +26,7 @@ void HostJob::runBlock(uint32_t idx) {
   } catch (...) {
     st = makeStatus(StatusCode::kKernelFailed, "threw an unknown exception");
   }
+  tlsInHostWork = outer;
   if (!st.isOk()) {
     std::lock_guard<std::mutex> lock(mu_);
     if (error_.isOk())

@@ -23,6 +23,10 @@
 
 namespace geflow::rt {
 
+/// True on a thread while it runs a kernel block or a callback. Such code
+/// must not synchronize: the device is waiting for it.
+bool inHostWork();
+
 class HostJob {
 public:
   /// A kernel: `fn` (owned by the task, which outlives the job's runs) is

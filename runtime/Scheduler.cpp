@@ -57,26 +57,29 @@ void Scheduler::round() {
 }
 
 uint32_t Scheduler::grant(Stream *s, const Task &t) {
+  const uint32_t kNoLimit = UINT32_MAX;
+  uint32_t aicLimit = t.aicoreNum ? t.aicoreNum : kNoLimit;
+  uint32_t aivLimit = t.vectorcoreNum ? t.vectorcoreNum : kNoLimit;
   uint32_t want = t.blockDim;
-  if (t.coreLimit)
-    want = std::min(want, t.coreLimit);
   uint32_t &cube = free_[static_cast<int>(CoreGroup::kCube)];
   uint32_t &vec = free_[static_cast<int>(CoreGroup::kVector)];
   uint32_t g = 0;
   switch (t.engine) {
   case Engine::kAic:
-    g = std::min(want, cube);
+    g = std::min({want, aicLimit, cube});
     cube -= g;
     s->grantCube_ = g;
     break;
   case Engine::kAiv:
-    g = std::min(want, vec);
+    g = std::min({want, aivLimit, vec});
     vec -= g;
     s->grantVector_ = g;
     break;
   case Engine::kMix: {
     uint32_t r = cost_.mixVectorRatio();
-    g = std::min({want, cube, vec / r});
+    g = std::min({want, aicLimit, cube, vec / r});
+    if (aivLimit != kNoLimit)
+      g = std::min(g, std::max<uint32_t>(1, aivLimit / r));
     cube -= g;
     vec -= g * r;
     s->grantCube_ = g;

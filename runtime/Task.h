@@ -41,10 +41,11 @@ struct KernelLaunch {
   Engine engine = Engine::kAic;
   uint32_t blockDim = 1;
   KernelCost cost;
-  /// Per-task core limit (GE's aicore_num / vectorcore_num): the most cores
-  /// of the engine this kernel may hold at once; 0 = no limit. For MIX it caps
-  /// the cube cores.
-  uint32_t coreLimit = 0;
+  /// Per-task core limits, GE's _op_aicore_num / _op_vectorcore_num: the most
+  /// cube (AIC, MIX) and vector (AIV, MIX) cores this kernel may hold at once;
+  /// 0 = no limit. AICPU and DVPP kernels have no limit.
+  uint32_t aicoreNum = 0;
+  uint32_t vectorcoreNum = 0;
   KernelFn fn; // may be empty: a cost-only kernel
 };
 
@@ -53,7 +54,8 @@ struct Task {
   Engine engine = Engine::kAic;
   MemcpyKind copyKind = MemcpyKind::kHostToDevice;
   uint32_t blockDim = 1;
-  uint32_t coreLimit = 0;
+  uint32_t aicoreNum = 0;
+  uint32_t vectorcoreNum = 0;
   uint64_t seq = 0;        // 1-based position in its stream
   VirtualNs submitNs = 0;  // device time the host last observed
   KernelCost cost;

@@ -375,7 +375,8 @@ aclError geflowrtLaunchKernel(const geflowrtKernelDesc *desc,
     k.opType = desc->opType;
   k.engine = static_cast<rt::Engine>(desc->engine);
   k.blockDim = desc->blockDim;
-  k.coreLimit = desc->coreLimit;
+  k.aicoreNum = desc->aicoreNum;
+  k.vectorcoreNum = desc->vectorcoreNum;
   k.cost = {desc->flops, desc->bytes};
   if (desc->func) {
     geflowrtKernelFunc func = desc->func;

@@ -120,7 +120,8 @@ typedef struct geflowrtKernelDesc {
   const char *opType; /* may be NULL */
   geflowrtEngine engine;
   uint32_t blockDim;
-  uint32_t coreLimit; /* aicore_num / vectorcore_num for this task; 0 = none */
+  uint32_t aicoreNum;     /* most cube cores it may hold; 0 = no limit */
+  uint32_t vectorcoreNum; /* most vector cores it may hold; 0 = no limit */
   double flops;       /* whole kernel */
   double bytes;       /* HBM traffic of the whole kernel */
   geflowrtKernelFunc func; /* may be NULL: cost only */

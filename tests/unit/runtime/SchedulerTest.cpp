@@ -94,7 +94,7 @@ TEST(Scheduler, CoreLimitCapsWhatATaskTakes) {
   ASSERT_OK(dev->createStream(0, &a));
   ASSERT_OK(dev->createStream(0, &b));
   KernelLaunch limited = kernel("limited", Engine::kAic, 4, 100);
-  limited.coreLimit = 2;
+  limited.aicoreNum = 2;
   ASSERT_OK(dev->launchKernel(a, limited));
   ASSERT_OK(dev->launchKernel(b, kernel("other", Engine::kAic, 2, 100)));
   ASSERT_OK(dev->synchronizeDevice());
@@ -172,4 +172,31 @@ TEST(Scheduler, MemcpyIsPricedByBandwidthAndCopies) {
   Status st = dev->memcpyAsync(nullptr, dst.data(), 10, src.data(), 11,
                                MemcpyKind::kHostToDevice);
   EXPECT_EQ(st.code(), StatusCode::kInvalidArgument);
+}
+
+TEST(Scheduler, VectorCoreLimitCapsAivAndMix) {
+  auto dev = makeDevice();
+  KernelLaunch aiv = kernel("aiv", Engine::kAiv, 8, 10);
+  aiv.vectorcoreNum = 4;
+  ASSERT_OK(dev->launchKernel(nullptr, aiv));
+  KernelLaunch mix = kernel("mix", Engine::kMix, 4, 10);
+  mix.vectorcoreNum = 4; // 2 vector cores per cube core: 2 MIX blocks at once
+  ASSERT_OK(dev->launchKernel(nullptr, mix));
+  ASSERT_OK(dev->synchronizeStream(nullptr));
+  TaskRecord a = recordOf(*dev, "aiv"), m = recordOf(*dev, "mix");
+  EXPECT_EQ(a.coresGranted, 4u);
+  EXPECT_DOUBLE_EQ(us(a.endNs), 20.0);
+  EXPECT_EQ(m.coresGranted, 2u);
+  EXPECT_EQ(m.vectorCoresGranted, 4u);
+}
+
+TEST(Scheduler, SynchronizeFromHostWorkIsRefused) {
+  auto dev = makeDevice();
+  Status inner;
+  ASSERT_OK(dev->launchCallback(nullptr,
+                                [&] { inner = dev->synchronizeDevice(); }));
+  ASSERT_OK(dev->synchronizeStream(nullptr));
+  EXPECT_EQ(inner.code(), StatusCode::kFailedPrecondition);
+  EXPECT_NE(inner.message().find("called from a kernel function or callback"),
+            std::string::npos);
 }

@@ -32,7 +32,7 @@ std::vector<TaskRecord> runProgram() {
                                 sink[0] += static_cast<int>(blk);
                                 return Status::ok();
                               });
-    inf.coreLimit = 3;
+    inf.aicoreNum = 3;
     EXPECT_TRUE(dev->launchKernel(s[1], inf).isOk());
     EXPECT_TRUE(dev->launchKernel(s[2], kernel("side" + b, Engine::kAic, 2, 11))
                     .isOk());
