@@ -1,4 +1,4 @@
-//===- DeviceMemory.cpp - Device's memory and report-thread calls ---------===//
+//===- DeviceMemory.cpp - Device malloc/free, sync and stream-ordered ----===//
 #include "runtime/Device.h"
 
 #include <cstdlib>
@@ -43,50 +43,6 @@ Status Device::freeHost(void *ptr) {
                       "free host: pointer was not returned by malloc host");
   std::free(ptr);
   return Status::ok();
-}
-
-Status Device::subscribeReport(uint64_t threadId, Stream *stream) {
-  Stream *s = resolve(stream);
-  std::lock_guard<std::mutex> lock(reportMu_);
-  auto &q = reportQueues_[threadId];
-  if (!q)
-    q = std::make_shared<ReportQueue>();
-  subscriptions_[s->id()] = threadId;
-  return Status::ok();
-}
-
-Status Device::unsubscribeReport(uint64_t threadId, Stream *stream) {
-  Stream *s = resolve(stream);
-  std::lock_guard<std::mutex> lock(reportMu_);
-  auto it = subscriptions_.find(s->id());
-  if (it == subscriptions_.end() || it->second != threadId)
-    return makeStatus(StatusCode::kInvalidArgument,
-                      "unsubscribe: stream " + std::to_string(s->id()) +
-                          " is not subscribed to that thread");
-  subscriptions_.erase(it);
-  return Status::ok();
-}
-
-Status Device::processReport(uint64_t threadId, int32_t timeoutMs) {
-  std::shared_ptr<ReportQueue> q;
-  {
-    std::lock_guard<std::mutex> lock(reportMu_);
-    auto it = reportQueues_.find(threadId);
-    if (it != reportQueues_.end())
-      q = it->second;
-  }
-  if (!q)
-    return makeStatus(StatusCode::kFailedPrecondition,
-                      "process report: no stream is subscribed to this thread");
-  return q->process(timeoutMs);
-}
-
-std::shared_ptr<ReportQueue> Device::reportQueueFor(StreamId stream) {
-  std::lock_guard<std::mutex> lock(reportMu_);
-  auto it = subscriptions_.find(stream);
-  if (it == subscriptions_.end())
-    return nullptr;
-  return reportQueues_[it->second];
 }
 
 } // namespace geflow::rt

@@ -154,3 +154,11 @@ TEST(AclRt, SmallPresetIsSelectableByName) {
   }
   ASSERT_EQ(geflowrtSetSoc("ascend910b-sim"), ACL_SUCCESS);
 }
+
+extern "C" int geflowCApiHeaderIsC(void);
+
+TEST(AclRt, HeaderCompilesAsC) {
+  EXPECT_EQ(geflowCApiHeaderIsC(),
+            GEFLOW_ENGINE_MIX + ACL_MEMCPY_DEVICE_TO_DEVICE +
+                ACL_EVENT_RECORDED_STATUS_COMPLETE);
+}
