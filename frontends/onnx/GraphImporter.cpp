@@ -9,12 +9,14 @@
 #include "frontends/onnx/GraphImporter.h"
 #include "frontends/onnx/ModelLoader.h"
 #include "frontends/onnx/OpTable.h"
+#include "frontends/onnx/ShapeRefinement.h"
 #include "frontends/onnx/TypeConversion.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/DenseMap.h"
@@ -30,12 +32,17 @@ namespace {
 class GraphImporter {
 public:
   GraphImporter(MLIRContext &context, onnx::ModelProto &model,
-                llvm::StringRef sourceName, const OnnxImportOptions &options)
+                llvm::StringRef sourceName, const OnnxImportOptions &options,
+                bool probe = false)
       : context(context), model(model), graph(*model.mutable_graph()),
         sourceName(sourceName), options(options), builder(&context),
-        opset(getDefaultOpset(model)) {}
+        opset(getDefaultOpset(model)), probe(probe) {}
 
   llvm::Expected<OwningOpRef<ModuleOp>> run();
+  llvm::Expected<ProbeResult> runProbe();
+
+private:
+  llvm::Expected<OwningOpRef<ModuleOp>> build();
 
 private:
   Location nameLoc(llvm::StringRef name) {
@@ -43,9 +50,12 @@ private:
                         FileLineColLoc::get(&context, sourceName, 0, 0));
   }
   llvm::Error importInputs(func::FuncOp func);
-  llvm::Error importInitializers();
+  llvm::Error importInitializers(func::FuncOp func);
+  static constexpr int64_t kProbeConstantLimit = 4096;
   llvm::Error importNode(const onnx::NodeProto &node, size_t index);
   llvm::Error importOutputs(func::FuncOp func);
+  llvm::Error importGraph(func::FuncOp func);
+  bool shouldSkip(const onnx::NodeProto &node);
   llvm::Expected<Value> lookup(const std::string &name, const std::string &where);
   llvm::Error verifyModule(ModuleOp module, llvm::StringRef stage);
   llvm::Error checkStatic(func::FuncOp func);
@@ -58,6 +68,12 @@ private:
   const OnnxImportOptions &options;
   OpBuilder builder;
   int64_t opset;
+  /// Probe mode: skip nodes without static output types, keep weights out.
+  bool probe;
+  std::vector<const onnx::NodeProto *> skipped;
+  llvm::StringSet<> constantNodeOutputs;
+  llvm::StringSet<> initializerNames;
+  std::vector<std::string> probeNames;
 
   llvm::StringMap<Value> values;
   llvm::StringMap<const onnx::TypeProto *> valueTypes;
@@ -105,20 +121,36 @@ llvm::Error GraphImporter::importInputs(func::FuncOp func) {
   for (auto [i, input] : llvm::enumerate(graph.input())) {
     BlockArgument arg = entry->getArgument(i);
     arg.setLoc(nameLoc(input.name()));
-    func.setArgAttr(i, "ge.name", builder.getStringAttr(input.name()));
+    if (!probe)
+      func.setArgAttr(i, "ge.name", builder.getStringAttr(input.name()));
     values[input.name()] = arg;
   }
   builder.setInsertionPointToStart(entry);
   return llvm::Error::success();
 }
 
-llvm::Error GraphImporter::importInitializers() {
+llvm::Error GraphImporter::importInitializers(func::FuncOp func) {
   for (onnx::TensorProto &tensor : *graph.mutable_initializer()) {
     if (values.count(tensor.name()))
       continue; // A graph input of the same name wins (ONNX: a default value).
     if (!usedNames.contains(tensor.name()))
       continue; // Nobody reads it; do not copy its data.
-    auto value = convertTensor(context, tensor, /*releaseData=*/true);
+    if (probe) {
+      int64_t count = 1;
+      for (int64_t dim : tensor.dims())
+        count *= dim;
+      if (count > kProbeConstantLimit) {
+        auto elementType = convertElementType(context, tensor.data_type());
+        if (!elementType)
+          return elementType.takeError();
+        SmallVector<int64_t> shape(tensor.dims().begin(), tensor.dims().end());
+        Block &entry = func.getBody().front();
+        values[tensor.name()] = entry.addArgument(
+            RankedTensorType::get(shape, *elementType), nameLoc(tensor.name()));
+        continue;
+      }
+    }
+    auto value = convertTensor(context, tensor, /*releaseData=*/!probe);
     if (!value)
       return makeError("initializer '" + tensor.name() +
                        "': " + llvm::toString(value.takeError()));
@@ -141,6 +173,10 @@ llvm::Error GraphImporter::importNode(const onnx::NodeProto &node, size_t index)
     return makeError(where + ": unsupported op");
   std::string name = nodeDisplayName(node, index);
   nodeTypes[name] = node.op_type();
+  if (probe && shouldSkip(node)) {
+    skipped.push_back(&node);
+    return llvm::Error::success();
+  }
 
   OperationState state(nameLoc(name), ("ge." + spec->geName).str());
   SmallVector<NamedAttribute> attrs;
@@ -218,7 +254,51 @@ llvm::Error GraphImporter::importNode(const onnx::NodeProto &node, size_t index)
   return llvm::Error::success();
 }
 
+bool GraphImporter::shouldSkip(const onnx::NodeProto &node) {
+  for (const std::string &input : node.input())
+    if (!input.empty() && !values.count(input))
+      return true;
+  if (node.op_type() == "Constant")
+    return false;
+  for (const std::string &output : node.output()) {
+    if (output.empty())
+      continue;
+    const onnx::TypeProto *proto = valueTypes.lookup(output);
+    if (!proto)
+      return true;
+    auto type = convertTensorType(context, *proto);
+    if (!type) {
+      llvm::consumeError(type.takeError());
+      return true;
+    }
+    if (!type->hasStaticShape())
+      return true;
+  }
+  return false;
+}
+
 llvm::Error GraphImporter::importOutputs(func::FuncOp func) {
+  if (probe) {
+    // Return every computed input of a skipped node, so that folding keeps (and
+    // rewrites) exactly the values the probe wants to read back.
+    SmallVector<Value> results;
+    for (const onnx::NodeProto *node : skipped)
+      for (const std::string &input : node->input()) {
+        auto it = values.find(input);
+        if (input.empty() || it == values.end() ||
+            constantNodeOutputs.contains(input) ||
+            initializerNames.contains(input) ||
+            llvm::isa<BlockArgument>(it->second))
+          continue;
+        results.push_back(it->second);
+        probeNames.push_back(input);
+      }
+    builder.create<func::ReturnOp>(nameLoc("return"), results);
+    func.setFunctionType(builder.getFunctionType(
+        func.getBody().front().getArgumentTypes(), ValueRange(results).getTypes()));
+    return llvm::Error::success();
+  }
+
   SmallVector<Value> results;
   for (const auto &output : graph.output()) {
     auto value = lookup(output.name(), "graph output '" + output.name() + "'");
@@ -293,7 +373,7 @@ llvm::Error GraphImporter::checkStatic(func::FuncOp func) {
   return err;
 }
 
-llvm::Expected<OwningOpRef<ModuleOp>> GraphImporter::run() {
+llvm::Expected<OwningOpRef<ModuleOp>> GraphImporter::build() {
   for (const auto &info : graph.input())
     valueTypes[info.name()] = &info.type();
   for (const auto &info : graph.value_info())
@@ -306,6 +386,13 @@ llvm::Expected<OwningOpRef<ModuleOp>> GraphImporter::run() {
   for (const auto &output : graph.output())
     usedNames.insert(output.name());
 
+  for (const auto &tensor : graph.initializer())
+    initializerNames.insert(tensor.name());
+  for (const auto &node : graph.node())
+    if (node.op_type() == "Constant")
+      for (const auto &output : node.output())
+        constantNodeOutputs.insert(output);
+
   Location fileLoc = FileLineColLoc::get(&context, sourceName, 0, 0);
   OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc);
   builder.setInsertionPointToEnd(module->getBody());
@@ -313,16 +400,28 @@ llvm::Expected<OwningOpRef<ModuleOp>> GraphImporter::run() {
                                                        ? "main"
                                                        : graph.name()),
                                            "main", builder.getFunctionType({}, {}));
+  if (auto err = importGraph(func))
+    return std::move(err);
+  return std::move(module);
+}
 
+llvm::Error GraphImporter::importGraph(func::FuncOp func) {
   if (auto err = importInputs(func))
-    return std::move(err);
-  if (auto err = importInitializers())
-    return std::move(err);
+    return err;
+  if (auto err = importInitializers(func))
+    return err;
   for (int i = 0; i < graph.node_size(); ++i)
     if (auto err = importNode(graph.node(i), i))
-      return std::move(err);
-  if (auto err = importOutputs(func))
-    return std::move(err);
+      return err;
+  return importOutputs(func);
+}
+
+llvm::Expected<OwningOpRef<ModuleOp>> GraphImporter::run() {
+  auto built = build();
+  if (!built)
+    return built.takeError();
+  OwningOpRef<ModuleOp> module = std::move(*built);
+  auto func = *module->getOps<func::FuncOp>().begin();
 
   // Folders assume verified ops, so verify before and after folding.
   if (auto err = verifyModule(*module, "after import"))
@@ -340,9 +439,47 @@ llvm::Expected<OwningOpRef<ModuleOp>> GraphImporter::run() {
   return std::move(module);
 }
 
+llvm::Expected<ProbeResult> GraphImporter::runProbe() {
+  auto built = build();
+  if (!built)
+    return built.takeError();
+  OwningOpRef<ModuleOp> module = std::move(*built);
+  ProbeResult result;
+  result.anySkipped = !skipped.empty();
+  if (skipped.empty())
+    return result;
+  if (auto err = verifyModule(*module, "probe"))
+    return std::move(err);
+  auto func = *module->getOps<func::FuncOp>().begin();
+  GreedyRewriteConfig config;
+  config.useTopDownTraversal = true;
+  (void)applyPatternsAndFoldGreedily(func.getOperation(),
+                                     RewritePatternSet(&context), config);
+  Operation *ret = func.getBody().front().getTerminator();
+  for (auto [i, operand] : llvm::enumerate(ret->getOperands())) {
+    Attribute value;
+    if (!matchPattern(operand, m_Constant(&value)))
+      continue;
+    if (auto dense = llvm::dyn_cast<DenseElementsAttr>(value))
+      result.constants.emplace_back(probeNames[i], dense);
+  }
+  return result;
+}
+
+llvm::Expected<ProbeResult>
+geflow::onnxfe::probeFoldedInputs(MLIRContext &context, onnx::ModelProto &model,
+                                  llvm::StringRef sourceName) {
+  OnnxImportOptions options;
+  return GraphImporter(context, model, sourceName, options, /*probe=*/true)
+      .runProbe();
+}
+
 llvm::Expected<OwningOpRef<ModuleOp>>
 geflow::onnxfe::importPreparedModel(MLIRContext &context, onnx::ModelProto &model,
                                     llvm::StringRef sourceName,
                                     const OnnxImportOptions &options) {
+  if (options.fold)
+    if (auto err = refineShapesByFolding(context, model, sourceName))
+      return std::move(err);
   return GraphImporter(context, model, sourceName, options).run();
 }

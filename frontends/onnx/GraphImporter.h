@@ -6,6 +6,12 @@
 
 #include "onnx/onnx_pb.h"
 
+#include "mlir/IR/BuiltinAttributes.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
 namespace geflow::onnxfe {
 
 /// Builds `func.func @main` from a model that prepareModel() has converted and
@@ -14,6 +20,21 @@ namespace geflow::onnxfe {
 llvm::Expected<mlir::OwningOpRef<mlir::ModuleOp>>
 importPreparedModel(mlir::MLIRContext &context, onnx::ModelProto &model,
                     llvm::StringRef sourceName, const OnnxImportOptions &options);
+
+/// What a probe import learnt: whether some node still lacks a static output type,
+/// and the values that folding computed for those nodes' inputs.
+struct ProbeResult {
+  bool anySkipped = false;
+  std::vector<std::pair<std::string, mlir::DenseElementsAttr>> constants;
+};
+
+/// Imports the part of the graph whose types are static, folds it, and returns the
+/// inputs of the remaining nodes that folded to constants (ONNX's data propagation
+/// stops at ops such as Div; the dialect's folders do not). Large initializers
+/// enter as function arguments so the probe neither copies nor folds weights.
+llvm::Expected<ProbeResult> probeFoldedInputs(mlir::MLIRContext &context,
+                                              onnx::ModelProto &model,
+                                              llvm::StringRef sourceName);
 
 } // namespace geflow::onnxfe
 

@@ -234,7 +234,7 @@ static llvm::Error applyInputShapes(onnx::GraphProto &graph,
 /// Recorded value_info and output shapes are hints that may still hold symbolic or
 /// stale dims (exporters write them before --input-shape changed anything); shape
 /// inference recomputes all of them.
-static void dropShapeHints(onnx::GraphProto &graph) {
+void onnxfe::dropShapeHints(onnx::GraphProto &graph) {
   graph.clear_value_info();
   for (auto &output : *graph.mutable_output())
     if (output.type().has_tensor_type())
@@ -358,7 +358,7 @@ static void fixLegacyPRelu(onnx::ModelProto &model) {
   }
 }
 
-static llvm::Error inferShapes(onnx::ModelProto &model) {
+llvm::Error onnxfe::inferShapes(onnx::ModelProto &model) {
   try {
     onnx::ShapeInferenceOptions options(/*check_type=*/true, /*error_mode=*/1,
                                         /*enable_data_propagation=*/true);

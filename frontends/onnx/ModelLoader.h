@@ -48,6 +48,12 @@ llvm::Expected<onnx::ModelProto> readModelFile(llvm::StringRef path);
 /// Unsupported ops and foreign domains are reported before anything else.
 llvm::Error prepareModel(onnx::ModelProto &model, const OnnxImportOptions &options);
 
+/// Drops value_info and graph-output shapes, which inference recomputes.
+void dropShapeHints(onnx::GraphProto &graph);
+
+/// libonnx's shape inference: strict, type-checked, with data propagation.
+llvm::Error inferShapes(onnx::ModelProto &model);
+
 } // namespace geflow::onnxfe
 
 #endif // GEFLOW_FRONTENDS_ONNX_MODELLOADER_H

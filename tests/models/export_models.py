@@ -1,0 +1,75 @@
+#!/usr/bin/python3
+"""Exports the real-model fixtures for geflow's import tests, with random weights.
+
+    /usr/bin/python3 export_models.py OUT_DIR [NAME ...]
+
+Writes OUT_DIR/<name>.onnx for torchvision ResNet-18, MobileNet v2, ShuffleNet v2
+x0.5, GoogLeNet, a small nn.TransformerEncoder (2 layers, d_model 64, 4 heads,
+seq 16, batch 1), and ShuffleNet v2 x0.5 again with a dynamic batch axis. Opset 17
+with constant folding keeps the exports inside the ge op list. Exits 77 (ctest's
+skip code here) when torch or torchvision cannot be imported.
+"""
+import os
+import sys
+
+SKIP = 77
+
+
+def main():
+    if len(sys.argv) < 2:
+        print(__doc__.strip(), file=sys.stderr)
+        return 2
+    out_dir = sys.argv[1]
+    wanted = set(sys.argv[2:])
+    try:
+        import torch
+        import torchvision.models as tvm
+    except Exception as exc:  # ImportError, or a half-installed package
+        print(f"skipping: cannot import torch/torchvision: {exc}", file=sys.stderr)
+        return SKIP
+
+    torch.manual_seed(0)
+    os.makedirs(out_dir, exist_ok=True)
+    image = torch.randn(1, 3, 224, 224)
+
+    class Encoder(torch.nn.Module):
+        """nn.TransformerEncoder, sequence-first (the layout without the fused
+        fast path, which has no ONNX export)."""
+
+        def __init__(self):
+            super().__init__()
+            layer = torch.nn.TransformerEncoderLayer(
+                d_model=64, nhead=4, dim_feedforward=128, dropout=0.0)
+            self.encoder = torch.nn.TransformerEncoder(
+                layer, num_layers=2, enable_nested_tensor=False)
+
+        def forward(self, x):
+            return self.encoder(x)
+
+    models = {
+        "resnet18": (lambda: tvm.resnet18(), image, None),
+        "mobilenet_v2": (lambda: tvm.mobilenet_v2(), image, None),
+        "shufflenet_v2_x0_5": (lambda: tvm.shufflenet_v2_x0_5(), image, None),
+        "googlenet": (lambda: tvm.googlenet(aux_logits=False, init_weights=True),
+                      image, None),
+        "transformer_encoder": (Encoder, torch.randn(16, 1, 64), None),
+        "shufflenet_v2_x0_5_dynamic": (
+            lambda: tvm.shufflenet_v2_x0_5(), image,
+            {"input": {0: "batch"}, "output": {0: "batch"}}),
+    }
+    for name, (make, example, dynamic_axes) in models.items():
+        if wanted and name not in wanted:
+            continue
+        path = os.path.join(out_dir, name + ".onnx")
+        model = make().eval()
+        with torch.no_grad():
+            torch.onnx.export(model, example, path, opset_version=17,
+                              do_constant_folding=True,
+                              input_names=["input"], output_names=["output"],
+                              dynamic_axes=dynamic_axes)
+        print(f"exported {path} ({os.path.getsize(path) // 1024} KiB)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
