@@ -23,11 +23,14 @@ using namespace geflow;
 using namespace geflow::onnxfe;
 
 llvm::Error onnxfe::makeError(const llvm::Twine &message) {
-  // One line, always: libonnx messages sometimes carry newlines.
+  // One line, always: libonnx messages carry newlines, and names from a damaged
+  // file may hold any control character.
   std::string text = message.str();
   for (char &c : text)
-    if (c == '\n' || c == '\r')
+    if (c == '\n' || c == '\r' || c == '\t')
       c = ' ';
+    else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+      c = '?';
   while (!text.empty() && text.back() == ' ')
     text.pop_back();
   return llvm::make_error<llvm::StringError>(text, llvm::inconvertibleErrorCode());
@@ -169,6 +172,35 @@ static llvm::Error checkOpsSupported(const onnx::ModelProto &model,
       continue;
     return makeError(describeNode(node, opset) + ": unsupported op");
   }
+  return llvm::Error::success();
+}
+
+/// libonnx's converter assumes a well-formed graph (it dereferences undefined
+/// values), so the wiring is checked first: ONNX graphs are topologically sorted
+/// and define every value once.
+static llvm::Error checkGraphWiring(const onnx::ModelProto &model) {
+  const onnx::GraphProto &graph = model.graph();
+  llvm::StringSet<> defined;
+  for (const auto &input : graph.input())
+    defined.insert(input.name());
+  for (const auto &tensor : graph.initializer())
+    defined.insert(tensor.name());
+  for (const onnx::NodeProto &node : graph.node()) {
+    std::string where = describeNode(node, getDomainOpset(model, node.domain()));
+    for (const std::string &input : node.input())
+      if (!input.empty() && !defined.contains(input))
+        return makeError(where + ": input '" + input +
+                         "' is not a graph input, an initializer or the output "
+                         "of an earlier node");
+    for (const std::string &output : node.output())
+      if (!output.empty() && !defined.insert(output).second)
+        return makeError(where + ": output '" + output +
+                         "' is defined more than once");
+  }
+  for (const auto &output : graph.output())
+    if (!defined.contains(output.name()))
+      return makeError("graph output '" + output.name() +
+                       "' is not produced by any node");
   return llvm::Error::success();
 }
 
@@ -378,6 +410,8 @@ llvm::Error onnxfe::prepareModel(onnx::ModelProto &model,
     return err;
   if (getDefaultOpset(model) < 1)
     return makeError("the model imports no ai.onnx opset");
+  if (auto err = checkGraphWiring(model))
+    return err;
   if (auto err = applyInputShapes(*model.mutable_graph(), options.inputShapes))
     return err;
   dropShapeHints(*model.mutable_graph());

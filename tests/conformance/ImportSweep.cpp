@@ -5,10 +5,11 @@
 // Imports and verifies every model.onnx under DIR/{node,pytorch-converted,
 // pytorch-operator} (libonnx-testdata), and sorts each into
 //   imported     the module verifies and every tensor is static,
-//   bound        imported once the model's integer inputs were bound to the values
-//                of test_data_set_0 (node tests pass Reshape shapes, Slice starts,
-//                Resize sizes, ... as graph inputs; a static-shape compiler needs
-//                them constant, as GE does),
+//   bound        imported once the model's integer inputs and the inputs feeding
+//                shape operands were bound to the values of test_data_set_0 (node
+//                tests pass Reshape shapes, Slice starts, Resize scales, ... as
+//                graph inputs; a static-shape compiler needs them constant, as GE
+//                does). Reported apart from the strict count,
 //   unsupported  it uses an op outside ir/README.md's list (or a foreign domain),
 //   failed       anything else; one line each, with the importer's message.
 // Prints per-folder totals and the unsupported op types by frequency. Exits 1 when
@@ -29,6 +30,7 @@
 #include <fstream>
 #include <sstream>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -44,8 +46,19 @@ bool isDynamicShapeError(const std::string &message) {
          message.find("the rank is unknown") != std::string::npos;
 }
 
-/// Turns the model's INT32/INT64 graph inputs into initializers holding the values
-/// of test_data_set_0/input_K.pb, then imports it.
+/// The inputs (by position) that decide an op's result shape.
+bool isShapeOperand(const std::string &op, int position) {
+  if (op == "Reshape" || op == "Expand" || op == "Tile" || op == "TopK" ||
+      op == "Split" || op == "Squeeze" || op == "Unsqueeze" || op == "ReduceSum")
+    return position == 1;
+  if (op == "Slice" || op == "Pad" || op == "Resize" || op == "Upsample")
+    return position >= 1;
+  return op == "ConstantOfShape" || op == "Range";
+}
+
+/// Turns the model's integer graph inputs and the inputs that feed shape operands
+/// into initializers holding the values of test_data_set_0/input_K.pb, then
+/// imports it.
 bool importWithBoundIntInputs(const fs::path &model, std::string &message) {
   onnx::ModelProto proto;
   {
@@ -54,6 +67,11 @@ bool importWithBoundIntInputs(const fs::path &model, std::string &message) {
       return false;
   }
   onnx::GraphProto &graph = *proto.mutable_graph();
+  std::set<std::string> shapeInputs;
+  for (const auto &node : graph.node())
+    for (int i = 0; i < node.input_size(); ++i)
+      if (isShapeOperand(node.op_type(), i))
+        shapeInputs.insert(node.input(i));
   std::vector<onnx::ValueInfoProto> kept;
   bool boundAny = false;
   for (int k = 0; k < graph.input_size(); ++k) {
@@ -61,8 +79,9 @@ bool importWithBoundIntInputs(const fs::path &model, std::string &message) {
     int32_t type = input.type().tensor_type().elem_type();
     fs::path data = model.parent_path() / "test_data_set_0" /
                     ("input_" + std::to_string(k) + ".pb");
-    if ((type == onnx::TensorProto::INT64 || type == onnx::TensorProto::INT32) &&
-        fs::exists(data)) {
+    bool bind = type == onnx::TensorProto::INT64 ||
+                type == onnx::TensorProto::INT32 || shapeInputs.count(input.name());
+    if (bind && fs::exists(data)) {
       onnx::TensorProto tensor;
       std::ifstream in(data, std::ios::binary);
       if (tensor.ParseFromIstream(&in)) {
