@@ -138,8 +138,9 @@ void Scheduler::tryDispatch(Stream *s) {
       s->job_ = std::make_shared<HostJob>(
           &t->fn, t->blockDim,
           "kernel '" + t->name + "' on stream " + std::to_string(s->id()));
-      if (t->blockDim > 1 || workers_.size() > 0)
-        workers_.submit(s->job_, std::min(t->blockDim, cores));
+      // Blocks start on the workers now; complete() runs whatever they have
+      // not claimed by then on this thread.
+      workers_.submit(s->job_, std::min(t->blockDim, cores));
     }
     break;
   }

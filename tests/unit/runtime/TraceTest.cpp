@@ -3,6 +3,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
 #include <set>
 #include <tuple>
 
@@ -108,4 +111,29 @@ TEST(Trace, ChromeJsonHasATrackPerStreamAndCoreGroup) {
   EXPECT_TRUE(threads.count("vector lane 0"));
   EXPECT_EQ(slices, 6); // 3 on stream tracks, 3 on core-group tracks
   EXPECT_GT(counters, 0);
+}
+
+TEST(Trace, EnvironmentVariableWritesTheTraceAtDeviceReset) {
+  std::string path = ::testing::TempDir() + "geflow-env-trace.json";
+  std::remove(path.c_str());
+  setenv("GEFLOW_RUNTIME_TRACE", "1", 1);
+  setenv("GEFLOW_RUNTIME_TRACE_FILE", path.c_str(), 1);
+  {
+    DeviceOptions opts;
+    opts.spec = roundSpec();
+    std::unique_ptr<Device> dev;
+    ASSERT_OK(Device::create(opts, &dev));
+    EXPECT_TRUE(dev->traceEnabled());
+    ASSERT_OK(dev->launchKernel(nullptr, kernel("traced", Engine::kAic, 1, 5)));
+    ASSERT_OK(dev->synchronizeDevice());
+  }
+  unsetenv("GEFLOW_RUNTIME_TRACE");
+  unsetenv("GEFLOW_RUNTIME_TRACE_FILE");
+  std::ifstream in(path);
+  ASSERT_TRUE(in.good()) << path;
+  auto doc = nlohmann::json::parse(in);
+  bool found = false;
+  for (const auto &ev : doc["traceEvents"])
+    found |= ev["ph"] == "X" && ev["name"] == "traced" && ev["dur"] == 5.0;
+  EXPECT_TRUE(found);
 }
