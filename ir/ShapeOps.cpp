@@ -415,13 +415,16 @@ LogicalResult ResizeOp::verify() {
   if (!llvm::is_contained({"nearest", "linear"}, getMode()))
     return emitOpError() << "attribute 'mode' is \"" << getMode()
                          << "\" but must be nearest or linear";
+  // tf_half_pixel_for_nn left the spec in opset 13 but converted models keep it.
   if (!llvm::is_contained({"half_pixel", "pytorch_half_pixel", "align_corners",
-                           "asymmetric", "tf_crop_and_resize"},
+                           "asymmetric", "tf_crop_and_resize",
+                           "tf_half_pixel_for_nn"},
                           getCoordinateTransformationMode()))
     return emitOpError() << "attribute 'coordinate_transformation_mode' is \""
                          << getCoordinateTransformationMode()
                          << "\" but must be one of half_pixel, pytorch_half_pixel, "
-                            "align_corners, asymmetric, tf_crop_and_resize";
+                            "align_corners, asymmetric, tf_crop_and_resize, "
+                            "tf_half_pixel_for_nn";
   if (!llvm::is_contained({"round_prefer_floor", "round_prefer_ceil", "floor", "ceil"},
                           getNearestMode()))
     return emitOpError() << "attribute 'nearest_mode' is \"" << getNearestMode()
