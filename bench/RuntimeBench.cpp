@@ -8,6 +8,7 @@
 //   scheduler gets through, for 1, 8 and 64 streams.
 //
 //===----------------------------------------------------------------------===//
+#include "acl/acl.h"
 #include "runtime/Device.h"
 
 #include <benchmark/benchmark.h>
@@ -80,6 +81,37 @@ void BM_KernelLaunchWithHostFn(benchmark::State &state) {
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_KernelLaunchWithHostFn);
+
+// The same launch through the C API, as an AscendCL host program pays it.
+void BM_AclLaunchKernel(benchmark::State &state) {
+  if (aclInit(nullptr) != ACL_SUCCESS || aclrtSetDevice(0) != ACL_SUCCESS) {
+    state.SkipWithError(aclGetRecentErrMsg());
+    return;
+  }
+  aclrtStream s;
+  (void)aclrtCreateStream(&s);
+  geflowrtKernelDesc k{};
+  k.name = "add";
+  k.engine = GEFLOW_ENGINE_AIV;
+  k.blockDim = 1;
+  k.flops = 1e4;
+  k.bytes = 4096;
+  int64_t n = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(geflowrtLaunchKernel(&k, s));
+    if (++n % kDrainEvery == 0) {
+      state.PauseTiming();
+      (void)aclrtSynchronizeStream(s);
+      state.ResumeTiming();
+    }
+  }
+  state.SetItemsProcessed(state.iterations());
+  (void)aclrtSynchronizeStream(s);
+  (void)aclrtDestroyStream(s);
+  (void)aclrtResetDevice(0);
+  (void)aclFinalize();
+}
+BENCHMARK(BM_AclLaunchKernel);
 
 void BM_EventRecordWait(benchmark::State &state) {
   auto dev = makeDevice();

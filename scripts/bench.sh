@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Runs geflow's benchmarks and prints figures a person can compare across
-# commits. Usage: scripts/bench.sh [build-dir]  (default: build)
+# commits, then checks them against the runtime's targets (issue 3):
+# host launch cost < 1 us, >= 5 M simulated tasks/s on one stream.
+# Usage: scripts/bench.sh [build-dir] [extra Google Benchmark flags...]
 set -euo pipefail
 build="${1:-build}"
 bin="$build/bin/geflow-runtime-bench"
@@ -8,5 +10,45 @@ if [[ ! -x "$bin" ]]; then
   echo "error: $bin not found; build the geflow-bench target first" >&2
   exit 1
 fi
+out="$(mktemp -t geflow-bench.XXXXXX.json)"
+trap 'rm -f "$out"' EXIT
+
 echo "== runtime: host launch cost, event record+wait, simulated dispatch throughput"
-"$bin" --benchmark_counters_tabular=true "${@:2}"
+"$bin" --benchmark_counters_tabular=true \
+  --benchmark_out="$out" --benchmark_out_format=json "${@:2}"
+
+python3 - "$out" <<'PY'
+import json, sys
+runs = {b["name"]: b for b in json.load(open(sys.argv[1]))["benchmarks"]}
+def ns(name):
+    b = runs.get(name)
+    if b is None:
+        return None
+    scale = {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}[b.get("time_unit", "ns")]
+    return b["real_time"] * scale
+def rate(name):
+    b = runs.get(name)
+    return None if b is None else b.get("items_per_second")
+rows = [
+    ("kernel launch, C++ API (ns/task)", ns("BM_KernelLaunch"), "< 1000", lambda v: v < 1000),
+    ("kernel launch, C API (ns/task)", ns("BM_AclLaunchKernel"), "< 1000", lambda v: v < 1000),
+    ("event record + wait (ns/pair)", ns("BM_EventRecordWait"), "", None),
+    ("simulated tasks/s, 1 stream", rate("BM_DispatchThroughput/streams:1"), ">= 5e6", lambda v: v >= 5e6),
+    ("simulated tasks/s, 8 streams", rate("BM_DispatchThroughput/streams:8"), "", None),
+    ("simulated tasks/s, 64 streams", rate("BM_DispatchThroughput/streams:64"), "", None),
+]
+print("\n== summary")
+ok = True
+for label, value, target, check in rows:
+    if value is None:
+        print(f"  {label:38s} (not run)")
+        continue
+    verdict = ""
+    if check:
+        good = check(value)
+        ok &= good
+        verdict = f"target {target}: {'ok' if good else 'MISSED'}"
+    shown = f"{value:,.0f}" if value >= 1000 else f"{value:.1f}"
+    print(f"  {label:38s} {shown:>14s}   {verdict}")
+sys.exit(0 if ok else 1)
+PY
