@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <chrono>
 #include <thread>
 
 namespace geflow::rt {
@@ -67,7 +68,7 @@ Device::~Device() {
               return false;
           return true;
         },
-        streams, 0);
+        streams);
   }
   if (envFlag("GEFLOW_RUNTIME_TRACE")) {
     const char *path = std::getenv("GEFLOW_RUNTIME_TRACE_FILE");
@@ -255,11 +256,20 @@ bool Device::orderedAfter(StreamId consumer, StreamId producer, uint64_t seq) {
   return producer < c->clock_.size() && c->clock_[producer] >= seq;
 }
 
-Status Device::run(const std::function<bool()> &done) {
-  // Caller holds simMu_.
-  Status st = scheduler_.runUntil(done, liveStreams(), options_.deadlockGraceMs);
-  hostNow_.store(scheduler_.now(), std::memory_order_relaxed);
-  return st;
+Status Device::run(std::unique_lock<std::mutex> &lock,
+                   const std::function<bool()> &done) {
+  auto deadline = std::chrono::steady_clock::now() +
+                  std::chrono::milliseconds(options_.deadlockGraceMs);
+  for (;;) {
+    Status st = scheduler_.runUntil(done, liveStreams());
+    hostNow_.store(scheduler_.now(), std::memory_order_relaxed);
+    if (st.code() != StatusCode::kDeadlock ||
+        std::chrono::steady_clock::now() >= deadline)
+      return st;
+    lock.unlock();
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    lock.lock();
+  }
 }
 
 Status Device::synchronizeStream(Stream *stream) {
@@ -267,8 +277,8 @@ Status Device::synchronizeStream(Stream *stream) {
     return refuseInsideHostWork("synchronize stream");
   Stream *s = resolve(stream);
   uint64_t target = s->enqueued();
-  std::lock_guard<std::mutex> lock(simMu_);
-  Status st = run([&] { return s->completed() >= target; });
+  std::unique_lock<std::mutex> lock(simMu_);
+  Status st = run(lock, [&] { return s->completed() >= target; });
   if (!st.isOk())
     return makeStatus(st.code(), "synchronize stream " +
                                      std::to_string(s->id()) + ": " +
@@ -285,8 +295,8 @@ Status Device::synchronizeDevice() {
   std::vector<uint64_t> targets;
   for (Stream *s : streams)
     targets.push_back(s->enqueued());
-  std::lock_guard<std::mutex> lock(simMu_);
-  Status st = run([&] {
+  std::unique_lock<std::mutex> lock(simMu_);
+  Status st = run(lock, [&] {
     for (size_t i = 0; i < streams.size(); ++i)
       if (streams[i]->completed() < targets[i])
         return false;
@@ -311,8 +321,8 @@ Status Device::synchronizeEvent(Event *event) {
   uint64_t target = event->recordsEnqueued();
   if (target == 0)
     return Status::ok(); // nothing recorded: nothing to wait for
-  std::lock_guard<std::mutex> lock(simMu_);
-  Status st = run([&] { return event->isComplete(target); });
+  std::unique_lock<std::mutex> lock(simMu_);
+  Status st = run(lock, [&] { return event->isComplete(target); });
   if (!st.isOk())
     return makeStatus(st.code(), "synchronize event " +
                                      std::to_string(event->id()) + ": " +
@@ -332,7 +342,7 @@ Status Device::queryEvent(Event *event, bool *complete) {
   std::lock_guard<std::mutex> lock(simMu_);
   // A query never waits for another thread: no grace period.
   Status st = scheduler_.runUntil([&] { return event->isComplete(target); },
-                                  liveStreams(), 0);
+                                  liveStreams());
   hostNow_.store(scheduler_.now(), std::memory_order_relaxed);
   *complete = st.isOk();
   return Status::ok();

@@ -129,7 +129,12 @@ private:
   Stream *resolve(Stream *s) { return s ? s : defaultStream_; }
   Stream *newStream(int32_t priority);
   std::vector<Stream *> liveStreams();
-  Status run(const std::function<bool()> &done);
+  /// Runs the scheduler until `done()`, with `lock` holding simMu_. A stuck
+  /// simulation is only called a deadlock after options_.deadlockGraceMs
+  /// during which simMu_ is released, so other host threads can synchronize
+  /// and enqueue the record everyone waits for.
+  Status run(std::unique_lock<std::mutex> &lock,
+             const std::function<bool()> &done);
   bool orderedAfter(StreamId consumer, StreamId producer, uint64_t seq);
   std::shared_ptr<ReportQueue> reportQueueFor(StreamId stream);
 

@@ -2,9 +2,7 @@
 #include "runtime/Scheduler.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cstring>
-#include <thread>
 
 namespace geflow::rt {
 
@@ -256,8 +254,7 @@ bool Scheduler::hasUnseenTasks(Stream *s) {
 }
 
 Status Scheduler::runUntil(const std::function<bool()> &done,
-                           const std::vector<Stream *> &streams,
-                           uint32_t graceMs) {
+                           const std::vector<Stream *> &streams) {
   // Any stream may have received tasks since the last run.
   for (Stream *s : streams)
     markDirty(s);
@@ -266,22 +263,14 @@ Status Scheduler::runUntil(const std::function<bool()> &done,
       return Status::ok();
     round();
     if (heap_.empty()) {
-      // Nothing runs and nothing can start. Another host thread (or a
-      // callback) may still enqueue the task everyone waits for; give it
-      // `graceMs`, then call it a deadlock.
-      auto deadline =
-          std::chrono::steady_clock::now() + std::chrono::milliseconds(graceMs);
+      // Nothing runs and nothing can start, unless a stream received tasks
+      // (from a callback, or another host thread) since it was last looked at.
       bool fresh = false;
-      for (;;) {
-        for (Stream *s : streams)
-          if (hasUnseenTasks(s)) {
-            fresh = true;
-            markDirty(s);
-          }
-        if (fresh || std::chrono::steady_clock::now() >= deadline)
-          break;
-        std::this_thread::sleep_for(std::chrono::milliseconds(2));
-      }
+      for (Stream *s : streams)
+        if (hasUnseenTasks(s)) {
+          fresh = true;
+          markDirty(s);
+        }
       if (fresh)
         continue;
       if (done())

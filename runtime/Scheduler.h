@@ -42,11 +42,12 @@ public:
   Scheduler(const CostModel &cost, WorkerPool &workers, ReportRoute route);
 
   /// Simulates until `done()` holds, looking at `streams` (every live stream).
-  /// When nothing runs, nothing can dispatch and no new task arrives within
-  /// `graceMs`, returns a kDeadlock status naming the blocked streams and the
-  /// events they wait on.
+  /// When nothing runs, nothing can dispatch and no task has arrived, returns
+  /// a kDeadlock status naming the blocked streams and the events they wait
+  /// on. (The Device gives other host threads a grace period before it
+  /// believes that.)
   Status runUntil(const std::function<bool()> &done,
-                  const std::vector<Stream *> &streams, uint32_t graceMs);
+                  const std::vector<Stream *> &streams);
 
   VirtualNs now() const { return now_; }
   uint32_t freeCores(CoreGroup g) const {
