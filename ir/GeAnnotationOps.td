@@ -19,7 +19,7 @@ def Ge_NpuStreamSwitchOp : Ge_Op<"npu_stream_switch", [
     } : tensor<4xf32>
     ```
   }];
-  let arguments = (ins StrAttr:$tag, I64Attr:$priority, BoolAttr:$inner_parallel);
+  let arguments = (ins StrAttr:$tag, Ge_I64Attr:$priority, BoolAttr:$inner_parallel);
   let results = (outs Variadic<AnyType>:$results);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
@@ -40,7 +40,7 @@ def Ge_LimitCoreNumOp : Ge_Op<"limit_core_num", [
     } : tensor<4xf32>
     ```
   }];
-  let arguments = (ins I64Attr:$aicore_num, I64Attr:$vectorcore_num);
+  let arguments = (ins Ge_I64Attr:$aicore_num, Ge_I64Attr:$vectorcore_num);
   let results = (outs Variadic<AnyType>:$results);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{

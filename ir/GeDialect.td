@@ -68,4 +68,15 @@ def Ge_IndexTensor : RankedTensorOf<[I32, I64]>;
 // Slice also allows int32.
 def Ge_I64Tensor : RankedTensorOf<[I64]>;
 
+//===----------------------------------------------------------------------===//
+// Attribute constraints
+//===----------------------------------------------------------------------===//
+
+// ONNX INT: an i64 IntegerAttr, as I64Attr, but ONNX ints are signed
+// (axis = -1), so the C++ getter returns int64_t instead of uint64_t.
+def Ge_I64Attr : TypedSignlessIntegerAttrBase<
+    I64, "int64_t", "64-bit signless integer attribute"> {
+  let convertFromStorage = "$_self.getValue().getSExtValue()";
+}
+
 #endif // GEFLOW_IR_GEDIALECT_TD

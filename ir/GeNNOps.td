@@ -14,7 +14,7 @@ def Ge_ConvOp : Ge_TensorOp<"conv", [SameOperandsAndResultElementType]> {
   let arguments = (ins Ge_FloatTensor:$X, Ge_FloatTensor:$W, Optional<Ge_FloatTensor>:$B,
                    DefaultValuedAttr<StrAttr, "\"NOTSET\"">:$auto_pad,
                    OptionalAttr<DenseI64ArrayAttr>:$dilations,
-                   DefaultValuedAttr<I64Attr, "1">:$group,
+                   DefaultValuedAttr<Ge_I64Attr, "1">:$group,
                    OptionalAttr<DenseI64ArrayAttr>:$kernel_shape,
                    OptionalAttr<DenseI64ArrayAttr>:$pads,
                    OptionalAttr<DenseI64ArrayAttr>:$strides);
@@ -27,7 +27,7 @@ def Ge_ConvTransposeOp : Ge_TensorOp<"conv_transpose", [SameOperandsAndResultEle
   let arguments = (ins Ge_FloatTensor:$X, Ge_FloatTensor:$W, Optional<Ge_FloatTensor>:$B,
                    DefaultValuedAttr<StrAttr, "\"NOTSET\"">:$auto_pad,
                    OptionalAttr<DenseI64ArrayAttr>:$dilations,
-                   DefaultValuedAttr<I64Attr, "1">:$group,
+                   DefaultValuedAttr<Ge_I64Attr, "1">:$group,
                    OptionalAttr<DenseI64ArrayAttr>:$kernel_shape,
                    OptionalAttr<DenseI64ArrayAttr>:$output_padding,
                    OptionalAttr<DenseI64ArrayAttr>:$output_shape,
@@ -41,8 +41,8 @@ def Ge_AveragePoolOp : Ge_TensorOp<"average_pool", [SameOperandsAndResultElement
   let summary = "N-D average pooling";
   let arguments = (ins Ge_FloatTensor:$X,
                    DefaultValuedAttr<StrAttr, "\"NOTSET\"">:$auto_pad,
-                   DefaultValuedAttr<I64Attr, "0">:$ceil_mode,
-                   DefaultValuedAttr<I64Attr, "0">:$count_include_pad,
+                   DefaultValuedAttr<Ge_I64Attr, "0">:$ceil_mode,
+                   DefaultValuedAttr<Ge_I64Attr, "0">:$count_include_pad,
                    DenseI64ArrayAttr:$kernel_shape,
                    OptionalAttr<DenseI64ArrayAttr>:$pads,
                    OptionalAttr<DenseI64ArrayAttr>:$strides);
@@ -54,11 +54,11 @@ def Ge_MaxPoolOp : Ge_TensorOp<"max_pool", [AllElementTypesMatch<["X", "Y"]>]> {
   let summary = "N-D max pooling; Indices (i64) is always a result";
   let arguments = (ins Ge_NumericTensor:$X,
                    DefaultValuedAttr<StrAttr, "\"NOTSET\"">:$auto_pad,
-                   DefaultValuedAttr<I64Attr, "0">:$ceil_mode,
+                   DefaultValuedAttr<Ge_I64Attr, "0">:$ceil_mode,
                    OptionalAttr<DenseI64ArrayAttr>:$dilations,
                    DenseI64ArrayAttr:$kernel_shape,
                    OptionalAttr<DenseI64ArrayAttr>:$pads,
-                   DefaultValuedAttr<I64Attr, "0">:$storage_order,
+                   DefaultValuedAttr<Ge_I64Attr, "0">:$storage_order,
                    OptionalAttr<DenseI64ArrayAttr>:$strides);
   let results = (outs Ge_NumericTensor:$Y, Ge_I64Tensor:$Indices);
   let hasVerifier = 1;
@@ -84,7 +84,7 @@ def Ge_BatchNormalizationOp : Ge_TensorOp<"batch_normalization", [AllElementType
                    Ge_FloatTensor:$input_mean, Ge_FloatTensor:$input_var,
                    DefaultValuedAttr<F32Attr, "1e-5f">:$epsilon,
                    DefaultValuedAttr<F32Attr, "0.9f">:$momentum,
-                   DefaultValuedAttr<I64Attr, "0">:$training_mode);
+                   DefaultValuedAttr<Ge_I64Attr, "0">:$training_mode);
   let results = (outs Ge_FloatTensor:$Y);
   let hasVerifier = 1;
 }
@@ -100,9 +100,9 @@ def Ge_InstanceNormalizationOp : Ge_TensorOp<"instance_normalization", [SameOper
 def Ge_LayerNormalizationOp : Ge_TensorOp<"layer_normalization", [SameOperandsAndResultElementType]> {
   let summary = "normalise over dims [axis, rank); one result (Y)";
   let arguments = (ins Ge_FloatTensor:$X, Ge_FloatTensor:$Scale, Optional<Ge_FloatTensor>:$B,
-                   DefaultValuedAttr<I64Attr, "-1">:$axis,
+                   DefaultValuedAttr<Ge_I64Attr, "-1">:$axis,
                    DefaultValuedAttr<F32Attr, "1e-5f">:$epsilon,
-                   DefaultValuedAttr<I64Attr, "1">:$stash_type);
+                   DefaultValuedAttr<Ge_I64Attr, "1">:$stash_type);
   let results = (outs Ge_FloatTensor:$Y);
   let hasVerifier = 1;
 }
@@ -113,8 +113,8 @@ def Ge_GemmOp : Ge_TensorOp<"gemm", [SameOperandsAndResultElementType]> {
                    Optional<Ge_NumericTensor>:$C,
                    DefaultValuedAttr<F32Attr, "1.0f">:$alpha,
                    DefaultValuedAttr<F32Attr, "1.0f">:$beta,
-                   DefaultValuedAttr<I64Attr, "0">:$transA,
-                   DefaultValuedAttr<I64Attr, "0">:$transB);
+                   DefaultValuedAttr<Ge_I64Attr, "0">:$transA,
+                   DefaultValuedAttr<Ge_I64Attr, "0">:$transB);
   let results = (outs Ge_NumericTensor:$Y);
   let hasVerifier = 1;
 }
@@ -128,7 +128,7 @@ def Ge_MatMulOp : Ge_TensorOp<"matmul", [SameOperandsAndResultElementType]> {
 
 def Ge_SoftmaxOp : Ge_TensorOp<"softmax", [SameOperandsAndResultType]> {
   let summary = "softmax along axis";
-  let arguments = (ins Ge_FloatTensor:$input, DefaultValuedAttr<I64Attr, "-1">:$axis);
+  let arguments = (ins Ge_FloatTensor:$input, DefaultValuedAttr<Ge_I64Attr, "-1">:$axis);
   let results = (outs Ge_FloatTensor:$output);
   let hasVerifier = 1;
   let extraClassDefinition = [{
@@ -141,7 +141,7 @@ def Ge_SoftmaxOp : Ge_TensorOp<"softmax", [SameOperandsAndResultType]> {
 
 def Ge_LogSoftmaxOp : Ge_TensorOp<"log_softmax", [SameOperandsAndResultType]> {
   let summary = "log(softmax) along axis";
-  let arguments = (ins Ge_FloatTensor:$input, DefaultValuedAttr<I64Attr, "-1">:$axis);
+  let arguments = (ins Ge_FloatTensor:$input, DefaultValuedAttr<Ge_I64Attr, "-1">:$axis);
   let results = (outs Ge_FloatTensor:$output);
   let hasVerifier = 1;
   let extraClassDefinition = [{
@@ -155,9 +155,9 @@ def Ge_LogSoftmaxOp : Ge_TensorOp<"log_softmax", [SameOperandsAndResultType]> {
 def Ge_ArgMaxOp : Ge_TensorOp<"arg_max"> {
   let summary = "index of the max along axis (i64)";
   let arguments = (ins Ge_NumericTensor:$data,
-                   DefaultValuedAttr<I64Attr, "0">:$axis,
-                   DefaultValuedAttr<I64Attr, "1">:$keepdims,
-                   DefaultValuedAttr<I64Attr, "0">:$select_last_index);
+                   DefaultValuedAttr<Ge_I64Attr, "0">:$axis,
+                   DefaultValuedAttr<Ge_I64Attr, "1">:$keepdims,
+                   DefaultValuedAttr<Ge_I64Attr, "0">:$select_last_index);
   let results = (outs Ge_I64Tensor:$reduced);
   let hasVerifier = 1;
 }
@@ -165,9 +165,9 @@ def Ge_ArgMaxOp : Ge_TensorOp<"arg_max"> {
 def Ge_TopKOp : Ge_TensorOp<"top_k", [AllElementTypesMatch<["X", "Values"]>]> {
   let summary = "the k largest (or smallest) entries along axis and their indices";
   let arguments = (ins Ge_NumericTensor:$X, Ge_I64Tensor:$K,
-                   DefaultValuedAttr<I64Attr, "-1">:$axis,
-                   DefaultValuedAttr<I64Attr, "1">:$largest,
-                   DefaultValuedAttr<I64Attr, "1">:$sorted);
+                   DefaultValuedAttr<Ge_I64Attr, "-1">:$axis,
+                   DefaultValuedAttr<Ge_I64Attr, "1">:$largest,
+                   DefaultValuedAttr<Ge_I64Attr, "1">:$sorted);
   let results = (outs Ge_NumericTensor:$Values, Ge_I64Tensor:$Indices);
   let hasVerifier = 1;
 }
@@ -184,8 +184,8 @@ def Ge_ReduceSumSquareOp : Ge_ReduceOp<"reduce_sum_square", Ge_NumericTensor> {
 def Ge_ReduceSumOp : Ge_TensorOp<"reduce_sum", [AllElementTypesMatch<["data", "reduced"]>]> {
   let summary = "sum over the axes operand (all dims when absent, unless noop)";
   let arguments = (ins Ge_NumericTensor:$data, Optional<Ge_I64Tensor>:$axes,
-                   DefaultValuedAttr<I64Attr, "1">:$keepdims,
-                   DefaultValuedAttr<I64Attr, "0">:$noop_with_empty_axes);
+                   DefaultValuedAttr<Ge_I64Attr, "1">:$keepdims,
+                   DefaultValuedAttr<Ge_I64Attr, "0">:$noop_with_empty_axes);
   let results = (outs Ge_NumericTensor:$reduced);
   let hasVerifier = 1;
 }

@@ -77,7 +77,7 @@ class Ge_ReduceOp<string mnemonic, Type T, list<Trait> traits = []>
     : Ge_TensorOp<mnemonic, !listconcat([SameOperandsAndResultElementType], traits)> {
   let arguments = (ins T:$data,
                    OptionalAttr<DenseI64ArrayAttr>:$axes,
-                   DefaultValuedAttr<I64Attr, "1">:$keepdims);
+                   DefaultValuedAttr<Ge_I64Attr, "1">:$keepdims);
   let results = (outs T:$reduced);
   let hasVerifier = 1;
   let extraClassDefinition = [{

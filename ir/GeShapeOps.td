@@ -32,7 +32,7 @@ def Ge_CastOp : Ge_TensorOp<"cast", [SameOperandsAndResultShape]> {
 
 def Ge_ConcatOp : Ge_TensorOp<"concat", [SameOperandsAndResultElementType]> {
   let summary = "concatenate along axis";
-  let arguments = (ins Variadic<Ge_Tensor>:$inputs, I64Attr:$axis);
+  let arguments = (ins Variadic<Ge_Tensor>:$inputs, Ge_I64Attr:$axis);
   let results = (outs Ge_Tensor:$concat_result);
   let hasVerifier = 1;
   let hasFolder = 1;
@@ -56,7 +56,7 @@ def Ge_ExpandOp : Ge_TensorOp<"expand", [AllElementTypesMatch<["input", "output"
 
 def Ge_FlattenOp : Ge_TensorOp<"flatten", [SameOperandsAndResultElementType]> {
   let summary = "reshape to 2-D: [prod(d[:axis]), prod(d[axis:])]";
-  let arguments = (ins Ge_Tensor:$input, DefaultValuedAttr<I64Attr, "1">:$axis);
+  let arguments = (ins Ge_Tensor:$input, DefaultValuedAttr<Ge_I64Attr, "1">:$axis);
   let results = (outs Ge_Tensor:$output);
   let hasVerifier = 1;
 }
@@ -64,7 +64,7 @@ def Ge_FlattenOp : Ge_TensorOp<"flatten", [SameOperandsAndResultElementType]> {
 def Ge_GatherOp : Ge_TensorOp<"gather", [AllElementTypesMatch<["data", "output"]>]> {
   let summary = "gather entries of data along axis";
   let arguments = (ins Ge_Tensor:$data, Ge_IndexTensor:$indices,
-                   DefaultValuedAttr<I64Attr, "0">:$axis);
+                   DefaultValuedAttr<Ge_I64Attr, "0">:$axis);
   let results = (outs Ge_Tensor:$output);
   let hasVerifier = 1;
   let hasFolder = 1;
@@ -97,7 +97,7 @@ def Ge_RangeOp : Ge_TensorOp<"range", [AllElementTypesMatch<["start", "limit", "
 def Ge_ReshapeOp : Ge_TensorOp<"reshape", [AllElementTypesMatch<["data", "reshaped"]>]> {
   let summary = "reshape; 0 copies the input dim (unless allowzero), -1 infers";
   let arguments = (ins Ge_Tensor:$data, Ge_I64Tensor:$shape,
-                   DefaultValuedAttr<I64Attr, "0">:$allowzero);
+                   DefaultValuedAttr<Ge_I64Attr, "0">:$allowzero);
   let results = (outs Ge_Tensor:$reshaped);
   let hasVerifier = 1;
   let hasFolder = 1;
@@ -106,8 +106,8 @@ def Ge_ReshapeOp : Ge_TensorOp<"reshape", [AllElementTypesMatch<["data", "reshap
 def Ge_ShapeOp : Ge_TensorOp<"shape"> {
   let summary = "the shape of data as 1-D i64, sliced to [start, end)";
   let arguments = (ins Ge_Tensor:$data,
-                   DefaultValuedAttr<I64Attr, "0">:$start,
-                   OptionalAttr<I64Attr>:$end);
+                   DefaultValuedAttr<Ge_I64Attr, "0">:$start,
+                   OptionalAttr<Ge_I64Attr>:$end);
   let results = (outs Ge_I64Tensor:$shape);
   let hasVerifier = 1;
   let hasFolder = 1;
@@ -130,7 +130,7 @@ def Ge_SliceOp : Ge_Op<"slice", [Pure, AttrSizedOperandSegments,
 def Ge_SplitOp : Ge_TensorOp<"split"> {
   let summary = "split along axis into the given sizes (or equal parts)";
   let arguments = (ins Ge_Tensor:$input, Optional<Ge_I64Tensor>:$split,
-                   DefaultValuedAttr<I64Attr, "0">:$axis);
+                   DefaultValuedAttr<Ge_I64Attr, "0">:$axis);
   let results = (outs Variadic<Ge_Tensor>:$outputs);
   let hasVerifier = 1;
 }
@@ -174,7 +174,7 @@ def Ge_ResizeOp : Ge_Op<"resize", [Pure, AttrSizedOperandSegments,
                    Optional<Ge_I64Tensor>:$sizes,
                    DefaultValuedAttr<StrAttr, "\"half_pixel\"">:$coordinate_transformation_mode,
                    DefaultValuedAttr<F32Attr, "-0.75f">:$cubic_coeff_a,
-                   DefaultValuedAttr<I64Attr, "0">:$exclude_outside,
+                   DefaultValuedAttr<Ge_I64Attr, "0">:$exclude_outside,
                    DefaultValuedAttr<F32Attr, "0.0f">:$extrapolation_value,
                    DefaultValuedAttr<StrAttr, "\"nearest\"">:$mode,
                    DefaultValuedAttr<StrAttr, "\"round_prefer_floor\"">:$nearest_mode);
@@ -192,7 +192,7 @@ def Ge_DropoutOp : Ge_Op<"dropout", [Pure, AttrSizedOperandSegments,
   let arguments = (ins Ge_FloatTensor:$data,
                    Optional<Ge_FloatTensor>:$ratio,
                    Optional<Ge_BoolTensor>:$training_mode,
-                   OptionalAttr<I64Attr>:$seed);
+                   OptionalAttr<Ge_I64Attr>:$seed);
   let results = (outs Ge_FloatTensor:$output, Ge_BoolTensor:$mask);
   let assemblyFormat = [{
     $data (`ratio` $ratio^)? (`training_mode` $training_mode^)? attr-dict `:`
