@@ -38,20 +38,22 @@ public:
         sourceName(sourceName), options(options), builder(&context),
         opset(getDefaultOpset(model)), probe(probe) {}
 
+  /// Builds, verifies, folds, verifies again and checks that all is static.
   llvm::Expected<OwningOpRef<ModuleOp>> run();
+  /// Probe mode only: builds the static part, folds it, reads back constants.
   llvm::Expected<ProbeResult> runProbe();
 
 private:
-  llvm::Expected<OwningOpRef<ModuleOp>> build();
+  /// Initializers above this many elements stay function arguments in a probe.
+  static constexpr int64_t kProbeConstantLimit = 4096;
 
-private:
   Location nameLoc(llvm::StringRef name) {
     return NameLoc::get(builder.getStringAttr(name),
                         FileLineColLoc::get(&context, sourceName, 0, 0));
   }
+  llvm::Expected<OwningOpRef<ModuleOp>> build();
   llvm::Error importInputs(func::FuncOp func);
   llvm::Error importInitializers(func::FuncOp func);
-  static constexpr int64_t kProbeConstantLimit = 4096;
   llvm::Error importNode(const onnx::NodeProto &node, size_t index);
   llvm::Error importOutputs(func::FuncOp func);
   llvm::Error importGraph(func::FuncOp func);
@@ -70,10 +72,11 @@ private:
   int64_t opset;
   /// Probe mode: skip nodes without static output types, keep weights out.
   bool probe;
+  /// Probe mode: the nodes left out, and the names of the returned values.
   std::vector<const onnx::NodeProto *> skipped;
+  std::vector<std::string> probeNames;
   llvm::StringSet<> constantNodeOutputs;
   llvm::StringSet<> initializerNames;
-  std::vector<std::string> probeNames;
 
   llvm::StringMap<Value> values;
   llvm::StringMap<const onnx::TypeProto *> valueTypes;
@@ -165,7 +168,7 @@ llvm::Error GraphImporter::importInitializers(func::FuncOp func) {
 }
 
 llvm::Error GraphImporter::importNode(const onnx::NodeProto &node, size_t index) {
-  std::string where = describeNode(node, opset);
+  std::string where = describeNode(node, opset, index);
   if (!isDefaultDomain(node.domain()))
     return makeError(where + ": unsupported op");
   const OpSpec *spec = lookupOpSpec(node.op_type());
@@ -329,7 +332,6 @@ std::string GraphImporter::describeOp(Operation *op) {
 
 llvm::Error GraphImporter::verifyModule(ModuleOp module, llvm::StringRef stage) {
   std::string message;
-  Operation *failedOp = nullptr;
   {
     ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
       if (diag.getSeverity() == DiagnosticSeverity::Error && message.empty()) {
@@ -349,7 +351,6 @@ llvm::Error GraphImporter::verifyModule(ModuleOp module, llvm::StringRef stage) 
     if (succeeded(verify(module)))
       return llvm::Error::success();
   }
-  (void)failedOp;
   if (message.empty())
     message = "the module does not verify";
   return makeError(message + " (" + stage + ")");

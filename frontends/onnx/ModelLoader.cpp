@@ -42,11 +42,14 @@ std::string onnxfe::nodeDisplayName(const onnx::NodeProto &node, size_t index) {
   return node.op_type() + "_" + std::to_string(index);
 }
 
-std::string onnxfe::describeNode(const onnx::NodeProto &node, int64_t opset) {
+std::string onnxfe::describeNode(const onnx::NodeProto &node, int64_t opset,
+                                 int64_t index) {
   std::string type = node.op_type();
   if (!isDefaultDomain(node.domain()))
     type = node.domain() + "." + type;
-  std::string name = node.name().empty() ? node.op_type() : node.name();
+  std::string name = index >= 0 ? nodeDisplayName(node, index)
+                     : node.name().empty() ? node.op_type()
+                                           : node.name();
   return "node '" + name + "' (" + type + ", opset " + std::to_string(opset) + ")";
 }
 
@@ -161,16 +164,17 @@ static bool isRenamedByConverter(llvm::StringRef opType) {
 
 static llvm::Error checkOpsSupported(const onnx::ModelProto &model,
                                      bool allowConverterRenames) {
-  for (const onnx::NodeProto &node : model.graph().node()) {
+  for (int i = 0; i < model.graph().node_size(); ++i) {
+    const onnx::NodeProto &node = model.graph().node(i);
     int64_t opset = getDomainOpset(model, node.domain());
     if (!isDefaultDomain(node.domain()))
-      return makeError(describeNode(node, opset) + ": unsupported op (domain '" +
+      return makeError(describeNode(node, opset, i) + ": unsupported op (domain '" +
                        node.domain() + "' is not ai.onnx)");
     if (isOnnxOpSupported(node.op_type()))
       continue;
     if (allowConverterRenames && isRenamedByConverter(node.op_type()))
       continue;
-    return makeError(describeNode(node, opset) + ": unsupported op");
+    return makeError(describeNode(node, opset, i) + ": unsupported op");
   }
   return llvm::Error::success();
 }
@@ -185,8 +189,9 @@ static llvm::Error checkGraphWiring(const onnx::ModelProto &model) {
     defined.insert(input.name());
   for (const auto &tensor : graph.initializer())
     defined.insert(tensor.name());
-  for (const onnx::NodeProto &node : graph.node()) {
-    std::string where = describeNode(node, getDomainOpset(model, node.domain()));
+  for (int i = 0; i < graph.node_size(); ++i) {
+    const onnx::NodeProto &node = graph.node(i);
+    std::string where = describeNode(node, getDomainOpset(model, node.domain()), i);
     for (const std::string &input : node.input())
       if (!input.empty() && !defined.contains(input))
         return makeError(where + ": input '" + input +

@@ -23,8 +23,10 @@ namespace geflow::onnxfe {
 /// Builds the one-line error the whole frontend uses.
 llvm::Error makeError(const llvm::Twine &message);
 
-/// `node 'name' (OpType, opset N)`: how messages name a node.
-std::string describeNode(const onnx::NodeProto &node, int64_t opset);
+/// `node 'name' (OpType, opset N)`: how messages name a node. With its index, an
+/// unnamed node is called `<OpType>_<index>`, as in its location.
+std::string describeNode(const onnx::NodeProto &node, int64_t opset,
+                         int64_t index = -1);
 
 /// The name the importer gives a node: its own, or `<OpType>_<index>`.
 std::string nodeDisplayName(const onnx::NodeProto &node, size_t index);

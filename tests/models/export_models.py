@@ -5,7 +5,7 @@
 
 Writes OUT_DIR/<name>.onnx for torchvision ResNet-18, MobileNet v2, ShuffleNet v2
 x0.5, GoogLeNet, a small nn.TransformerEncoder (2 layers, d_model 64, 4 heads,
-seq 16, batch 1), and ShuffleNet v2 x0.5 again with a dynamic batch axis. Opset 17
+seq 16, batch 1), and ShuffleNet v2 x0.5 again with a dynamic batch axis, and MobileNet v2 at opset 11. Opset 17
 with constant folding keeps the exports inside the ge op list. Exits 77 (ctest's
 skip code here) when torch or torchvision cannot be imported.
 """
@@ -56,14 +56,19 @@ def main():
         "shufflenet_v2_x0_5_dynamic": (
             lambda: tvm.shufflenet_v2_x0_5(), image,
             {"input": {0: "batch"}, "output": {0: "batch"}}),
+        # An older opset, so the import goes through libonnx's version converter
+        # with real-sized weights (Clip's min/max become inputs at opset 11).
+        "mobilenet_v2_opset11": (lambda: tvm.mobilenet_v2(), image, None, 11),
     }
-    for name, (make, example, dynamic_axes) in models.items():
+    for name, spec in models.items():
+        make, example, dynamic_axes = spec[:3]
+        opset = spec[3] if len(spec) > 3 else 17
         if wanted and name not in wanted:
             continue
         path = os.path.join(out_dir, name + ".onnx")
         model = make().eval()
         with torch.no_grad():
-            torch.onnx.export(model, example, path, opset_version=17,
+            torch.onnx.export(model, example, path, opset_version=opset,
                               do_constant_folding=True,
                               input_names=["input"], output_names=["output"],
                               dynamic_axes=dynamic_axes)
