@@ -1,0 +1,50 @@
+//===- KernelRegistry.cpp -------------------------------------------------===//
+
+#include "executor/kernels/KernelRegistry.h"
+
+using namespace geflow;
+using namespace geflow::kernels;
+
+Kernel::~Kernel() = default;
+
+const KernelEntry *KernelRegistry::find(const std::string &type) const {
+  auto it = entries_.find(type);
+  return it == entries_.end() ? nullptr : &it->second;
+}
+
+static const KernelRegistry &registry() {
+  static const KernelRegistry instance = [] {
+    KernelRegistry r;
+    registerElementwiseKernels(r);
+    registerReduceKernels(r);
+    registerDataMovementKernels(r);
+    registerResizeKernels(r);
+    registerConvKernels(r);
+    registerPoolKernels(r);
+    registerGemmKernels(r);
+    registerNormKernels(r);
+    return r;
+  }();
+  return instance;
+}
+
+static rt::Status noKernel(const om::OpDef &op) {
+  return rt::makeStatus(rt::StatusCode::kInvalidArgument,
+                        "node '" + op.name() + "' (" + op.type() +
+                            "): no kernel for this op type");
+}
+
+bool kernels::hasKernel(const std::string &type) {
+  return registry().find(type) != nullptr;
+}
+
+rt::Status kernels::planKernel(const om::OpDef &op, KernelPlan *out) {
+  const KernelEntry *entry = registry().find(op.type());
+  return entry ? entry->plan(op, out) : noKernel(op);
+}
+
+rt::Status kernels::createKernel(const KernelSpec &spec,
+                                 std::unique_ptr<Kernel> *out) {
+  const KernelEntry *entry = registry().find(spec.op->type());
+  return entry ? entry->create(spec, out) : noKernel(*spec.op);
+}

@@ -1,0 +1,46 @@
+//===- KernelRegistry.h - op type -> kernel, filled by each family -*- C++ -*-===//
+//
+// Each op family file (Elementwise.cpp, Conv.cpp, ...) defines one
+// register<Family>Kernels function that adds an entry per op type it serves.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GEFLOW_EXECUTOR_KERNELS_KERNELREGISTRY_H
+#define GEFLOW_EXECUTOR_KERNELS_KERNELREGISTRY_H
+
+#include "executor/kernels/Kernel.h"
+
+#include <string>
+#include <unordered_map>
+
+namespace geflow::kernels {
+
+using PlanFn = rt::Status (*)(const om::OpDef &op, KernelPlan *out);
+using CreateFn = rt::Status (*)(const KernelSpec &spec,
+                                std::unique_ptr<Kernel> *out);
+
+struct KernelEntry {
+  PlanFn plan;
+  CreateFn create;
+};
+
+class KernelRegistry {
+public:
+  void add(const std::string &type, KernelEntry entry) { entries_[type] = entry; }
+  const KernelEntry *find(const std::string &type) const;
+
+private:
+  std::unordered_map<std::string, KernelEntry> entries_;
+};
+
+void registerElementwiseKernels(KernelRegistry &registry);
+void registerReduceKernels(KernelRegistry &registry);
+void registerDataMovementKernels(KernelRegistry &registry);
+void registerResizeKernels(KernelRegistry &registry);
+void registerConvKernels(KernelRegistry &registry);
+void registerPoolKernels(KernelRegistry &registry);
+void registerGemmKernels(KernelRegistry &registry);
+void registerNormKernels(KernelRegistry &registry);
+
+} // namespace geflow::kernels
+
+#endif // GEFLOW_EXECUTOR_KERNELS_KERNELREGISTRY_H
