@@ -164,6 +164,33 @@ BENCHMARK(BM_DispatchThroughput)
     ->Arg(64)
     ->Unit(benchmark::kMillisecond);
 
+// As above, but every kernel has a (trivial) host function: the cost of
+// handing blocks to the worker pool and joining them.
+void BM_DispatchThroughputWithHostFn(benchmark::State &state) {
+  const int64_t tasks = 50000;
+  auto dev = makeDevice();
+  Stream *s;
+  (void)dev->createStream(0, &s);
+  KernelLaunch proto = smallKernel();
+  proto.blockDim = static_cast<uint32_t>(state.range(0));
+  proto.fn = [](uint32_t, uint32_t) { return Status::ok(); };
+  for (auto _ : state) {
+    state.PauseTiming();
+    for (int64_t i = 0; i < tasks; ++i)
+      (void)dev->launchKernel(s, KernelLaunch(proto));
+    state.ResumeTiming();
+    Status st = dev->synchronizeDevice();
+    if (!st.isOk())
+      state.SkipWithError(st.toString().c_str());
+  }
+  state.SetItemsProcessed(state.iterations() * tasks);
+}
+BENCHMARK(BM_DispatchThroughputWithHostFn)
+    ->ArgName("block_dim")
+    ->Arg(1)
+    ->Arg(8)
+    ->Unit(benchmark::kMillisecond);
+
 } // namespace
 
 BENCHMARK_MAIN();

@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -23,7 +24,7 @@ std::vector<TaskRecord> runProgram() {
   Event *ev[4];
   for (Event *&e : ev)
     EXPECT_TRUE(dev->createEvent(&e).isOk());
-  std::vector<int> sink(3);
+  std::atomic<int> sink{0}; // blocks of one kernel run concurrently
   for (int batch = 0; batch < 4; ++batch) {
     std::string b = std::to_string(batch);
     EXPECT_TRUE(dev->launchKernel(s[0], kernel("pre" + b, Engine::kAiv, 6, 7))
@@ -32,7 +33,7 @@ std::vector<TaskRecord> runProgram() {
     EXPECT_TRUE(dev->streamWaitEvent(s[1], ev[batch]).isOk());
     KernelLaunch inf = kernel("inf" + b, Engine::kAic, 5, 13,
                               [&sink](uint32_t blk, uint32_t) {
-                                sink[0] += static_cast<int>(blk);
+                                sink += static_cast<int>(blk);
                                 return Status::ok();
                               });
     inf.aicoreNum = 3;
@@ -41,6 +42,7 @@ std::vector<TaskRecord> runProgram() {
                     .isOk());
   }
   EXPECT_TRUE(dev->synchronizeDevice().isOk());
+  EXPECT_EQ(sink.load(), 4 * (0 + 1 + 2 + 3 + 4)); // every block ran once
   return dev->traceRecords();
 }
 
