@@ -1,5 +1,261 @@
-//===- Gemm.cpp - Gemm kernels -------------------------------------===//
+//===- Gemm.cpp - gemm and matmul on Eigen's GEMM ----------------------------===//
+//
+// Both ops are cube work (AIC). Block split: row tiles of the output (times the
+// batch for matmul); a block owns a contiguous run of tiles and computes it with
+// one GEMM per batch entry it touches. Cost: 2*M*N*K FLOPs per batch entry;
+// bytes are the operands plus the output.
+//
+//===----------------------------------------------------------------------===//
 
 #include "executor/kernels/KernelRegistry.h"
+#include "executor/kernels/NnSupport.h"
 
-void geflow::kernels::registerGemmKernels(KernelRegistry &) {}
+#include <algorithm>
+
+using namespace geflow;
+using namespace geflow::kernels;
+
+namespace {
+
+constexpr int64_t kRowTile = 8;
+
+int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+//===----------------------------------------------------------------------===//
+// gemm: Y = alpha * op(A) * op(B) + beta * C, C unidirectionally broadcast.
+//===----------------------------------------------------------------------===//
+
+struct GemmShape {
+  int64_t m = 0, n = 0, k = 0;
+  bool transA = false, transB = false;
+  float alpha = 1, beta = 1;
+  bool hasC = false;
+  int64_t cRowStride = 0, cColStride = 0; // element (i, j) of C is at i*r + j*c
+  int64_t bytes = 0;
+};
+
+rt::Status analyzeGemm(const om::OpDef &op, GemmShape *s) {
+  GEFLOW_RT_RETURN_IF_ERROR(nn::requireFloat(op));
+  if (op.input_desc_size() < 2)
+    return opError(op, "needs inputs A and B");
+  std::vector<int64_t> a = shapeOf(op.input_desc(0));
+  std::vector<int64_t> b = shapeOf(op.input_desc(1));
+  if (a.size() != 2 || b.size() != 2)
+    return opError(op, "A and B must be 2-D");
+  s->transA = attrInt(op, "transA", 0) != 0;
+  s->transB = attrInt(op, "transB", 0) != 0;
+  s->alpha = attrFloat(op, "alpha", 1.0f);
+  s->beta = attrFloat(op, "beta", 1.0f);
+  s->m = s->transA ? a[1] : a[0];
+  s->k = s->transA ? a[0] : a[1];
+  int64_t kb = s->transB ? b[1] : b[0];
+  s->n = s->transB ? b[0] : b[1];
+  if (kb != s->k)
+    return opError(op, "inner dimensions differ (" + std::to_string(s->k) +
+                           " vs " + std::to_string(kb) + ")");
+  std::vector<int64_t> y = shapeOf(op.output_desc(0));
+  if (y.size() != 2 || y[0] != s->m || y[1] != s->n)
+    return opError(op, "output shape does not match [M, N]");
+  s->hasC = nn::hasInput(op, 2);
+  int64_t cElems = 0;
+  if (s->hasC) {
+    std::vector<int64_t> c = shapeOf(op.input_desc(2));
+    if (c.size() > 2)
+      return opError(op, "C must have rank <= 2");
+    c.insert(c.begin(), 2 - c.size(), 1);
+    if ((c[0] != 1 && c[0] != s->m) || (c[1] != 1 && c[1] != s->n))
+      return opError(op, "C does not broadcast to [M, N]");
+    s->cRowStride = c[0] == 1 ? 0 : c[1];
+    s->cColStride = c[1] == 1 ? 0 : 1;
+    cElems = c[0] * c[1];
+  }
+  s->bytes = 4 * (s->m * s->k + s->k * s->n + cElems + s->m * s->n);
+  return rt::Status::ok();
+}
+
+rt::Status planGemm(const om::OpDef &op, KernelPlan *out) {
+  GemmShape s;
+  GEFLOW_RT_RETURN_IF_ERROR(analyzeGemm(op, &s));
+  out->engine = rt::Engine::kAic;
+  out->maxBlocks = nn::blocksForFlops(ceilDiv(s.m, kRowTile),
+                                      2.0 * kRowTile * s.n * s.k);
+  out->cost.flops = 2.0 * s.m * s.n * s.k + (s.hasC ? 2.0 * s.m * s.n : 0.0);
+  out->cost.bytes = static_cast<double>(s.bytes);
+  return rt::Status::ok();
+}
+
+class GemmKernel final : public Kernel {
+public:
+  explicit GemmKernel(const GemmShape &s) : s_(s) {}
+
+  rt::Status run(const TensorView *inputs, const TensorView *outputs,
+                 uint32_t blockIdx, uint32_t blockDim) const override {
+    BlockRange tiles = blockRange(ceilDiv(s_.m, kRowTile), blockIdx, blockDim);
+    int64_t r0 = tiles.begin * kRowTile;
+    int64_t r1 = std::min(s_.m, tiles.end * kRowTile);
+    if (r0 >= r1)
+      return rt::Status::ok();
+    const float *a = static_cast<const float *>(inputs[0].data);
+    const float *b = static_cast<const float *>(inputs[1].data);
+    float *y = static_cast<float *>(outputs[0].data);
+    float beta = 0.0f;
+    if (s_.hasC && s_.beta != 0.0f) {
+      // Y starts as broadcast C; the GEMM then scales it by beta and adds.
+      const float *c = static_cast<const float *>(inputs[2].data);
+      for (int64_t i = r0; i < r1; ++i)
+        for (int64_t j = 0; j < s_.n; ++j)
+          y[i * s_.n + j] = c[i * s_.cRowStride + j * s_.cColStride];
+      beta = s_.beta;
+    }
+    const float *aRows = s_.transA ? a + r0 : a + r0 * s_.k;
+    nn::gemm(s_.transA, s_.transB, r1 - r0, s_.n, s_.k, s_.alpha, aRows,
+             s_.transA ? s_.m : s_.k, b, s_.transB ? s_.k : s_.n, beta,
+             y + r0 * s_.n, s_.n);
+    return rt::Status::ok();
+  }
+
+private:
+  const GemmShape s_;
+};
+
+rt::Status createGemm(const KernelSpec &spec, std::unique_ptr<Kernel> *out) {
+  GemmShape s;
+  GEFLOW_RT_RETURN_IF_ERROR(analyzeGemm(*spec.op, &s));
+  *out = std::make_unique<GemmKernel>(s);
+  return rt::Status::ok();
+}
+
+//===----------------------------------------------------------------------===//
+// matmul: numpy semantics. A 1-D A is [1, K] and a 1-D B is [K, 1], the added
+// dim dropped from the result; batch dims broadcast. When B has no batch and A
+// is not broadcast, A's batch folds into M (one tall GEMM).
+//===----------------------------------------------------------------------===//
+
+struct MatMulShape {
+  int64_t m = 0, n = 0, k = 0;
+  int64_t batch = 1;
+  std::vector<int64_t> aOffset, bOffset; // per batch entry, in elements
+  int64_t bytes = 0;
+};
+
+rt::Status analyzeMatMul(const om::OpDef &op, MatMulShape *s) {
+  GEFLOW_RT_RETURN_IF_ERROR(nn::requireFloat(op));
+  if (op.input_desc_size() != 2)
+    return opError(op, "needs inputs A and B");
+  std::vector<int64_t> a = shapeOf(op.input_desc(0));
+  std::vector<int64_t> b = shapeOf(op.input_desc(1));
+  if (a.empty() || b.empty())
+    return opError(op, "operands must have rank >= 1");
+  if (a.size() == 1)
+    a.insert(a.begin(), 1);
+  if (b.size() == 1)
+    b.push_back(1);
+  s->m = a[a.size() - 2];
+  s->k = a[a.size() - 1];
+  s->n = b[b.size() - 1];
+  if (b[b.size() - 2] != s->k)
+    return opError(op, "inner dimensions differ (" + std::to_string(s->k) +
+                           " vs " + std::to_string(b[b.size() - 2]) + ")");
+  size_t rank = std::max(a.size(), b.size());
+  std::vector<int64_t> ab(rank - 2, 1), bb(rank - 2, 1), ob(rank - 2, 1);
+  std::copy(a.begin(), a.end() - 2, ab.end() - (a.size() - 2));
+  std::copy(b.begin(), b.end() - 2, bb.end() - (b.size() - 2));
+  for (size_t i = 0; i < ob.size(); ++i) {
+    if (ab[i] != bb[i] && ab[i] != 1 && bb[i] != 1)
+      return opError(op, "batch dimensions do not broadcast");
+    ob[i] = std::max(ab[i], bb[i]);
+    if (ab[i] == 0 || bb[i] == 0)
+      ob[i] = 0;
+  }
+  int64_t batch = 1, aBatch = 1, bBatch = 1;
+  for (size_t i = 0; i < ob.size(); ++i) {
+    batch *= ob[i];
+    aBatch *= ab[i];
+    bBatch *= bb[i];
+  }
+  if (numElements(op.output_desc(0)) != batch * s->m * s->n)
+    return opError(op, "output shape does not match the broadcast result");
+  s->bytes = 4 * (aBatch * s->m * s->k + bBatch * s->k * s->n +
+                  batch * s->m * s->n);
+  if (bBatch == 1 && aBatch == batch) {
+    s->m *= batch;
+    s->batch = 1;
+    s->aOffset = {0};
+    s->bOffset = {0};
+    return rt::Status::ok();
+  }
+  s->batch = batch;
+  s->aOffset.assign(batch, 0);
+  s->bOffset.assign(batch, 0);
+  for (int64_t idx = 0; idx < batch; ++idx) {
+    int64_t rest = idx, aOff = 0, bOff = 0, aStride = 1, bStride = 1;
+    for (size_t i = ob.size(); i-- > 0;) {
+      int64_t coord = rest % ob[i];
+      rest /= ob[i];
+      if (ab[i] != 1)
+        aOff += coord * aStride;
+      if (bb[i] != 1)
+        bOff += coord * bStride;
+      aStride *= ab[i];
+      bStride *= bb[i];
+    }
+    s->aOffset[idx] = aOff * s->m * s->k;
+    s->bOffset[idx] = bOff * s->k * s->n;
+  }
+  return rt::Status::ok();
+}
+
+rt::Status planMatMul(const om::OpDef &op, KernelPlan *out) {
+  MatMulShape s;
+  GEFLOW_RT_RETURN_IF_ERROR(analyzeMatMul(op, &s));
+  out->engine = rt::Engine::kAic;
+  out->maxBlocks = nn::blocksForFlops(s.batch * ceilDiv(s.m, kRowTile),
+                                      2.0 * kRowTile * s.n * s.k);
+  out->cost.flops = 2.0 * s.batch * s.m * s.n * s.k;
+  out->cost.bytes = static_cast<double>(s.bytes);
+  return rt::Status::ok();
+}
+
+class MatMulKernel final : public Kernel {
+public:
+  explicit MatMulKernel(MatMulShape s) : s_(std::move(s)) {}
+
+  rt::Status run(const TensorView *inputs, const TensorView *outputs,
+                 uint32_t blockIdx, uint32_t blockDim) const override {
+    int64_t tilesPerBatch = ceilDiv(s_.m, kRowTile);
+    if (tilesPerBatch == 0)
+      return rt::Status::ok();
+    BlockRange tiles = blockRange(s_.batch * tilesPerBatch, blockIdx, blockDim);
+    const float *a = static_cast<const float *>(inputs[0].data);
+    const float *b = static_cast<const float *>(inputs[1].data);
+    float *y = static_cast<float *>(outputs[0].data);
+    for (int64_t t = tiles.begin; t < tiles.end;) {
+      int64_t batch = t / tilesPerBatch;
+      int64_t tEnd = std::min(tiles.end, (batch + 1) * tilesPerBatch);
+      int64_t r0 = (t - batch * tilesPerBatch) * kRowTile;
+      int64_t r1 = std::min(s_.m, (tEnd - batch * tilesPerBatch) * kRowTile);
+      nn::gemm(false, false, r1 - r0, s_.n, s_.k, 1.0f,
+               a + s_.aOffset[batch] + r0 * s_.k, s_.k, b + s_.bOffset[batch],
+               s_.n, 0.0f, y + (batch * s_.m + r0) * s_.n, s_.n);
+      t = tEnd;
+    }
+    return rt::Status::ok();
+  }
+
+private:
+  const MatMulShape s_;
+};
+
+rt::Status createMatMul(const KernelSpec &spec, std::unique_ptr<Kernel> *out) {
+  MatMulShape s;
+  GEFLOW_RT_RETURN_IF_ERROR(analyzeMatMul(*spec.op, &s));
+  *out = std::make_unique<MatMulKernel>(std::move(s));
+  return rt::Status::ok();
+}
+
+} // namespace
+
+void geflow::kernels::registerGemmKernels(KernelRegistry &registry) {
+  registry.add("gemm", {planGemm, createGemm});
+  registry.add("matmul", {planMatMul, createMatMul});
+}

@@ -1,0 +1,154 @@
+//===- NnSupport.cpp ------------------------------------------------------===//
+
+#include "executor/kernels/NnSupport.h"
+
+#include <Eigen/Core>
+
+#include <algorithm>
+#include <cmath>
+
+using namespace geflow;
+using namespace geflow::kernels;
+
+namespace {
+using RowMat = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+using ConstMap = Eigen::Map<const RowMat, 0, Eigen::OuterStride<>>;
+using MutMap = Eigen::Map<RowMat, 0, Eigen::OuterStride<>>;
+
+template <typename A, typename B>
+void product(const A &a, const B &b, float alpha, float beta, MutMap &c) {
+  if (beta == 0.0f) {
+    if (alpha == 1.0f)
+      c.noalias() = a * b;
+    else
+      c.noalias() = alpha * (a * b);
+    return;
+  }
+  if (beta != 1.0f)
+    c *= beta;
+  if (alpha == 1.0f)
+    c.noalias() += a * b;
+  else
+    c.noalias() += alpha * (a * b);
+}
+} // namespace
+
+void nn::gemm(bool transA, bool transB, int64_t m, int64_t n, int64_t k,
+              float alpha, const float *a, int64_t lda, const float *b,
+              int64_t ldb, float beta, float *c, int64_t ldc) {
+  if (m <= 0 || n <= 0)
+    return;
+  MutMap cm(c, m, n, Eigen::OuterStride<>(ldc));
+  if (k <= 0) {
+    if (beta == 0.0f)
+      cm.setZero();
+    else
+      cm *= beta;
+    return;
+  }
+  ConstMap am(a, transA ? k : m, transA ? m : k, Eigen::OuterStride<>(lda));
+  ConstMap bm(b, transB ? n : k, transB ? k : n, Eigen::OuterStride<>(ldb));
+  if (!transA && !transB)
+    product(am, bm, alpha, beta, cm);
+  else if (transA && !transB)
+    product(am.transpose(), bm, alpha, beta, cm);
+  else if (!transA && transB)
+    product(am, bm.transpose(), alpha, beta, cm);
+  else
+    product(am.transpose(), bm.transpose(), alpha, beta, cm);
+}
+
+rt::Status nn::resolveWindow(const om::OpDef &op, const std::vector<int64_t> &in,
+                             const std::vector<int64_t> &out,
+                             const std::vector<int64_t> &kernel,
+                             bool useDilations, Window *w) {
+  int r = static_cast<int>(in.size());
+  if (r < 1 || r > 3)
+    return opError(op, "spatial rank " + std::to_string(r) +
+                           " is not supported (1 to 3)");
+  if (out.size() != in.size() || kernel.size() != in.size())
+    return opError(op, "kernel_shape or output rank does not match the input's "
+                       "spatial rank " + std::to_string(r));
+  std::vector<int64_t> strides = attrInts(op, "strides");
+  std::vector<int64_t> dilations =
+      useDilations ? attrInts(op, "dilations") : std::vector<int64_t>{};
+  std::vector<int64_t> pads = attrInts(op, "pads");
+  std::string autoPad = attrString(op, "auto_pad", "NOTSET");
+  if (!strides.empty() && static_cast<int>(strides.size()) != r)
+    return opError(op, "strides has " + std::to_string(strides.size()) +
+                           " values, expected " + std::to_string(r));
+  if (!dilations.empty() && static_cast<int>(dilations.size()) != r)
+    return opError(op, "dilations has " + std::to_string(dilations.size()) +
+                           " values, expected " + std::to_string(r));
+  if (autoPad == "NOTSET" && !pads.empty() &&
+      static_cast<int>(pads.size()) != 2 * r)
+    return opError(op, "pads has " + std::to_string(pads.size()) +
+                           " values, expected " + std::to_string(2 * r));
+  if (autoPad != "NOTSET" && autoPad != "VALID" && autoPad != "SAME_UPPER" &&
+      autoPad != "SAME_LOWER")
+    return opError(op, "auto_pad '" + autoPad + "' is not supported");
+
+  *w = Window();
+  w->rank = r;
+  for (int i = 0; i < r; ++i) {
+    int d = 3 - r + i;
+    w->in[d] = in[i];
+    w->out[d] = out[i];
+    w->kernel[d] = kernel[i];
+    w->stride[d] = strides.empty() ? 1 : strides[i];
+    w->dilation[d] = dilations.empty() ? 1 : dilations[i];
+    if (w->stride[d] < 1 || w->dilation[d] < 1 || w->kernel[d] < 1 ||
+        w->in[d] < 0 || w->out[d] < 0)
+      return opError(op, "kernel_shape, strides and dilations must be positive");
+    int64_t span = (w->kernel[d] - 1) * w->dilation[d] + 1;
+    if (autoPad == "NOTSET") {
+      w->padBegin[d] = pads.empty() ? 0 : pads[i];
+      w->padEnd[d] = pads.empty() ? 0 : pads[i + r];
+    } else if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
+      int64_t total =
+          std::max<int64_t>(0, (w->out[d] - 1) * w->stride[d] + span - w->in[d]);
+      int64_t half = total / 2;
+      w->padBegin[d] = autoPad == "SAME_UPPER" ? half : total - half;
+      w->padEnd[d] = total - w->padBegin[d];
+    }
+    if (w->padBegin[d] < 0 || w->padEnd[d] < 0)
+      return opError(op, "negative pads are not supported");
+  }
+  return rt::Status::ok();
+}
+
+float *nn::scratch(size_t count, int slot) {
+  thread_local std::vector<float> buffers[4];
+  std::vector<float> &buf = buffers[slot & 3];
+  if (buf.size() < count)
+    buf.resize(count);
+  return buf.data();
+}
+
+bool nn::hasInput(const om::OpDef &op, int i) {
+  return i < op.input_desc_size() &&
+         op.input_desc(i).dtype() != om::DT_UNDEFINED;
+}
+
+rt::Status nn::requireFloat(const om::OpDef &op, int exceptOutput) {
+  for (int i = 0; i < op.input_desc_size(); ++i) {
+    om::DataType t = op.input_desc(i).dtype();
+    if (t != om::DT_UNDEFINED && t != om::DT_FLOAT)
+      return opError(op, "input " + std::to_string(i) + " is " + dtypeName(t) +
+                             ", only float32 is supported");
+  }
+  for (int i = 0; i < op.output_desc_size(); ++i) {
+    om::DataType t = op.output_desc(i).dtype();
+    if (i != exceptOutput && t != om::DT_FLOAT)
+      return opError(op, "output " + std::to_string(i) + " is " + dtypeName(t) +
+                             ", only float32 is supported");
+  }
+  if (op.output_desc_size() == 0)
+    return opError(op, "has no output descriptor");
+  return rt::Status::ok();
+}
+
+uint32_t nn::blocksForFlops(int64_t items, double flopsPerItem) {
+  double grain = std::ceil(kMinBlockFlops / std::max(flopsPerItem, 1.0));
+  return blocksForWork(items, static_cast<int64_t>(grain));
+}

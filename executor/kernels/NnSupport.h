@@ -1,0 +1,70 @@
+//===- NnSupport.h - what the NN kernel families share ---------*- C++ -*-===//
+//
+// The pieces Conv, Pool, Gemm and Norm have in common: one row-major GEMM entry
+// point on Eigen (compiled once, in NnSupport.cpp), the sliding-window geometry
+// of ONNX's conv and pool ops (auto_pad, pads, strides, dilations) normalised to
+// three spatial dims, per-thread scratch, and float32 checks.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GEFLOW_EXECUTOR_KERNELS_NNSUPPORT_H
+#define GEFLOW_EXECUTOR_KERNELS_NNSUPPORT_H
+
+#include "executor/kernels/KernelSupport.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace geflow::kernels::nn {
+
+/// C[MxN] = alpha * op(A) * op(B) + beta * C, all row-major with leading
+/// dimensions lda/ldb/ldc; op(A) is MxK (A is KxM when transA), op(B) is KxN
+/// (B is NxK when transB). beta == 0 ignores C's previous contents.
+void gemm(bool transA, bool transB, int64_t m, int64_t n, int64_t k,
+          float alpha, const float *a, int64_t lda, const float *b,
+          int64_t ldb, float beta, float *c, int64_t ldc);
+
+/// A sliding window over up to three spatial dims. Ops of spatial rank r < 3
+/// are stored right-aligned with leading unit dims (in = out = kernel = 1), so
+/// one loop nest serves 1-D, 2-D and 3-D.
+struct Window {
+  int rank = 0; // the op's spatial rank (1..3)
+  int64_t in[3] = {1, 1, 1};
+  int64_t out[3] = {1, 1, 1};
+  int64_t kernel[3] = {1, 1, 1};
+  int64_t stride[3] = {1, 1, 1};
+  int64_t dilation[3] = {1, 1, 1};
+  int64_t padBegin[3] = {0, 0, 0};
+  int64_t padEnd[3] = {0, 0, 0};
+
+  int64_t inSize() const { return in[0] * in[1] * in[2]; }
+  int64_t outSize() const { return out[0] * out[1] * out[2]; }
+  int64_t kernelSize() const { return kernel[0] * kernel[1] * kernel[2]; }
+};
+
+/// Fills `w` from the op's auto_pad / pads / strides / dilations (dilations
+/// only when `useDilations`) for input spatial dims `in`, output spatial dims
+/// `out` (the output descriptor's, which the compiler inferred) and `kernel`.
+rt::Status resolveWindow(const om::OpDef &op, const std::vector<int64_t> &in,
+                         const std::vector<int64_t> &out,
+                         const std::vector<int64_t> &kernel, bool useDilations,
+                         Window *w);
+
+/// A per-thread buffer of at least `count` floats, reused across calls on the
+/// same host thread; `slot` tells apart buffers a kernel needs at once.
+float *scratch(size_t count, int slot = 0);
+
+/// True when input `i` exists and is not an absent optional input.
+bool hasInput(const om::OpDef &op, int i);
+
+/// An error naming the op unless every present input and output is float32
+/// (outputs listed in `except` may have other dtypes, e.g. max_pool Indices).
+rt::Status requireFloat(const om::OpDef &op, int exceptOutput = -1);
+
+/// maxBlocks for `items` equal work items of `flopsPerItem` each: every block
+/// carries at least kMinBlockFlops so it is worth a launch.
+inline constexpr double kMinBlockFlops = 1 << 18;
+uint32_t blocksForFlops(int64_t items, double flopsPerItem);
+
+} // namespace geflow::kernels::nn
+
+#endif // GEFLOW_EXECUTOR_KERNELS_NNSUPPORT_H

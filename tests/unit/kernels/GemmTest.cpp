@@ -1,0 +1,268 @@
+//===- GemmTest.cpp - gemm and matmul against direct loops -----------------===//
+
+#include "executor/kernels/Kernel.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+using namespace geflow;
+using namespace geflow::kernels;
+
+namespace {
+
+om::TensorDescriptor desc(const std::vector<int64_t> &shape,
+                          om::DataType dtype = om::DT_FLOAT) {
+  om::TensorDescriptor d;
+  d.set_dtype(dtype);
+  for (int64_t v : shape)
+    d.add_shape(v);
+  return d;
+}
+
+int64_t count(const std::vector<int64_t> &shape) {
+  int64_t n = 1;
+  for (int64_t v : shape)
+    n *= v;
+  return n;
+}
+
+std::vector<float> random(int64_t n, unsigned seed) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  std::vector<float> v(n);
+  for (float &x : v)
+    x = dist(gen);
+  return v;
+}
+
+void setInt(om::OpDef &op, const std::string &name, int64_t v) {
+  (*op.mutable_attr())[name].set_i(v);
+}
+void setFloat(om::OpDef &op, const std::string &name, float v) {
+  (*op.mutable_attr())[name].set_f(v);
+}
+
+/// Plans, creates and runs `op` as `blockDim` blocks, one after another.
+rt::Status runOp(const om::OpDef &op, const std::vector<const float *> &in,
+                 float *out, uint32_t blockDim) {
+  KernelPlan plan;
+  GEFLOW_RT_RETURN_IF_ERROR(planKernel(op, &plan));
+  EXPECT_EQ(plan.engine, rt::Engine::kAic);
+  EXPECT_GE(plan.maxBlocks, 1u);
+  KernelSpec spec;
+  spec.op = &op;
+  spec.constantInputs.assign(op.input_desc_size(), nullptr);
+  std::unique_ptr<Kernel> kernel;
+  GEFLOW_RT_RETURN_IF_ERROR(createKernel(spec, &kernel));
+  std::vector<TensorView> inputs(op.input_desc_size());
+  for (int i = 0; i < op.input_desc_size(); ++i)
+    inputs[i] = {const_cast<float *>(in[i]), &op.input_desc(i)};
+  TensorView output{out, &op.output_desc(0)};
+  for (uint32_t b = 0; b < blockDim; ++b)
+    GEFLOW_RT_RETURN_IF_ERROR(kernel->run(inputs.data(), &output, b, blockDim));
+  return rt::Status::ok();
+}
+
+void expectNear(const std::vector<float> &got, const std::vector<float> &want) {
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < got.size(); ++i)
+    ASSERT_NEAR(got[i], want[i], 1e-4) << "at element " << i;
+}
+
+struct GemmCase {
+  int64_t m, n, k;
+  bool transA, transB;
+  std::vector<int64_t> cShape; // {-1}: no C
+  float alpha, beta;
+  bool setAttrs;
+};
+
+TEST(GemmKernel, MatchesDirectLoops) {
+  std::vector<GemmCase> cases = {
+      {5, 7, 3, false, false, {5, 7}, 1.0f, 1.0f, false},
+      {37, 11, 13, false, false, {-1}, 1.0f, 1.0f, false},
+      {37, 11, 13, true, false, {11}, 0.5f, 2.0f, true},
+      {17, 9, 21, false, true, {17, 1}, 1.5f, -1.0f, true},
+      {17, 9, 21, true, true, {1, 9}, 1.0f, 0.25f, true},
+      {8, 4, 6, true, true, {}, 2.0f, 1.0f, true},
+      {8, 4, 6, false, false, {1}, 1.0f, 0.0f, true},
+      {1, 33, 65, false, true, {1, 33}, 1.0f, 1.0f, true},
+      {64, 1, 16, true, false, {64, 1}, 1.0f, 1.0f, true},
+  };
+  unsigned seed = 1;
+  for (const GemmCase &c : cases) {
+    om::OpDef op;
+    op.set_name("gemm0");
+    op.set_type("gemm");
+    std::vector<int64_t> aShape = c.transA ? std::vector<int64_t>{c.k, c.m}
+                                           : std::vector<int64_t>{c.m, c.k};
+    std::vector<int64_t> bShape = c.transB ? std::vector<int64_t>{c.n, c.k}
+                                           : std::vector<int64_t>{c.k, c.n};
+    bool hasC = c.cShape != std::vector<int64_t>{-1};
+    *op.add_input_desc() = desc(aShape);
+    *op.add_input_desc() = desc(bShape);
+    if (hasC)
+      *op.add_input_desc() = desc(c.cShape);
+    *op.add_output_desc() = desc({c.m, c.n});
+    if (c.setAttrs) {
+      setInt(op, "transA", c.transA);
+      setInt(op, "transB", c.transB);
+      setFloat(op, "alpha", c.alpha);
+      setFloat(op, "beta", c.beta);
+    }
+    std::vector<float> a = random(count(aShape), seed++);
+    std::vector<float> b = random(count(bShape), seed++);
+    std::vector<float> cv = hasC ? random(count(c.cShape), seed++)
+                                 : std::vector<float>{};
+    // C's unidirectional broadcast to [M, N].
+    std::vector<int64_t> cs = c.cShape;
+    if (hasC)
+      cs.insert(cs.begin(), 2 - cs.size(), 1);
+    std::vector<float> want(c.m * c.n);
+    for (int64_t i = 0; i < c.m; ++i)
+      for (int64_t j = 0; j < c.n; ++j) {
+        double acc = 0;
+        for (int64_t p = 0; p < c.k; ++p) {
+          float av = c.transA ? a[p * c.m + i] : a[i * c.k + p];
+          float bv = c.transB ? b[j * c.k + p] : b[p * c.n + j];
+          acc += double(av) * bv;
+        }
+        double v = c.alpha * acc;
+        if (hasC)
+          v += c.beta * cv[(cs[0] == 1 ? 0 : i) * cs[1] + (cs[1] == 1 ? 0 : j)];
+        want[i * c.n + j] = static_cast<float>(v);
+      }
+    for (uint32_t blocks : {1u, 3u, 7u}) {
+      std::vector<float> got(c.m * c.n, 12345.0f);
+      ASSERT_TRUE(runOp(op, {a.data(), b.data(), hasC ? cv.data() : nullptr},
+                        got.data(), blocks)
+                      .isOk());
+      SCOPED_TRACE("m=" + std::to_string(c.m) + " blocks=" + std::to_string(blocks));
+      expectNear(got, want);
+    }
+  }
+}
+
+TEST(GemmKernel, PlanCountsFlopsAndBytes) {
+  om::OpDef op;
+  op.set_name("fc");
+  op.set_type("gemm");
+  *op.add_input_desc() = desc({64, 128});
+  *op.add_input_desc() = desc({128, 256});
+  *op.add_output_desc() = desc({64, 256});
+  KernelPlan plan;
+  ASSERT_TRUE(planKernel(op, &plan).isOk());
+  EXPECT_EQ(plan.engine, rt::Engine::kAic);
+  EXPECT_DOUBLE_EQ(plan.cost.flops, 2.0 * 64 * 128 * 256);
+  EXPECT_DOUBLE_EQ(plan.cost.bytes, 4.0 * (64 * 128 + 128 * 256 + 64 * 256));
+  EXPECT_GT(plan.maxBlocks, 1u);
+}
+
+TEST(GemmKernel, RejectsNonFloatAndBadShapes) {
+  om::OpDef op;
+  op.set_name("fc");
+  op.set_type("gemm");
+  *op.add_input_desc() = desc({4, 8}, om::DT_INT32);
+  *op.add_input_desc() = desc({8, 2}, om::DT_INT32);
+  *op.add_output_desc() = desc({4, 2}, om::DT_INT32);
+  KernelPlan plan;
+  rt::Status st = planKernel(op, &plan);
+  ASSERT_FALSE(st.isOk());
+  EXPECT_NE(st.message().find("node 'fc' (gemm)"), std::string::npos);
+  EXPECT_NE(st.message().find("int32"), std::string::npos);
+
+  op.mutable_input_desc(0)->set_dtype(om::DT_FLOAT);
+  op.mutable_input_desc(1)->set_dtype(om::DT_FLOAT);
+  op.mutable_output_desc(0)->set_dtype(om::DT_FLOAT);
+  op.mutable_input_desc(1)->set_shape(0, 7);
+  st = planKernel(op, &plan);
+  ASSERT_FALSE(st.isOk());
+  EXPECT_NE(st.message().find("inner dimensions"), std::string::npos);
+}
+
+TEST(MatMulKernel, NumpySemantics) {
+  struct Case {
+    std::vector<int64_t> a, b, y;
+  };
+  std::vector<Case> cases = {
+      {{3, 4}, {4, 5}, {3, 5}},
+      {{2, 3, 4}, {4, 5}, {2, 3, 5}},
+      {{2, 3, 4}, {2, 4, 5}, {2, 3, 5}},
+      {{4}, {4, 5}, {5}},
+      {{2, 3, 4}, {4}, {2, 3}},
+      {{4}, {4}, {}},
+      {{2, 1, 3, 4}, {5, 4, 6}, {2, 5, 3, 6}},
+      {{3, 4}, {2, 4, 5}, {2, 3, 5}},
+      {{4}, {3, 4, 2}, {3, 2}},
+      {{1, 19, 16}, {3, 16, 9}, {3, 19, 9}},
+      {{40, 16}, {16, 1}, {40, 1}},
+  };
+  unsigned seed = 100;
+  for (const Case &c : cases) {
+    om::OpDef op;
+    op.set_name("mm");
+    op.set_type("matmul");
+    *op.add_input_desc() = desc(c.a);
+    *op.add_input_desc() = desc(c.b);
+    *op.add_output_desc() = desc(c.y);
+    std::vector<float> a = random(count(c.a), seed++);
+    std::vector<float> b = random(count(c.b), seed++);
+    // Reference: promote, broadcast batch dims, direct loops.
+    std::vector<int64_t> as = c.a, bs = c.b;
+    if (as.size() == 1)
+      as.insert(as.begin(), 1);
+    if (bs.size() == 1)
+      bs.push_back(1);
+    size_t rank = std::max(as.size(), bs.size());
+    as.insert(as.begin(), rank - as.size(), 1);
+    bs.insert(bs.begin(), rank - bs.size(), 1);
+    int64_t m = as[rank - 2], k = as[rank - 1], n = bs[rank - 1];
+    std::vector<int64_t> ob(rank - 2);
+    int64_t batch = 1;
+    for (size_t i = 0; i + 2 < rank; ++i)
+      batch *= (ob[i] = std::max(as[i], bs[i]));
+    std::vector<float> want(batch * m * n);
+    for (int64_t bi = 0; bi < batch; ++bi) {
+      int64_t rest = bi, aOff = 0, bOff = 0, aStr = 1, bStr = 1;
+      for (size_t i = ob.size(); i-- > 0;) {
+        int64_t coord = rest % ob[i];
+        rest /= ob[i];
+        aOff += (as[i] == 1 ? 0 : coord) * aStr;
+        bOff += (bs[i] == 1 ? 0 : coord) * bStr;
+        aStr *= as[i];
+        bStr *= bs[i];
+      }
+      for (int64_t i = 0; i < m; ++i)
+        for (int64_t j = 0; j < n; ++j) {
+          double acc = 0;
+          for (int64_t p = 0; p < k; ++p)
+            acc += double(a[aOff * m * k + i * k + p]) * b[bOff * k * n + p * n + j];
+          want[(bi * m + i) * n + j] = static_cast<float>(acc);
+        }
+    }
+    for (uint32_t blocks : {1u, 3u, 7u}) {
+      std::vector<float> got(want.size(), 12345.0f);
+      ASSERT_TRUE(runOp(op, {a.data(), b.data()}, got.data(), blocks).isOk());
+      SCOPED_TRACE("case a rank " + std::to_string(c.a.size()) + " blocks " +
+                   std::to_string(blocks));
+      expectNear(got, want);
+    }
+  }
+}
+
+TEST(MatMulKernel, RejectsMismatchedBatch) {
+  om::OpDef op;
+  op.set_name("mm");
+  op.set_type("matmul");
+  *op.add_input_desc() = desc({2, 3, 4});
+  *op.add_input_desc() = desc({3, 4, 5});
+  *op.add_output_desc() = desc({2, 3, 5});
+  KernelPlan plan;
+  rt::Status st = planKernel(op, &plan);
+  ASSERT_FALSE(st.isOk());
+  EXPECT_NE(st.message().find("node 'mm' (matmul)"), std::string::npos);
+}
+
+} // namespace
