@@ -1,5 +1,679 @@
-//===- Elementwise.cpp - Elementwise kernels -------------------------------------===//
+//===- Elementwise.cpp - Elementwise kernels --------------------------------===//
+//
+// Unary, broadcasting binary, comparison, variadic, where and cast kernels.
+//
+// Block split: contiguous ranges of output elements (grain 4096).
+// Cost: FLOPs per output element per arithmetic op (more for transcendental
+// ones), bytes = inputs read + output written.
+// Computation: Eigen array expressions over each run of the coalesced
+// broadcast (an operand that repeats along the run is an Eigen constant).
+//
+//===----------------------------------------------------------------------===//
 
 #include "executor/kernels/KernelRegistry.h"
+#include "executor/kernels/VectorSupport.h"
 
-void geflow::kernels::registerElementwiseKernels(KernelRegistry &) {}
+#include <cmath>
+#include <limits>
+
+using namespace geflow;
+using namespace geflow::kernels;
+using namespace geflow::kernels::vec;
+
+namespace {
+
+constexpr int64_t kGrain = 4096;
+
+template <class T> using Arr = Eigen::Array<T, Eigen::Dynamic, 1>;
+template <class T> using CMap = Eigen::Map<const Arr<T>>;
+template <class T> using MMap = Eigen::Map<Arr<T>>;
+
+// --- unary -----------------------------------------------------------------------
+
+struct UnaryParams {
+  float alpha = 0, beta = 0, gamma = 0;
+  bool hasLo = false, hasHi = false;
+  double lo = 0, hi = 0;
+};
+
+// Each op: FLOPs per element and its Eigen expression of `x` (an array of T).
+#define GEFLOW_UNARY(Name, Flops, ...)                                         \
+  struct Name {                                                                \
+    static constexpr double kFlops = Flops;                                    \
+    template <class T, class X>                                                \
+    static auto eval(const X &x, const UnaryParams &p) {                       \
+      (void)p;                                                                 \
+      return __VA_ARGS__;                                                      \
+    }                                                                          \
+  };
+
+GEFLOW_UNARY(Abs, 1, x.abs())
+GEFLOW_UNARY(Ceil, 1, x.ceil())
+GEFLOW_UNARY(Cos, 8, x.cos())
+GEFLOW_UNARY(Elu, 10, (x > T(0)).select(x, T(p.alpha) * (x.exp() - T(1))))
+GEFLOW_UNARY(Erf, 12, x.unaryExpr([](T v) { return std::erf(v); }))
+GEFLOW_UNARY(Exp, 8, x.exp())
+GEFLOW_UNARY(Floor, 1, x.floor())
+GEFLOW_UNARY(HardSigmoid, 4, (T(p.alpha) * x + T(p.beta)).max(T(0)).min(T(1)))
+GEFLOW_UNARY(HardSwish, 5, x * (x / T(6) + T(0.5)).max(T(0)).min(T(1)))
+GEFLOW_UNARY(Identity, 0, x)
+GEFLOW_UNARY(LeakyRelu, 2, (x < T(0)).select(T(p.alpha) * x, x))
+GEFLOW_UNARY(Log, 8, x.log())
+GEFLOW_UNARY(Neg, 1, -x)
+GEFLOW_UNARY(Reciprocal, 1, x.inverse())
+GEFLOW_UNARY(Relu, 1, x.max(T(0)))
+GEFLOW_UNARY(Selu, 10,
+             (x > T(0)).select(T(p.gamma) * x,
+                               T(p.gamma) * (T(p.alpha) * x.exp() - T(p.alpha))))
+GEFLOW_UNARY(Sigmoid, 10, x.logistic())
+GEFLOW_UNARY(Sign, 1, x.sign())
+GEFLOW_UNARY(Sin, 8, x.sin())
+// log(1 + e^x) without overflow for large x.
+GEFLOW_UNARY(Softplus, 12, x.unaryExpr([](T v) {
+  return v > T(0) ? v + std::log1p(std::exp(-v)) : std::log1p(std::exp(v));
+}))
+GEFLOW_UNARY(Softsign, 3, x / (T(1) + x.abs()))
+GEFLOW_UNARY(Sqrt, 4, x.sqrt())
+GEFLOW_UNARY(Tanh, 10, x.tanh())
+GEFLOW_UNARY(Not, 1, x.unaryExpr([](bool v) { return !v; }))
+GEFLOW_UNARY(Clip, 2,
+             x.max(p.hasLo ? T(p.lo) : std::numeric_limits<T>::lowest())
+                 .min(p.hasHi ? T(p.hi) : std::numeric_limits<T>::max()))
+#undef GEFLOW_UNARY
+
+using UnaryFn = void (*)(const void *in, void *out, int64_t n,
+                         const UnaryParams &p);
+
+template <class T, class Op>
+void unaryRun(const void *in, void *out, int64_t n, const UnaryParams &p) {
+  MMap<T>(static_cast<T *>(out), n) =
+      Op::template eval<T>(CMap<T>(static_cast<const T *>(in), n), p);
+}
+
+using ClipTypes = TypeList<float, double, int32_t, int64_t, int8_t, uint8_t>;
+
+struct UnaryOpInfo {
+  UnaryFn (*lookup)(om::DataType);
+  double flops;
+};
+
+template <class Op, class Types> UnaryFn lookupUnary(om::DataType dt) {
+  UnaryFn fn = nullptr;
+  dispatch(Types{}, dt, [&](auto tag) {
+    fn = &unaryRun<typename decltype(tag)::type, Op>;
+  });
+  return fn;
+}
+
+template <class Op, class Types> UnaryOpInfo unaryInfo() {
+  return {&lookupUnary<Op, Types>, Op::kFlops};
+}
+
+const UnaryOpInfo *findUnary(const std::string &type) {
+  static const std::unordered_map<std::string, UnaryOpInfo> table = {
+      {"abs", unaryInfo<Abs, SignedTypes>()},
+      {"ceil", unaryInfo<Ceil, FloatTypes>()},
+      {"cos", unaryInfo<Cos, FloatTypes>()},
+      {"elu", unaryInfo<Elu, FloatTypes>()},
+      {"erf", unaryInfo<Erf, FloatTypes>()},
+      {"exp", unaryInfo<Exp, FloatTypes>()},
+      {"floor", unaryInfo<Floor, FloatTypes>()},
+      {"hard_sigmoid", unaryInfo<HardSigmoid, FloatTypes>()},
+      {"hard_swish", unaryInfo<HardSwish, FloatTypes>()},
+      {"leaky_relu", unaryInfo<LeakyRelu, FloatTypes>()},
+      {"log", unaryInfo<Log, FloatTypes>()},
+      {"neg", unaryInfo<Neg, SignedTypes>()},
+      {"reciprocal", unaryInfo<Reciprocal, FloatTypes>()},
+      {"relu", unaryInfo<Relu, SignedTypes>()},
+      {"selu", unaryInfo<Selu, FloatTypes>()},
+      {"sigmoid", unaryInfo<Sigmoid, FloatTypes>()},
+      {"sign", unaryInfo<Sign, SignedTypes>()},
+      {"sin", unaryInfo<Sin, FloatTypes>()},
+      {"softplus", unaryInfo<Softplus, FloatTypes>()},
+      {"softsign", unaryInfo<Softsign, FloatTypes>()},
+      {"sqrt", unaryInfo<Sqrt, FloatTypes>()},
+      {"tanh", unaryInfo<Tanh, FloatTypes>()},
+      {"not", unaryInfo<Not, TypeList<bool>>()},
+      {"clip", unaryInfo<Clip, ClipTypes>()},
+  };
+  auto it = table.find(type);
+  return it == table.end() ? nullptr : &it->second;
+}
+
+/// Identity is a byte copy for every dtype; the other unary ops go through
+/// Eigen on their dtype.
+class UnaryKernel final : public VectorKernel {
+public:
+  static rt::Status make(const KernelSpec &spec,
+                         std::unique_ptr<UnaryKernel> *out) {
+    const om::OpDef &op = *spec.op;
+    GEFLOW_RT_RETURN_IF_ERROR(checkArity(op, 1, 1));
+    auto k = std::unique_ptr<UnaryKernel>(new UnaryKernel);
+    om::DataType dt = op.input_desc(0).dtype();
+    k->n_ = numElements(op.output_desc(0));
+    k->elemSize_ = dtypeSize(dt);
+    k->clip_ = op.type() == "clip";
+    const std::string &type = op.type();
+    double flops = 0;
+    if (type != "identity") {
+      const UnaryOpInfo *info = findUnary(type);
+      if (!info)
+        return opError(op, "not a unary elementwise op");
+      k->fn_ = info->lookup(dt);
+      if (!k->fn_)
+        return unsupportedDtype(op, dt);
+      flops = info->flops;
+    } else if (k->elemSize_ == 0) {
+      return unsupportedDtype(op, dt);
+    }
+    UnaryParams &p = k->params_;
+    if (type == "elu") {
+      p.alpha = attrFloat(op, "alpha", 1.0f);
+    } else if (type == "hard_sigmoid") {
+      p.alpha = attrFloat(op, "alpha", 0.2f);
+      p.beta = attrFloat(op, "beta", 0.5f);
+    } else if (type == "leaky_relu") {
+      p.alpha = attrFloat(op, "alpha", 0.01f);
+    } else if (type == "selu") {
+      p.alpha = attrFloat(op, "alpha", 1.67326319217681884765625f);
+      p.gamma = attrFloat(op, "gamma", 1.05070102214813232421875f);
+    } else if (k->clip_) {
+      for (int i = 1; i <= 2; ++i) {
+        k->boundConst_[i - 1] = constantInput(spec, i);
+        k->hasBound_[i - 1] = hasInput(op, i);
+        if (k->hasBound_[i - 1])
+          k->boundDtype_[i - 1] = op.input_desc(i).dtype();
+      }
+    }
+    k->setPlan(op, k->n_, kGrain, flops * static_cast<double>(k->n_));
+    *out = std::move(k);
+    return rt::Status::ok();
+  }
+
+  rt::Status run(const TensorView *inputs, const TensorView *outputs,
+                 uint32_t blockIdx, uint32_t blockDim) const override {
+    BlockRange r = blockRange(n_, blockIdx, blockDim);
+    if (r.begin >= r.end)
+      return rt::Status::ok();
+    auto *in = static_cast<const char *>(inputs[0].data) + r.begin * elemSize_;
+    auto *out = static_cast<char *>(outputs[0].data) + r.begin * elemSize_;
+    if (!fn_) {
+      if (in != out)
+        std::memcpy(out, in, (r.end - r.begin) * elemSize_);
+      return rt::Status::ok();
+    }
+    UnaryParams p = params_;
+    if (clip_) {
+      const void *lo = operandData(boundConst_[0], inputs, 1);
+      const void *hi = operandData(boundConst_[1], inputs, 2);
+      p.hasLo = hasBound_[0] && lo;
+      p.hasHi = hasBound_[1] && hi;
+      if (p.hasLo)
+        p.lo = loadAsDouble(lo, boundDtype_[0], 0);
+      if (p.hasHi)
+        p.hi = loadAsDouble(hi, boundDtype_[1], 0);
+    }
+    fn_(in, out, r.end - r.begin, p);
+    return rt::Status::ok();
+  }
+
+private:
+  UnaryKernel() = default;
+  UnaryFn fn_ = nullptr;
+  int64_t n_ = 0;
+  size_t elemSize_ = 0;
+  UnaryParams params_;
+  bool clip_ = false;
+  bool hasBound_[2] = {false, false};
+  const void *boundConst_[2] = {nullptr, nullptr};
+  om::DataType boundDtype_[2] = {om::DT_UNDEFINED, om::DT_UNDEFINED};
+};
+
+// --- binary ----------------------------------------------------------------------
+
+// Each op: the Eigen expression of arrays (or constants) a and b of T.
+#define GEFLOW_BINARY(Name, ...)                                               \
+  struct Name {                                                                \
+    template <class T, class A, class B>                                       \
+    static auto eval(const A &a, const B &b) {                                 \
+      return __VA_ARGS__;                                                      \
+    }                                                                          \
+  };
+
+template <class T> struct PowFn {
+  T operator()(T x, T y) const {
+    if constexpr (std::is_integral_v<T>)
+      return static_cast<T>(std::pow(static_cast<double>(x), static_cast<double>(y)));
+    else
+      return std::pow(x, y);
+  }
+};
+// Integer division truncates (C, ONNX Runtime); a zero divisor gives 0
+// instead of a trap.
+template <class T> struct IntDivFn {
+  T operator()(T x, T y) const { return y == 0 ? T(0) : x / y; }
+};
+
+GEFLOW_BINARY(Add, a + b)
+GEFLOW_BINARY(Sub, a - b)
+GEFLOW_BINARY(Mul, a * b)
+GEFLOW_BINARY(Div, a / b)
+GEFLOW_BINARY(IntDiv, a.binaryExpr(b, IntDivFn<T>{}))
+GEFLOW_BINARY(Pow, a.binaryExpr(b, PowFn<T>{}))
+GEFLOW_BINARY(PRelu, (a < T(0)).select(a * b, a))
+GEFLOW_BINARY(Max, a.max(b))
+GEFLOW_BINARY(Min, a.min(b))
+GEFLOW_BINARY(Equal, a == b)
+GEFLOW_BINARY(Greater, a > b)
+GEFLOW_BINARY(Less, a < b)
+#undef GEFLOW_BINARY
+
+// A run of `n` outputs from a (contiguous, or one repeated value when
+// aRepeat) and b (likewise).
+using BinaryRowFn = void (*)(const void *a, bool aRepeat, const void *b,
+                             bool bRepeat, void *out, int64_t n);
+
+template <class T, class R, class Op>
+void binaryRow(const void *a, bool aRepeat, const void *b, bool bRepeat,
+               void *out, int64_t n) {
+  auto *pa = static_cast<const T *>(a);
+  auto *pb = static_cast<const T *>(b);
+  MMap<R> o(static_cast<R *>(out), n);
+  if (!aRepeat && !bRepeat)
+    o = Op::template eval<T>(CMap<T>(pa, n), CMap<T>(pb, n));
+  else if (!aRepeat)
+    o = Op::template eval<T>(CMap<T>(pa, n), Arr<T>::Constant(n, *pb));
+  else if (!bRepeat)
+    o = Op::template eval<T>(Arr<T>::Constant(n, *pa), CMap<T>(pb, n));
+  else
+    o = Op::template eval<T>(Arr<T>::Constant(n, *pa), Arr<T>::Constant(n, *pb));
+}
+
+template <class T> struct TakeBRow {
+  static void run(const void *, bool, const void *b, bool bRepeat, void *out,
+                  int64_t n) {
+    auto *pb = static_cast<const T *>(b);
+    auto *po = static_cast<T *>(out);
+    if (bRepeat)
+      std::fill(po, po + n, *pb);
+    else
+      std::copy(pb, pb + n, po);
+  }
+};
+
+using MinMaxTypes =
+    TypeList<float, double, Eigen::half, int8_t, int16_t, int32_t, int64_t,
+             uint8_t, uint16_t, uint32_t, uint64_t>;
+using CompareTypes = TypeList<float, double, int32_t, int64_t, int8_t, uint8_t, bool>;
+
+template <class Op, class Types>
+BinaryRowFn lookupArith(om::DataType dt) {
+  BinaryRowFn fn = nullptr;
+  dispatch(Types{}, dt, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    fn = &binaryRow<T, T, Op>;
+  });
+  return fn;
+}
+
+template <class Op> BinaryRowFn lookupCompare(om::DataType dt) {
+  BinaryRowFn fn = nullptr;
+  dispatch(CompareTypes{}, dt, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_same_v<T, bool> && !std::is_same_v<Op, Equal>)
+      return;
+    else
+      fn = &binaryRow<T, bool, Op>;
+  });
+  return fn;
+}
+
+BinaryRowFn lookupDiv(om::DataType dt) {
+  if (dt == om::DT_FLOAT || dt == om::DT_DOUBLE)
+    return lookupArith<Div, FloatTypes>(dt);
+  return lookupArith<IntDiv, TypeList<int32_t, int64_t, int8_t, uint8_t>>(dt);
+}
+
+struct BinaryOpInfo {
+  BinaryRowFn (*lookup)(om::DataType);
+  double flops;
+};
+
+const BinaryOpInfo *findBinary(const std::string &type) {
+  using Arith = TypeList<float, double, int32_t, int64_t, int8_t, uint8_t>;
+  static const std::unordered_map<std::string, BinaryOpInfo> table = {
+      {"add", {&lookupArith<Add, Arith>, 1}},
+      {"sub", {&lookupArith<Sub, Arith>, 1}},
+      {"mul", {&lookupArith<Mul, Arith>, 1}},
+      {"div", {&lookupDiv, 1}},
+      {"pow", {&lookupArith<Pow, NumericTypes>, 10}},
+      {"prelu", {&lookupArith<PRelu, SignedTypes>, 2}},
+      {"equal", {&lookupCompare<Equal>, 1}},
+      {"greater", {&lookupCompare<Greater>, 1}},
+      {"less", {&lookupCompare<Less>, 1}},
+  };
+  auto it = table.find(type);
+  return it == table.end() ? nullptr : &it->second;
+}
+
+/// Pow whose exponent's dtype differs from the base's (ONNX allows it): both
+/// read as double, the result stored in the base's dtype.
+void mixedPowRow(const void *a, om::DataType at, int64_t aOff, int64_t aStride,
+                 const void *b, om::DataType bt, int64_t bOff, int64_t bStride,
+                 void *out, int64_t outOff, int64_t n) {
+  for (int64_t j = 0; j < n; ++j) {
+    double v = std::pow(loadAsDouble(a, at, aOff + j * aStride),
+                        loadAsDouble(b, bt, bOff + j * bStride));
+    switch (at) {
+    case om::DT_FLOAT: static_cast<float *>(out)[outOff + j] = static_cast<float>(v); break;
+    case om::DT_DOUBLE: static_cast<double *>(out)[outOff + j] = v; break;
+    case om::DT_INT32: static_cast<int32_t *>(out)[outOff + j] = static_cast<int32_t>(v); break;
+    default: static_cast<int64_t *>(out)[outOff + j] = static_cast<int64_t>(v); break;
+    }
+  }
+}
+
+class BinaryKernel final : public VectorKernel {
+public:
+  static rt::Status make(const KernelSpec &spec,
+                         std::unique_ptr<BinaryKernel> *out) {
+    const om::OpDef &op = *spec.op;
+    GEFLOW_RT_RETURN_IF_ERROR(checkArity(op, 2, 1));
+    const BinaryOpInfo *info = findBinary(op.type());
+    if (!info)
+      return opError(op, "not a binary elementwise op");
+    auto k = std::unique_ptr<BinaryKernel>(new BinaryKernel);
+    om::DataType at = op.input_desc(0).dtype(), bt = op.input_desc(1).dtype();
+    if (at != bt) {
+      bool floatOrInt = [](om::DataType t) {
+        return t == om::DT_FLOAT || t == om::DT_DOUBLE || t == om::DT_INT32 ||
+               t == om::DT_INT64;
+      }(at);
+      if (op.type() != "pow" || !floatOrInt || dtypeSize(bt) == 0)
+        return opError(op, std::string("operand dtypes differ: ") +
+                               dtypeName(at) + " and " + dtypeName(bt));
+      k->mixed_ = true;
+      k->at_ = at;
+      k->bt_ = bt;
+    } else {
+      k->fn_ = info->lookup(at);
+      if (!k->fn_)
+        return unsupportedDtype(op, at);
+    }
+    k->aSize_ = dtypeSize(at);
+    k->bSize_ = dtypeSize(bt);
+    k->oSize_ = dtypeSize(op.output_desc(0).dtype());
+    k->bc_ = Broadcast(shapeOf(op.output_desc(0)),
+                       {shapeOf(op.input_desc(0)), shapeOf(op.input_desc(1))});
+    int64_t n = k->bc_.total();
+    k->setPlan(op, n, kGrain, info->flops * static_cast<double>(n));
+    *out = std::move(k);
+    return rt::Status::ok();
+  }
+
+  rt::Status run(const TensorView *inputs, const TensorView *outputs,
+                 uint32_t blockIdx, uint32_t blockDim) const override {
+    BlockRange r = blockRange(bc_.total(), blockIdx, blockDim);
+    auto *a = static_cast<const char *>(inputs[0].data);
+    auto *b = static_cast<const char *>(inputs[1].data);
+    auto *o = static_cast<char *>(outputs[0].data);
+    const bool aRep = bc_.innerStride(0) == 0, bRep = bc_.innerStride(1) == 0;
+    bc_.forEachRow(r.begin, r.end, [&](int64_t pos, const int64_t *in, int64_t len) {
+      if (mixed_)
+        mixedPowRow(a, at_, in[0], bc_.innerStride(0), b, bt_, in[1],
+                    bc_.innerStride(1), o, pos, len);
+      else
+        fn_(a + in[0] * aSize_, aRep, b + in[1] * bSize_, bRep, o + pos * oSize_, len);
+    });
+    return rt::Status::ok();
+  }
+
+private:
+  BinaryKernel() = default;
+  Broadcast bc_;
+  BinaryRowFn fn_ = nullptr;
+  bool mixed_ = false;
+  om::DataType at_ = om::DT_UNDEFINED, bt_ = om::DT_UNDEFINED;
+  size_t aSize_ = 0, bSize_ = 0, oSize_ = 0;
+};
+
+// --- variadic max / min / sum / mean ----------------------------------------------
+
+/// out = broadcast(data_0); out = op(out, broadcast(data_k)) for k >= 1; mean
+/// scales by 1/N at the end. Each block does every pass over its own range.
+class VariadicKernel final : public VectorKernel {
+public:
+  static rt::Status make(const KernelSpec &spec,
+                         std::unique_ptr<VariadicKernel> *out) {
+    const om::OpDef &op = *spec.op;
+    GEFLOW_RT_RETURN_IF_ERROR(checkArity(op, 1, 1));
+    auto k = std::unique_ptr<VariadicKernel>(new VariadicKernel);
+    om::DataType dt = op.output_desc(0).dtype();
+    for (const auto &d : op.input_desc())
+      if (d.dtype() != dt)
+        return opError(op, "operand dtypes differ");
+    const std::string &type = op.type();
+    bool ok = false;
+    if (type == "max" || type == "min") {
+      ok = dispatch(MinMaxTypes{}, dt, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        k->copy_ = &TakeBRow<T>::run;
+        k->fn_ = type == "max" ? &binaryRow<T, T, Max> : &binaryRow<T, T, Min>;
+      });
+    } else if (type == "sum") {
+      ok = dispatch(NumericTypes{}, dt, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        k->copy_ = &TakeBRow<T>::run;
+        k->fn_ = &binaryRow<T, T, Add>;
+      });
+    } else if (type == "mean") {
+      ok = dispatch(FloatTypes{}, dt, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        k->copy_ = &TakeBRow<T>::run;
+        k->fn_ = &binaryRow<T, T, Add>;
+        k->scale_ = &binaryRow<T, T, Mul>;
+      });
+    } else {
+      return opError(op, "not a variadic elementwise op");
+    }
+    if (!ok)
+      return unsupportedDtype(op, dt);
+    auto outShape = shapeOf(op.output_desc(0));
+    for (const auto &d : op.input_desc())
+      k->bcs_.emplace_back(outShape, std::vector<std::vector<int64_t>>{outShape, shapeOf(d)});
+    k->elemSize_ = dtypeSize(dt);
+    k->n_ = numElements(op.output_desc(0));
+    k->inv_ = 1.0 / op.input_desc_size();
+    k->setPlan(op, k->n_, kGrain,
+               static_cast<double>(k->n_) * op.input_desc_size());
+    *out = std::move(k);
+    return rt::Status::ok();
+  }
+
+  rt::Status run(const TensorView *inputs, const TensorView *outputs,
+                 uint32_t blockIdx, uint32_t blockDim) const override {
+    BlockRange r = blockRange(n_, blockIdx, blockDim);
+    auto *o = static_cast<char *>(outputs[0].data);
+    for (size_t k = 0; k < bcs_.size(); ++k) {
+      auto *b = static_cast<const char *>(inputs[k].data);
+      const Broadcast &bc = bcs_[k];
+      const bool bRep = bc.innerStride(1) == 0;
+      BinaryRowFn fn = k == 0 ? copy_ : fn_;
+      bc.forEachRow(r.begin, r.end, [&](int64_t pos, const int64_t *in, int64_t len) {
+        fn(o + pos * elemSize_, false, b + in[1] * elemSize_, bRep,
+           o + pos * elemSize_, len);
+      });
+    }
+    if (scale_ && r.end > r.begin) {
+      // mean: out *= 1/N, with 1/N in the output dtype.
+      alignas(8) char inv[8];
+      if (elemSize_ == 4)
+        *reinterpret_cast<float *>(inv) = static_cast<float>(inv_);
+      else
+        *reinterpret_cast<double *>(inv) = inv_;
+      char *p = o + r.begin * elemSize_;
+      scale_(p, false, inv, true, p, r.end - r.begin);
+    }
+    return rt::Status::ok();
+  }
+
+private:
+  VariadicKernel() = default;
+  std::vector<Broadcast> bcs_;
+  BinaryRowFn copy_ = nullptr, fn_ = nullptr, scale_ = nullptr;
+  size_t elemSize_ = 0;
+  int64_t n_ = 0;
+  double inv_ = 1;
+};
+
+// --- where -----------------------------------------------------------------------
+
+template <class U>
+void whereRow(const bool *c, int64_t cs, const U *x, int64_t xs, const U *y,
+              int64_t ys, U *out, int64_t n) {
+  for (int64_t j = 0; j < n; ++j)
+    out[j] = c[j * cs] ? x[j * xs] : y[j * ys];
+}
+
+/// A byte-wise select: any dtype of x/y.
+class WhereKernel final : public VectorKernel {
+public:
+  static rt::Status make(const KernelSpec &spec,
+                         std::unique_ptr<WhereKernel> *out) {
+    const om::OpDef &op = *spec.op;
+    GEFLOW_RT_RETURN_IF_ERROR(checkArity(op, 3, 1));
+    if (op.input_desc(0).dtype() != om::DT_BOOL)
+      return opError(op, "condition must be bool");
+    auto k = std::unique_ptr<WhereKernel>(new WhereKernel);
+    k->elemSize_ = dtypeSize(op.output_desc(0).dtype());
+    if (k->elemSize_ == 0 || k->elemSize_ > 8)
+      return unsupportedDtype(op, op.output_desc(0).dtype());
+    k->bc_ = Broadcast(shapeOf(op.output_desc(0)),
+                       {shapeOf(op.input_desc(0)), shapeOf(op.input_desc(1)),
+                        shapeOf(op.input_desc(2))});
+    k->setPlan(op, k->bc_.total(), kGrain, static_cast<double>(k->bc_.total()));
+    *out = std::move(k);
+    return rt::Status::ok();
+  }
+
+  rt::Status run(const TensorView *inputs, const TensorView *outputs,
+                 uint32_t blockIdx, uint32_t blockDim) const override {
+    BlockRange r = blockRange(bc_.total(), blockIdx, blockDim);
+    auto *c = static_cast<const bool *>(inputs[0].data);
+    auto *x = inputs[1].data;
+    auto *y = inputs[2].data;
+    void *o = outputs[0].data;
+    const int64_t cs = bc_.innerStride(0), xs = bc_.innerStride(1),
+                  ys = bc_.innerStride(2);
+    bc_.forEachRow(r.begin, r.end, [&](int64_t pos, const int64_t *in, int64_t len) {
+      switch (elemSize_) {
+      case 1: whereRow(c + in[0], cs, static_cast<const uint8_t *>(x) + in[1], xs, static_cast<const uint8_t *>(y) + in[2], ys, static_cast<uint8_t *>(o) + pos, len); break;
+      case 2: whereRow(c + in[0], cs, static_cast<const uint16_t *>(x) + in[1], xs, static_cast<const uint16_t *>(y) + in[2], ys, static_cast<uint16_t *>(o) + pos, len); break;
+      case 4: whereRow(c + in[0], cs, static_cast<const uint32_t *>(x) + in[1], xs, static_cast<const uint32_t *>(y) + in[2], ys, static_cast<uint32_t *>(o) + pos, len); break;
+      default: whereRow(c + in[0], cs, static_cast<const uint64_t *>(x) + in[1], xs, static_cast<const uint64_t *>(y) + in[2], ys, static_cast<uint64_t *>(o) + pos, len); break;
+      }
+    });
+    return rt::Status::ok();
+  }
+
+private:
+  WhereKernel() = default;
+  Broadcast bc_;
+  size_t elemSize_ = 0;
+};
+
+// --- cast ------------------------------------------------------------------------
+
+using CastTypes = TypeList<float, double, Eigen::half, int8_t, uint8_t, int32_t,
+                           int64_t, bool>;
+using CastFn = void (*)(const void *in, void *out, int64_t n);
+
+// ONNX: to bool is "!= 0"; float16 goes through float.
+template <class From, class To> To castOne(From v) {
+  if constexpr (std::is_same_v<To, bool>) {
+    if constexpr (std::is_same_v<From, Eigen::half>)
+      return static_cast<float>(v) != 0.0f;
+    else
+      return v != From(0);
+  } else if constexpr (std::is_same_v<From, Eigen::half>) {
+    return static_cast<To>(static_cast<float>(v));
+  } else if constexpr (std::is_same_v<To, Eigen::half>) {
+    return Eigen::half(static_cast<float>(v));
+  } else {
+    return static_cast<To>(v);
+  }
+}
+
+template <class From, class To> void castRun(const void *in, void *out, int64_t n) {
+  auto *src = static_cast<const From *>(in);
+  auto *dst = static_cast<To *>(out);
+  for (int64_t i = 0; i < n; ++i)
+    dst[i] = castOne<From, To>(src[i]);
+}
+
+class CastKernel final : public VectorKernel {
+public:
+  static rt::Status make(const KernelSpec &spec, std::unique_ptr<CastKernel> *out) {
+    const om::OpDef &op = *spec.op;
+    GEFLOW_RT_RETURN_IF_ERROR(checkArity(op, 1, 1));
+    auto k = std::unique_ptr<CastKernel>(new CastKernel);
+    om::DataType from = op.input_desc(0).dtype(), to = op.output_desc(0).dtype();
+    k->inSize_ = dtypeSize(from);
+    k->outSize_ = dtypeSize(to);
+    k->n_ = numElements(op.output_desc(0));
+    if (from == to) {
+      if (k->inSize_ == 0)
+        return unsupportedDtype(op, from);
+    } else {
+      bool ok = dispatch(CastTypes{}, from, [&](auto f) {
+        dispatch(CastTypes{}, to, [&](auto t) {
+          k->fn_ = &castRun<typename decltype(f)::type, typename decltype(t)::type>;
+        });
+      });
+      if (!ok || !k->fn_)
+        return opError(op, std::string("no cast from ") + dtypeName(from) +
+                               " to " + dtypeName(to));
+    }
+    k->setPlan(op, k->n_, kGrain, static_cast<double>(k->n_));
+    *out = std::move(k);
+    return rt::Status::ok();
+  }
+
+  rt::Status run(const TensorView *inputs, const TensorView *outputs,
+                 uint32_t blockIdx, uint32_t blockDim) const override {
+    BlockRange r = blockRange(n_, blockIdx, blockDim);
+    if (r.begin >= r.end)
+      return rt::Status::ok();
+    auto *in = static_cast<const char *>(inputs[0].data) + r.begin * inSize_;
+    auto *o = static_cast<char *>(outputs[0].data) + r.begin * outSize_;
+    if (fn_)
+      fn_(in, o, r.end - r.begin);
+    else if (in != o)
+      std::memcpy(o, in, (r.end - r.begin) * inSize_);
+    return rt::Status::ok();
+  }
+
+private:
+  CastKernel() = default;
+  CastFn fn_ = nullptr;
+  size_t inSize_ = 0, outSize_ = 0;
+  int64_t n_ = 0;
+};
+
+} // namespace
+
+void geflow::kernels::registerElementwiseKernels(KernelRegistry &registry) {
+  for (const char *type :
+       {"abs", "ceil", "cos", "elu", "erf", "exp", "floor", "hard_sigmoid",
+        "hard_swish", "identity", "leaky_relu", "log", "neg", "reciprocal",
+        "relu", "selu", "sigmoid", "sign", "sin", "softplus", "softsign",
+        "sqrt", "tanh", "not", "clip"})
+    registry.add(type, entryFor<UnaryKernel>());
+  for (const char *type : {"add", "sub", "mul", "div", "pow", "prelu", "equal",
+                           "greater", "less"})
+    registry.add(type, entryFor<BinaryKernel>());
+  for (const char *type : {"max", "min", "sum", "mean"})
+    registry.add(type, entryFor<VariadicKernel>());
+  registry.add("where", entryFor<WhereKernel>());
+  registry.add("cast", entryFor<CastKernel>());
+}
