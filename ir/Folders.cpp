@@ -408,6 +408,8 @@ OpFoldResult SliceOp::fold(FoldAdaptor adaptor) {
     if (!s)
       return {};
     steps = *s;
+    if (llvm::is_contained(steps, 0))
+      return {};
   }
   // Per dim: first index, step, count.
   SmallVector<int64_t> first(rank, 0), step(rank, 1), count(shape);

@@ -6,6 +6,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <cstdint>
 
 using namespace mlir;
 using namespace mlir::ge;
@@ -234,18 +235,26 @@ FailureOr<Shape> mlir::ge::reshapeShape(ArrayRef<int64_t> input,
 
 void mlir::ge::sliceDim(int64_t dim, int64_t start, int64_t end, int64_t step,
                         int64_t &clampedStart, int64_t &count) {
+  if (dim <= 0) {
+    clampedStart = 0;
+    count = 0;
+    return;
+  }
   if (start < 0)
     start += dim;
   if (end < 0)
     end += dim;
+  // Written so that exporters' INT64_MAX / INT64_MIN bounds and steps cannot
+  // overflow.
   if (step > 0) {
     start = std::clamp<int64_t>(start, 0, dim);
     end = std::clamp<int64_t>(end, 0, dim);
-    count = end > start ? (end - start + step - 1) / step : 0;
+    count = end > start ? (end - start - 1) / step + 1 : 0;
   } else {
+    int64_t stride = step == INT64_MIN ? INT64_MAX : -step;
     start = std::clamp<int64_t>(start, 0, dim - 1);
     end = std::clamp<int64_t>(end, -1, dim - 1);
-    count = start > end ? (start - end - step - 1) / -step : 0;
+    count = start > end ? (start - end - 1) / stride + 1 : 0;
   }
   clampedStart = start;
 }

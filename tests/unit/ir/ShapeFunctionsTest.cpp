@@ -134,6 +134,11 @@ TEST(ShapeFunctions, Slice) {
   EXPECT_EQ(start, 4);
   EXPECT_EQ(count, 3);
   EXPECT_TRUE(failed(sliceShape(S({10}), S({0}), S({1}), {}, S({0}))));
+  // Extreme steps and bounds do not overflow.
+  EXPECT_EQ(*sliceShape(S({10}), S({0}), S({INT64_MAX}), {}, S({INT64_MAX})), S({1}));
+  EXPECT_EQ(*sliceShape(S({10}), S({INT64_MAX}), S({INT64_MIN}), {}, S({INT64_MIN})),
+            S({1}));
+  EXPECT_EQ(*sliceShape(S({0}), S({-1}), S({INT64_MIN}), {}, S({-1})), S({0}));
 }
 
 TEST(ShapeFunctions, SqueezeUnsqueezeTranspose) {
