@@ -31,7 +31,9 @@ void HostJob::runBlock(uint32_t idx) {
     std::lock_guard<std::mutex> lock(mu_);
     if (error_.isOk())
       error_ = makeStatus(StatusCode::kKernelFailed,
-                          what_ + " failed in block " + std::to_string(idx) +
+                          (name_ ? "kernel '" + *name_ + "'" : std::string("callback")) +
+                              " on stream " + std::to_string(stream_) +
+                              " failed in block " + std::to_string(idx) +
                               "/" + std::to_string(blockDim_) + ": " +
                               st.message());
   }

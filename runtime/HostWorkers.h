@@ -31,13 +31,16 @@ class HostJob {
 public:
   /// A kernel: `fn` (owned by the task, which outlives the job's runs) is
   /// called for blocks 0..blockDim-1.
-  HostJob(const KernelFn *fn, uint32_t blockDim, std::string what)
-      : fn_(fn), blockDim_(blockDim), what_(std::move(what)) {}
+  /// `name` is the task's, which outlives the job's runs; the error text is
+  /// only built if a block fails.
+  HostJob(const KernelFn *fn, uint32_t blockDim, const std::string *name,
+          uint32_t stream)
+      : fn_(fn), blockDim_(blockDim), name_(name), stream_(stream) {}
   /// A host callback: one block, and only the thread it is given to may run
   /// it (a subscribed report thread), so join() does not help.
-  HostJob(const HostFn *callback, bool helpable, std::string what)
+  HostJob(const HostFn *callback, bool helpable, uint32_t stream)
       : callback_(callback), blockDim_(1), helpable_(helpable),
-        what_(std::move(what)) {}
+        stream_(stream) {}
 
   /// Claims and runs blocks until none are left. Any thread.
   void work();
@@ -55,7 +58,8 @@ private:
   const HostFn *callback_ = nullptr;
   const uint32_t blockDim_;
   const bool helpable_ = true;
-  const std::string what_; // "kernel 'conv1' on stream 2", for errors
+  const std::string *name_ = nullptr; // kernel name, for errors
+  const uint32_t stream_;
   // Block claiming: fetch_add hands each index to exactly one thread.
   std::atomic<uint32_t> next_{0};
   // Release on each finished block so join() (acquire) sees its writes.

@@ -133,9 +133,8 @@ void Scheduler::tryDispatch(Stream *s) {
     }
     dur = cost_.kernelTimeNs(t->engine, t->cost, t->blockDim, cores);
     if (t->fn && !skipWork) {
-      s->job_ = std::make_shared<HostJob>(
-          &t->fn, t->blockDim,
-          "kernel '" + t->name + "' on stream " + std::to_string(s->id()));
+      s->job_ =
+          std::make_shared<HostJob>(&t->fn, t->blockDim, &t->name, s->id());
       // Blocks start on the workers now; complete() runs whatever they have
       // not claimed by then on this thread.
       workers_.submit(s->job_, std::min(t->blockDim, cores));
@@ -152,9 +151,8 @@ void Scheduler::tryDispatch(Stream *s) {
     dur = cost_.launchLatencyNs();
     if (t->callback && !skipWork) {
       std::shared_ptr<ReportQueue> q = route_ ? route_(s->id()) : nullptr;
-      s->job_ = std::make_shared<HostJob>(
-          &t->callback, /*helpable=*/q == nullptr,
-          "callback on stream " + std::to_string(s->id()));
+      s->job_ = std::make_shared<HostJob>(&t->callback,
+                                          /*helpable=*/q == nullptr, s->id());
       if (q)
         q->push(s->job_);
       else
