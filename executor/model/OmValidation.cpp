@@ -1,0 +1,362 @@
+//===- OmValidation.cpp - Every index and offset inside the partitions ----===//
+//
+// The loader trusts nothing: after the container checks (OmReader.cpp) this
+// walks the graph, the tasks and the memory plan, so the executor can index
+// without checking. Each failure is one line naming the task, op or placement.
+//
+//===----------------------------------------------------------------------===//
+
+#include "executor/model/OmFormat.h"
+
+#include <map>
+#include <set>
+#include <unordered_map>
+
+namespace geflow::om {
+namespace {
+
+class Validator {
+public:
+  Validator(const ModelDef &m, const ModelTaskDef &t, const MemoryPlan &mem,
+            uint64_t weightsSize, const std::string &src)
+      : model_(m), tasks_(t), mem_(mem), weightsSize_(weightsSize), src_(src) {}
+
+  rt::Status run() {
+    GEFLOW_RT_RETURN_IF_ERROR(checkGraph());
+    GEFLOW_RT_RETURN_IF_ERROR(checkMemory());
+    return checkTasks();
+  }
+
+private:
+  rt::Status bad(const std::string &msg) const {
+    return rt::makeStatus(rt::StatusCode::kInvalidSpec, src_ + ": " + msg);
+  }
+  std::string opRef(int i) const {
+    const OpDef &op = graph_->op(i);
+    return "op " + std::to_string(i) + " '" + op.name() + "' (" + op.type() +
+           ")";
+  }
+
+  static bool intAttr(const OpDef &op, const char *name, int64_t *v) {
+    auto it = op.attr().find(name);
+    if (it == op.attr().end() || it->second.value_case() != AttrDef::kI)
+      return false;
+    *v = it->second.i();
+    return true;
+  }
+
+  /// Resolves "producer:k" to (op index, k). Empty string = absent input.
+  rt::Status resolve(const std::string &ref, const std::string &where,
+                     int *op, int *k) const {
+    size_t colon = ref.rfind(':');
+    if (colon == std::string::npos || colon == 0 || colon + 1 == ref.size())
+      return bad(where + ": input reference '" + ref +
+                 "' is not of the form 'producer:k'");
+    std::string name = ref.substr(0, colon), idx = ref.substr(colon + 1);
+    for (char c : idx)
+      if (c < '0' || c > '9')
+        return bad(where + ": input reference '" + ref +
+                   "' has a non-numeric output index");
+    auto it = byName_.find(name);
+    if (it == byName_.end())
+      return bad(where + ": input '" + ref + "' names no op of the graph");
+    if (idx.size() > 9)
+      return bad(where + ": input '" + ref + "': output index out of range");
+    *op = it->second;
+    *k = std::stoi(idx);
+    int outs = graph_->op(*op).output_desc_size();
+    if (*k >= outs)
+      return bad(where + ": input '" + ref + "': output " + std::to_string(*k) +
+                 " out of range ('" + name + "' has " + std::to_string(outs) +
+                 " outputs)");
+    return rt::Status::ok();
+  }
+
+  rt::Status checkGraph() {
+    if (model_.graph_size() != 1)
+      return bad("MODEL_DEF has " + std::to_string(model_.graph_size()) +
+                 " graphs (expected 1)");
+    graph_ = &model_.graph(0);
+    const GraphDef &g = *graph_;
+    for (int i = 0; i < g.op_size(); ++i) {
+      const OpDef &op = g.op(i);
+      if (op.name().empty())
+        return bad("op " + std::to_string(i) + " (" + op.type() +
+                   ") has no name");
+      if (!byName_.emplace(op.name(), i).second)
+        return bad(opRef(i) + ": duplicate op name");
+    }
+    int netOutputs = 0;
+    std::set<int64_t> dataIndices;
+    for (int i = 0; i < g.op_size(); ++i) {
+      const OpDef &op = g.op(i);
+      const std::string where = opRef(i);
+      int dataInputs = 0;
+      bool sawControl = false;
+      for (const std::string &in : op.input()) {
+        if (!in.empty() && in[0] == '^') {
+          if (!byName_.count(in.substr(1)))
+            return bad(where + ": control input '" + in +
+                       "' names no op of the graph");
+          sawControl = true;
+          continue;
+        }
+        if (sawControl)
+          return bad(where + ": data input '" + in +
+                     "' after a control input");
+        ++dataInputs;
+        if (in.empty())
+          continue; // absent optional input
+        int p, k;
+        GEFLOW_RT_RETURN_IF_ERROR(resolve(in, where, &p, &k));
+      }
+      if (op.type() != "NetOutput" && dataInputs != op.input_desc_size())
+        return bad(where + ": " + std::to_string(dataInputs) +
+                   " data inputs but " + std::to_string(op.input_desc_size()) +
+                   " input descriptors");
+      for (int k = 0; k < op.output_desc_size(); ++k)
+        if (op.output_desc(k).size() < 0)
+          return bad(where + ": output " + std::to_string(k) +
+                     " has a negative size");
+      int64_t v;
+      if (op.type() == "Data") {
+        if (!intAttr(op, "index", &v))
+          return bad(where + ": missing int attr 'index'");
+        if (v < 0 || v >= g.input_size())
+          return bad(where + ": index " + std::to_string(v) +
+                     " out of range (graph has " +
+                     std::to_string(g.input_size()) + " inputs)");
+        if (!dataIndices.insert(v).second)
+          return bad(where + ": index " + std::to_string(v) +
+                     " used by two Data ops");
+        if (op.output_desc_size() != 1)
+          return bad(where + ": Data needs exactly 1 output descriptor");
+      } else if (op.type() == "Const") {
+        int64_t off, size;
+        if (!intAttr(op, "weight_offset", &off) ||
+            !intAttr(op, "weight_size", &size))
+          return bad(where +
+                     ": missing int attr 'weight_offset' or 'weight_size'");
+        if (off < 0 || size < 0 || uint64_t(off) > weightsSize_ ||
+            uint64_t(size) > weightsSize_ - uint64_t(off))
+          return bad(where + ": weights [" + std::to_string(off) + ", +" +
+                     std::to_string(size) + ") outside WEIGHTS (" +
+                     std::to_string(weightsSize_) + " bytes)");
+        if (off % int64_t(kWeightAlignment) != 0)
+          return bad(where + ": weight_offset " + std::to_string(off) +
+                     " is not " + std::to_string(kWeightAlignment) +
+                     "-byte aligned");
+        if (op.output_desc_size() != 1)
+          return bad(where + ": Const needs exactly 1 output descriptor");
+        if (op.output_desc(0).size() > size)
+          return bad(where + ": output descriptor says " +
+                     std::to_string(op.output_desc(0).size()) +
+                     " bytes but weight_size is " + std::to_string(size));
+      } else if (op.type() == "Send" || op.type() == "Recv") {
+        if (!intAttr(op, "event_id", &v))
+          return bad(where + ": missing int attr 'event_id'");
+        if (v < 0 || uint64_t(v) >= tasks_.event_num())
+          return bad(where + ": event_id " + std::to_string(v) +
+                     " out of range (model has " +
+                     std::to_string(tasks_.event_num()) + " events)");
+      } else if (op.type() == "NetOutput") {
+        ++netOutputs;
+      }
+    }
+    if (netOutputs != 1)
+      return bad("graph has " + std::to_string(netOutputs) +
+                 " NetOutput ops (expected 1)");
+    for (int i = 0; i < g.input_size(); ++i) {
+      auto it = byName_.find(g.input(i));
+      if (it == byName_.end() || g.op(it->second).type() != "Data")
+        return bad("graph input " + std::to_string(i) + " '" + g.input(i) +
+                   "' is not a Data op");
+      int64_t v = -1;
+      intAttr(g.op(it->second), "index", &v);
+      if (v != i)
+        return bad("graph input " + std::to_string(i) + " '" + g.input(i) +
+                   "' has index " + std::to_string(v));
+      inputBytes_.push_back(g.op(it->second).output_desc(0).size());
+    }
+    for (int i = 0; i < g.output_size(); ++i) {
+      int p, k;
+      GEFLOW_RT_RETURN_IF_ERROR(
+          resolve(g.output(i), "graph output " + std::to_string(i), &p, &k));
+      outputBytes_.push_back(g.op(p).output_desc(k).size());
+    }
+    return rt::Status::ok();
+  }
+
+  rt::Status checkMemRef(const MemRef &m, uint64_t size, bool isDst,
+                         const std::string &where) const {
+    const char *kinds[] = {"WORKSPACE", "INPUT", "OUTPUT", "WEIGHT"};
+    if (m.kind() < MemRef::WORKSPACE || m.kind() > MemRef::WEIGHT)
+      return bad(where + ": unknown MemRef kind " + std::to_string(m.kind()));
+    std::string kind = kinds[m.kind()];
+    if (m.offset() < 0)
+      return bad(where + ": " + kind + " offset " + std::to_string(m.offset()) +
+                 " is negative");
+    uint64_t limit = 0;
+    switch (m.kind()) {
+    case MemRef::WORKSPACE: limit = mem_.workspace_size(); break;
+    case MemRef::WEIGHT: limit = weightsSize_; break;
+    case MemRef::INPUT:
+    case MemRef::OUTPUT: {
+      const auto &bytes = m.kind() == MemRef::INPUT ? inputBytes_ : outputBytes_;
+      if (m.index() < 0 || uint64_t(m.index()) >= bytes.size())
+        return bad(where + ": " + kind + " index " + std::to_string(m.index()) +
+                   " out of range (model has " + std::to_string(bytes.size()) +
+                   (m.kind() == MemRef::INPUT ? " inputs)" : " outputs)"));
+      limit = uint64_t(bytes[m.index()]);
+      kind += " " + std::to_string(m.index());
+      break;
+    }
+    default: break;
+    }
+    if (isDst && (m.kind() == MemRef::INPUT || m.kind() == MemRef::WEIGHT))
+      return bad(where + ": destination " + kind + " is read-only");
+    uint64_t off = uint64_t(m.offset());
+    if (off > limit || size > limit - off)
+      return bad(where + ": " + kind + " range [" + std::to_string(off) +
+                 ", +" + std::to_string(size) + ") outside its " +
+                 std::to_string(limit) + " bytes");
+    return rt::Status::ok();
+  }
+
+  rt::Status checkMemory() {
+    const GraphDef &g = *graph_;
+    for (int i = 0; i < mem_.placement_size(); ++i) {
+      const TensorPlacement &p = mem_.placement(i);
+      std::string where = "placement " + std::to_string(i);
+      if (p.op_index() >= uint32_t(g.op_size()))
+        return bad(where + ": op_index " + std::to_string(p.op_index()) +
+                   " out of range (model has " + std::to_string(g.op_size()) +
+                   " ops)");
+      const OpDef &op = g.op(p.op_index());
+      where += " (" + opRef(p.op_index()) + ")";
+      if (p.output_index() >= uint32_t(op.output_desc_size()))
+        return bad(where + ": output_index " +
+                   std::to_string(p.output_index()) + " out of range (op has " +
+                   std::to_string(op.output_desc_size()) + " outputs)");
+      if (p.location().kind() != MemRef::WORKSPACE &&
+          p.location().kind() != MemRef::WEIGHT)
+        return bad(where + ": location must be WORKSPACE or WEIGHT");
+      int64_t need = op.output_desc(p.output_index()).size();
+      if (p.size() < uint64_t(need))
+        return bad(where + ": size " + std::to_string(p.size()) +
+                   " smaller than the output's " + std::to_string(need) +
+                   " bytes");
+      GEFLOW_RT_RETURN_IF_ERROR(checkMemRef(p.location(), p.size(), false, where));
+      if (p.location().kind() == MemRef::WEIGHT &&
+          p.location().offset() % int64_t(kWeightAlignment) != 0)
+        return bad(where + ": WEIGHT offset " +
+                   std::to_string(p.location().offset()) + " is not " +
+                   std::to_string(kWeightAlignment) + "-byte aligned");
+      if (!placed_.insert({p.op_index(), p.output_index()}).second)
+        return bad(where + ": output " + std::to_string(p.output_index()) +
+                   " placed twice");
+    }
+    // Every output a kernel or the graph result reads has a home.
+    for (int i = 0; i < g.op_size(); ++i) {
+      const OpDef &op = g.op(i);
+      if (isStructuralOpType(op.type()) && op.type() != "NetOutput")
+        continue;
+      for (const std::string &in : op.input()) {
+        if (in.empty() || in[0] == '^')
+          continue;
+        int p, k;
+        GEFLOW_RT_RETURN_IF_ERROR(resolve(in, opRef(i), &p, &k));
+        if (!placed_.count({uint32_t(p), uint32_t(k)}))
+          return bad(opRef(i) + ": input '" + in +
+                     "' has no placement in MEMORY");
+      }
+    }
+    return rt::Status::ok();
+  }
+
+  rt::Status checkTasks() {
+    const GraphDef &g = *graph_;
+    const uint32_t streams = tasks_.stream_num(), events = tasks_.event_num();
+    if (streams == 0)
+      return bad("TASK_INFO has stream_num 0");
+    if (uint32_t(tasks_.stream_priority_size()) != streams)
+      return bad("TASK_INFO has " +
+                 std::to_string(tasks_.stream_priority_size()) +
+                 " stream priorities for " + std::to_string(streams) +
+                 " streams");
+    std::vector<bool> recorded(events, false);
+    for (int i = 0; i < tasks_.task_size(); ++i) {
+      const TaskDef &t = tasks_.task(i);
+      const std::string where = "task " + std::to_string(i);
+      if (t.stream_id() >= streams)
+        return bad(where + ": stream_id " + std::to_string(t.stream_id()) +
+                   " out of range (model has " + std::to_string(streams) +
+                   " streams)");
+      switch (t.type()) {
+      case KERNEL: {
+        if (t.op_index() >= uint32_t(g.op_size()))
+          return bad(where + ": op_index " + std::to_string(t.op_index()) +
+                     " out of range (model has " + std::to_string(g.op_size()) +
+                     " ops)");
+        const OpDef &op = g.op(t.op_index());
+        if (isStructuralOpType(op.type()))
+          return bad(where + ": KERNEL on " + opRef(t.op_index()) +
+                     ", which is not a compute op");
+        if (t.block_dim() < 1)
+          return bad(where + ": block_dim 0 (must be at least 1)");
+        if (t.engine() < AIC || t.engine() > HOST)
+          return bad(where + ": unknown engine " + std::to_string(t.engine()));
+        if (!(t.flops() >= 0) || !(t.bytes() >= 0))
+          return bad(where + ": negative or NaN cost");
+        for (int k = 0; k < op.output_desc_size(); ++k)
+          if (!placed_.count({t.op_index(), uint32_t(k)}))
+            return bad(where + ": output " + std::to_string(k) + " of " +
+                       opRef(t.op_index()) + " has no placement in MEMORY");
+        break;
+      }
+      case EVENT_RECORD:
+      case EVENT_WAIT:
+        if (t.event_id() >= events)
+          return bad(where + ": event_id " + std::to_string(t.event_id()) +
+                     " out of range (model has " + std::to_string(events) +
+                     " events)");
+        if (t.type() == EVENT_RECORD)
+          recorded[t.event_id()] = true;
+        else if (!recorded[t.event_id()])
+          return bad(where + ": EVENT_WAIT on event " +
+                     std::to_string(t.event_id()) +
+                     " before any EVENT_RECORD of it");
+        break;
+      case MEMCPY_ASYNC:
+        GEFLOW_RT_RETURN_IF_ERROR(checkMemRef(t.src(), t.size(), false,
+                                              where + ": src"));
+        GEFLOW_RT_RETURN_IF_ERROR(checkMemRef(t.dst(), t.size(), true,
+                                              where + ": dst"));
+        break;
+      default:
+        return bad(where + ": unknown task type " + std::to_string(t.type()));
+      }
+    }
+    return rt::Status::ok();
+  }
+
+  const ModelDef &model_;
+  const ModelTaskDef &tasks_;
+  const MemoryPlan &mem_;
+  const uint64_t weightsSize_;
+  const std::string &src_;
+  const GraphDef *graph_ = nullptr;
+  std::unordered_map<std::string, int> byName_;
+  std::vector<int64_t> inputBytes_, outputBytes_;
+  std::set<std::pair<uint32_t, uint32_t>> placed_;
+};
+
+} // namespace
+
+rt::Status validateOmModel(const ModelDef &modelDef, const ModelTaskDef &tasks,
+                           const MemoryPlan &memory, uint64_t weightsSize,
+                           const std::string &sourceName) {
+  return Validator(modelDef, tasks, memory, weightsSize, sourceName).run();
+}
+
+} // namespace geflow::om
