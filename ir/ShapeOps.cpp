@@ -209,8 +209,10 @@ LogicalResult RangeOp::verify() {
     return emitOpError() << "operand 'delta' must not be 0";
   if (!start || !limit || !delta)
     return success();
-  int64_t n = std::max<int64_t>((int64_t)std::ceil((*limit - *start) / *delta), 0);
-  return verifyResultShape(*this, 0, {n});
+  double count = std::ceil((*limit - *start) / *delta);
+  if (!std::isfinite(count) || count > 1e15)
+    return emitOpError() << "has a non-finite or huge length";
+  return verifyResultShape(*this, 0, {std::max<int64_t>((int64_t)count, 0)});
 }
 
 LogicalResult ReshapeOp::verify() {
@@ -465,7 +467,14 @@ LogicalResult ResizeOp::verify() {
   for (auto [d, s] : llvm::zip(x, scales.getValues<float>())) {
     if (s <= 0)
       return emitOpError() << "scales must be positive, got " << s;
-    out.push_back(isDyn(d) ? kDynamic : (int64_t)std::floor((float)d * s));
+    if (isDyn(d)) {
+      out.push_back(kDynamic);
+      continue;
+    }
+    float dim = std::floor((float)d * s);
+    if (!std::isfinite(dim) || dim > 1e15f)
+      return emitOpError() << "scales give a non-finite or huge dim";
+    out.push_back((int64_t)dim);
   }
   return verifyResultShape(*this, 0, out);
 }

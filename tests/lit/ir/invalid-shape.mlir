@@ -619,3 +619,14 @@ func.func @dropout_ratio(%x: tensor<4xf32>, %r: tensor<2xf32>) {
   %0:2 = ge.dropout %x ratio %r : (tensor<4xf32>, tensor<2xf32>) -> (tensor<4xf32>, tensor<4xi1>)
   return
 }
+
+// -----
+
+func.func @range_huge() {
+  %s = ge.constant dense<0.0> : tensor<f32>
+  %l = ge.constant dense<0x7F800000> : tensor<f32>
+  %d = ge.constant dense<1.0> : tensor<f32>
+  // expected-error @+1 {{'ge.range' op has a non-finite or huge length}}
+  %0 = ge.range %s, %l, %d : (tensor<f32>, tensor<f32>, tensor<f32>) -> tensor<?xf32>
+  return
+}
