@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "acl/acl_rt.h"
 #include "runtime/Device.h"
+#include "runtime/capi/AclHandles.h"
 #include "runtime/capi/AclStatus.h"
 
 #include <pthread.h>
@@ -54,7 +55,9 @@ struct CurrentDevice {
 };
 thread_local CurrentDevice tlsCurrent;
 
-Device *current() {
+} // namespace
+
+Device *geflow::rt::capi::currentDevice() {
   AclState &st = state();
   uint64_t gen = st.generation.load(std::memory_order_acquire);
   if (tlsCurrent.device && tlsCurrent.generation == gen)
@@ -73,14 +76,20 @@ Device *current() {
   return d;
 }
 
+namespace {
+
+Device *current() { return geflow::rt::capi::currentDevice(); }
+
 #define GEFLOW_DEVICE_OR_FAIL(dev)                                             \
   Device *dev = current();                                                     \
   if (!dev)                                                                    \
     return failWith(ACL_ERROR_RT_CONTEXT_NULL,                                 \
                     "no device is set: call aclrtSetDevice first");
 
-Stream *asStream(aclrtStream s) { return static_cast<Stream *>(s); }
-Event *asEvent(aclrtEvent e) { return static_cast<Event *>(e); }
+using geflow::rt::capi::toEvent;
+using geflow::rt::capi::toStream;
+Stream *asStream(aclrtStream s) { return toStream(s); }
+Event *asEvent(aclrtEvent e) { return toEvent(e); }
 
 rt::MemcpyKind toKind(aclrtMemcpyKind k) {
   switch (k) {
