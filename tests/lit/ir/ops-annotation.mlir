@@ -1,5 +1,6 @@
 // RUN: geflow-opt %s | geflow-opt | FileCheck %s
 // RUN: geflow-opt %s --mlir-print-op-generic | geflow-opt | FileCheck %s
+// RUN: geflow-opt %s --emit-bytecode | geflow-opt | FileCheck %s
 
 // CHECK-LABEL: func @annotations
 // CHECK-SAME: (%[[X:.*]]: tensor<4xf32> {ge.name = "x"}, %[[D:.*]]: tensor<8xf32>)

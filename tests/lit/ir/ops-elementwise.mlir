@@ -1,5 +1,6 @@
 // RUN: geflow-opt %s | geflow-opt | FileCheck %s
 // RUN: geflow-opt %s --mlir-print-op-generic | geflow-opt | FileCheck %s
+// RUN: geflow-opt %s --emit-bytecode | geflow-opt | FileCheck %s
 
 // CHECK-LABEL: func @unary
 func.func @unary(%x: tensor<2x3xf32>, %i: tensor<4xi32>, %b: tensor<4xi1>) {

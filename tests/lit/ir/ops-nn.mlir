@@ -1,5 +1,6 @@
 // RUN: geflow-opt %s | geflow-opt | FileCheck %s
 // RUN: geflow-opt %s --mlir-print-op-generic | geflow-opt | FileCheck %s
+// RUN: geflow-opt %s --emit-bytecode | geflow-opt | FileCheck %s
 
 // CHECK-LABEL: func @conv
 func.func @conv(%x: tensor<1x3x224x224xf32>, %w: tensor<64x3x7x7xf32>, %b: tensor<64xf32>,
