@@ -1,5 +1,457 @@
-//===- Conv.cpp - Conv kernels -------------------------------------===//
+//===- Conv.cpp - conv and conv_transpose on Eigen's GEMM ------------------===//
+//
+// conv: per image and group, Y_g[M/g x P] = W_g[M/g x K] * col[K x P] with
+// K = C/g * prod(kernel) and P = prod(output spatial). Block split: (image x
+// group x column tile of P); a block builds the im2col columns of its tiles
+// only, so no two blocks repeat work, and writes disjoint columns of Y. A 1x1,
+// stride-1, unpadded conv reads X as the column matrix directly; a depthwise
+// conv (one input channel per group, 1-D or 2-D) runs direct, one output plane
+// per work item, as strided axpys on Eigen arrays.
+//
+// conv_transpose: per image and group, col[(M/g * prod(kernel)) x Pin] =
+// W_g^T * X_g, then col2im adds each column into Y. Block split: (image x group
+// x output-channel tile), so the scatter of a block stays in channels it owns.
+//
+// Cost: 2*K FLOPs per output element (plus the bias add); bytes: X, W, B, Y.
+//
+//===----------------------------------------------------------------------===//
 
 #include "executor/kernels/KernelRegistry.h"
+#include "executor/kernels/NnSupport.h"
 
-void geflow::kernels::registerConvKernels(KernelRegistry &) {}
+#include <Eigen/Core>
+
+#include <algorithm>
+#include <cstring>
+
+using namespace geflow;
+using namespace geflow::kernels;
+using nn::Window;
+
+namespace {
+
+using ArrayMap = Eigen::Map<Eigen::ArrayXf>;
+using ConstStridedArray =
+    Eigen::Map<const Eigen::ArrayXf, 0, Eigen::InnerStride<>>;
+
+/// Floats of im2col scratch a column tile aims for (fits in L2).
+constexpr int64_t kColTileFloats = 1 << 16;
+
+int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+int64_t floorDiv(int64_t a, int64_t b) {
+  return a >= 0 ? a / b : -((-a + b - 1) / b);
+}
+
+/// Shapes shared by conv and conv_transpose. For conv, `w` slides over X
+/// (in = X's spatial dims, out = Y's); for conv_transpose over Y (in = Y's
+/// spatial dims, out = X's), which makes col2im the transpose of im2col.
+struct ConvShape {
+  int64_t batch = 0, inChannels = 0, outChannels = 0, group = 1;
+  Window w;
+  bool hasBias = false;
+  int64_t xElems = 0, wElems = 0, yElems = 0;
+
+  int64_t inPerGroup() const { return inChannels / group; }
+  int64_t outPerGroup() const { return outChannels / group; }
+};
+
+rt::Status analyzeConvCommon(const om::OpDef &op, bool transpose,
+                             ConvShape *s) {
+  GEFLOW_RT_RETURN_IF_ERROR(nn::requireFloat(op));
+  if (op.input_desc_size() < 2)
+    return opError(op, "needs inputs X and W");
+  std::vector<int64_t> x = shapeOf(op.input_desc(0));
+  std::vector<int64_t> w = shapeOf(op.input_desc(1));
+  std::vector<int64_t> y = shapeOf(op.output_desc(0));
+  if (x.size() < 3 || x.size() > 5)
+    return opError(op, "X must have rank 3 to 5, got " + std::to_string(x.size()));
+  if (w.size() != x.size() || y.size() != x.size())
+    return opError(op, "W and Y must have X's rank");
+  s->group = attrInt(op, "group", 1);
+  if (s->group < 1)
+    return opError(op, "group must be >= 1");
+  s->batch = x[0];
+  s->inChannels = x[1];
+  s->outChannels = y[1];
+  if (y[0] != x[0])
+    return opError(op, "Y's batch differs from X's");
+  if (s->inChannels % s->group || s->outChannels % s->group)
+    return opError(op, "channels are not divisible by group " +
+                           std::to_string(s->group));
+  if (!transpose && (w[0] != s->outChannels || w[1] != s->inPerGroup()))
+    return opError(op, "W shape does not match [M, C/group, k...]");
+  if (transpose && (w[0] != s->inChannels || w[1] != s->outPerGroup()))
+    return opError(op, "W shape does not match [C, M/group, k...]");
+  std::vector<int64_t> kernel(w.begin() + 2, w.end());
+  std::vector<int64_t> ks = attrInts(op, "kernel_shape");
+  if (!ks.empty() && ks != kernel)
+    return opError(op, "kernel_shape does not match W's spatial dims");
+  std::vector<int64_t> xs(x.begin() + 2, x.end()), ys(y.begin() + 2, y.end());
+  s->hasBias = nn::hasInput(op, 2);
+  if (s->hasBias && numElements(op.input_desc(2)) != s->outChannels)
+    return opError(op, "B must have M elements");
+  s->xElems = numElements(op.input_desc(0));
+  s->wElems = numElements(op.input_desc(1));
+  s->yElems = numElements(op.output_desc(0));
+  if (!transpose)
+    return nn::resolveWindow(op, xs, ys, kernel, /*useDilations=*/true, &s->w);
+
+  // conv_transpose: pads come from output_shape / auto_pad as ONNX defines
+  // them; then the window is the one of the conv whose gradient this is.
+  int r = static_cast<int>(xs.size());
+  std::vector<int64_t> strides = attrInts(op, "strides");
+  std::vector<int64_t> dilations = attrInts(op, "dilations");
+  std::vector<int64_t> pads = attrInts(op, "pads");
+  std::vector<int64_t> outPad = attrInts(op, "output_padding");
+  std::string autoPad = attrString(op, "auto_pad", "NOTSET");
+  bool derivePads = autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER" ||
+                    (hasAttr(op, "output_shape") && pads.empty());
+  if (derivePads || autoPad == "VALID") {
+    std::vector<int64_t> derived(2 * r, 0);
+    for (int i = 0; i < r && derivePads; ++i) {
+      int64_t st = strides.empty() ? 1 : strides[i];
+      int64_t dl = dilations.empty() ? 1 : dilations[i];
+      int64_t op_ = outPad.empty() ? 0 : outPad[i];
+      int64_t total =
+          st * (xs[i] - 1) + op_ + (kernel[i] - 1) * dl + 1 - ys[i];
+      total = std::max<int64_t>(total, 0);
+      bool upper = autoPad != "SAME_LOWER";
+      derived[i] = upper ? total / 2 : total - total / 2;
+      derived[i + r] = total - derived[i];
+    }
+    om::OpDef copy = op;
+    (*copy.mutable_attr())["auto_pad"].set_s("NOTSET");
+    om::ListValue *list = (*copy.mutable_attr())["pads"].mutable_list();
+    list->clear_i();
+    for (int64_t v : derived)
+      list->add_i(v);
+    return nn::resolveWindow(copy, ys, xs, kernel, true, &s->w);
+  }
+  return nn::resolveWindow(op, ys, xs, kernel, true, &s->w);
+}
+
+//===----------------------------------------------------------------------===//
+// im2col / col2im over the normalised 3-D window.
+//===----------------------------------------------------------------------===//
+
+/// The im2col rows (channel, kd, kh, kw) of `channels` channels of `x` (one
+/// image, group offset applied), columns [p0, p1) of the output positions,
+/// into `col` (row length p1 - p0).
+void im2col(const Window &w, const float *x, int64_t channels, int64_t p0,
+            int64_t p1, float *col) {
+  const int64_t cols = p1 - p0;
+  const int64_t ow = w.out[2], ohw = w.out[1] * w.out[2];
+  int64_t row = 0;
+  for (int64_t c = 0; c < channels; ++c) {
+    const float *plane = x + c * w.inSize();
+    for (int64_t kd = 0; kd < w.kernel[0]; ++kd)
+      for (int64_t kh = 0; kh < w.kernel[1]; ++kh)
+        for (int64_t kw = 0; kw < w.kernel[2]; ++kw, ++row) {
+          float *dst = col + row * cols;
+          int64_t offW = kw * w.dilation[2] - w.padBegin[2];
+          // Output columns whose input column is inside [0, W).
+          int64_t lo = std::max<int64_t>(0, ceilDiv(std::max<int64_t>(0, -offW), w.stride[2]));
+          int64_t hi = std::min<int64_t>(
+              ow, floorDiv(w.in[2] - 1 - offW, w.stride[2]) + 1);
+          for (int64_t p = p0; p < p1;) {
+            int64_t od = p / ohw, oh = (p / ow) % w.out[1], x0 = p % ow;
+            int64_t x1 = std::min<int64_t>(ow, x0 + (p1 - p));
+            float *out = dst + (p - p0);
+            int64_t id = od * w.stride[0] - w.padBegin[0] + kd * w.dilation[0];
+            int64_t ih = oh * w.stride[1] - w.padBegin[1] + kh * w.dilation[1];
+            if (id < 0 || id >= w.in[0] || ih < 0 || ih >= w.in[1] || lo >= hi) {
+              std::fill(out, out + (x1 - x0), 0.0f);
+            } else {
+              const float *src = plane + (id * w.in[1] + ih) * w.in[2] + offW;
+              int64_t a = std::max(x0, lo), b = std::min(x1, hi);
+              if (a >= b) {
+                std::fill(out, out + (x1 - x0), 0.0f);
+              } else {
+                std::fill(out, out + (a - x0), 0.0f);
+                if (w.stride[2] == 1) {
+                  std::memcpy(out + (a - x0), src + a, (b - a) * sizeof(float));
+                } else {
+                  for (int64_t j = a; j < b; ++j)
+                    out[j - x0] = src[j * w.stride[2]];
+                }
+                std::fill(out + (b - x0), out + (x1 - x0), 0.0f);
+              }
+            }
+            p += x1 - x0;
+          }
+        }
+  }
+}
+
+/// The transpose of im2col over all output positions: adds each column of
+/// `col` (rows (channel, kd, kh, kw), `w.outSize()` columns) into `y`.
+void col2im(const Window &w, const float *col, int64_t channels, float *y) {
+  const int64_t cols = w.outSize();
+  int64_t row = 0;
+  for (int64_t c = 0; c < channels; ++c) {
+    float *plane = y + c * w.inSize();
+    for (int64_t kd = 0; kd < w.kernel[0]; ++kd)
+      for (int64_t kh = 0; kh < w.kernel[1]; ++kh)
+        for (int64_t kw = 0; kw < w.kernel[2]; ++kw, ++row) {
+          const float *src = col + row * cols;
+          int64_t offW = kw * w.dilation[2] - w.padBegin[2];
+          int64_t lo = std::max<int64_t>(0, ceilDiv(std::max<int64_t>(0, -offW), w.stride[2]));
+          int64_t hi = std::min<int64_t>(
+              w.out[2], floorDiv(w.in[2] - 1 - offW, w.stride[2]) + 1);
+          if (lo >= hi)
+            continue;
+          for (int64_t od = 0; od < w.out[0]; ++od) {
+            int64_t id = od * w.stride[0] - w.padBegin[0] + kd * w.dilation[0];
+            if (id < 0 || id >= w.in[0])
+              continue;
+            for (int64_t oh = 0; oh < w.out[1]; ++oh) {
+              int64_t ih = oh * w.stride[1] - w.padBegin[1] + kh * w.dilation[1];
+              if (ih < 0 || ih >= w.in[1])
+                continue;
+              float *dst = plane + (id * w.in[1] + ih) * w.in[2] + offW;
+              const float *s = src + (od * w.out[1] + oh) * w.out[2];
+              if (w.stride[2] == 1) {
+                ArrayMap(dst + lo, hi - lo) +=
+                    Eigen::Map<const Eigen::ArrayXf>(s + lo, hi - lo);
+              } else {
+                for (int64_t j = lo; j < hi; ++j)
+                  dst[j * w.stride[2]] += s[j];
+              }
+            }
+          }
+        }
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// conv
+//===----------------------------------------------------------------------===//
+
+struct ConvPlan {
+  ConvShape s;
+  int64_t k = 0;        // GEMM depth: C/g * prod(kernel)
+  int64_t p = 0;        // output positions per image
+  int64_t tileCols = 1; // columns of P per work item
+  int64_t tiles = 1;
+  bool pointwise = false; // X is the column matrix
+  bool depthwise = false; // direct path, one output plane per work item
+
+  int64_t items() const {
+    return depthwise ? s.batch * s.outChannels : s.batch * s.group * tiles;
+  }
+  double flopsPerItem() const {
+    return depthwise ? 2.0 * k * p : 2.0 * s.outPerGroup() * k * tileCols;
+  }
+};
+
+rt::Status analyzeConv(const om::OpDef &op, ConvPlan *c) {
+  GEFLOW_RT_RETURN_IF_ERROR(analyzeConvCommon(op, false, &c->s));
+  const Window &w = c->s.w;
+  c->k = c->s.inPerGroup() * w.kernelSize();
+  c->p = w.outSize();
+  c->pointwise = w.kernelSize() == 1;
+  for (int d = 0; d < 3; ++d)
+    c->pointwise = c->pointwise && w.stride[d] == 1 && w.padBegin[d] == 0 &&
+                   w.padEnd[d] == 0 && w.in[d] == w.out[d];
+  c->depthwise = c->s.inPerGroup() == 1 && w.rank <= 2 && !c->pointwise;
+  int64_t cols = std::max<int64_t>(64, kColTileFloats / std::max<int64_t>(c->k, 1));
+  cols = (cols + 15) / 16 * 16;
+  c->tileCols = std::max<int64_t>(1, std::min(cols, c->p));
+  c->tiles = ceilDiv(c->p, c->tileCols);
+  return rt::Status::ok();
+}
+
+rt::Status planConv(const om::OpDef &op, KernelPlan *out) {
+  ConvPlan c;
+  GEFLOW_RT_RETURN_IF_ERROR(analyzeConv(op, &c));
+  out->engine = rt::Engine::kAic;
+  out->maxBlocks = nn::blocksForFlops(c.items(), c.flopsPerItem());
+  double outputs = static_cast<double>(c.s.yElems);
+  out->cost.flops = 2.0 * c.k * outputs + (c.s.hasBias ? outputs : 0.0);
+  out->cost.bytes = 4.0 * (c.s.xElems + c.s.wElems + c.s.yElems +
+                           (c.s.hasBias ? c.s.outChannels : 0));
+  return rt::Status::ok();
+}
+
+class ConvKernel final : public Kernel {
+public:
+  explicit ConvKernel(const ConvPlan &c) : c_(c) {}
+
+  rt::Status run(const TensorView *inputs, const TensorView *outputs,
+                 uint32_t blockIdx, uint32_t blockDim) const override {
+    const float *x = static_cast<const float *>(inputs[0].data);
+    const float *wt = static_cast<const float *>(inputs[1].data);
+    const float *bias =
+        c_.s.hasBias ? static_cast<const float *>(inputs[2].data) : nullptr;
+    float *y = static_cast<float *>(outputs[0].data);
+    BlockRange items = blockRange(c_.items(), blockIdx, blockDim);
+    if (c_.depthwise) {
+      for (int64_t i = items.begin; i < items.end; ++i)
+        depthwisePlane(x, wt, bias, y, i);
+      return rt::Status::ok();
+    }
+    const ConvShape &s = c_.s;
+    const int64_t mg = s.outPerGroup(), cg = s.inPerGroup();
+    float *col = c_.pointwise ? nullptr : nn::scratch(c_.k * c_.tileCols);
+    for (int64_t i = items.begin; i < items.end; ++i) {
+      int64_t tile = i % c_.tiles, ng = i / c_.tiles;
+      int64_t g = ng % s.group, n = ng / s.group;
+      int64_t p0 = tile * c_.tileCols, p1 = std::min(c_.p, p0 + c_.tileCols);
+      const float *xg = x + (n * s.inChannels + g * cg) * s.w.inSize();
+      float *yg = y + (n * s.outChannels + g * mg) * c_.p;
+      const float *b;
+      int64_t ldb;
+      if (c_.pointwise) {
+        b = xg + p0;
+        ldb = c_.p;
+      } else {
+        im2col(s.w, xg, cg, p0, p1, col);
+        b = col;
+        ldb = p1 - p0;
+      }
+      nn::gemm(false, false, mg, p1 - p0, c_.k, 1.0f, wt + g * mg * c_.k, c_.k,
+               b, ldb, 0.0f, yg + p0, c_.p);
+      if (bias)
+        for (int64_t m = 0; m < mg; ++m)
+          ArrayMap(yg + m * c_.p + p0, p1 - p0) += bias[g * mg + m];
+    }
+    return rt::Status::ok();
+  }
+
+private:
+  /// Output plane `item` = (image, output channel) of a depthwise conv: for
+  /// each tap, a strided axpy of an input row into an output row.
+  void depthwisePlane(const float *x, const float *wt, const float *bias,
+                      float *y, int64_t item) const {
+    const ConvShape &s = c_.s;
+    const Window &w = s.w;
+    int64_t co = item % s.outChannels, n = item / s.outChannels;
+    int64_t ci = co / s.outPerGroup();
+    const float *plane = x + (n * s.inChannels + ci) * w.inSize();
+    const float *taps = wt + co * w.kernelSize();
+    float *out = y + item * c_.p;
+    ArrayMap(out, c_.p).setConstant(bias ? bias[co] : 0.0f);
+    for (int64_t kw = 0; kw < w.kernel[2]; ++kw) {
+      int64_t offW = kw * w.dilation[2] - w.padBegin[2];
+      int64_t lo = std::max<int64_t>(0, ceilDiv(std::max<int64_t>(0, -offW), w.stride[2]));
+      int64_t hi = std::min<int64_t>(
+          w.out[2], floorDiv(w.in[2] - 1 - offW, w.stride[2]) + 1);
+      if (lo >= hi)
+        continue;
+      for (int64_t oh = 0; oh < w.out[1]; ++oh) {
+        ArrayMap row(out + oh * w.out[2] + lo, hi - lo);
+        for (int64_t kh = 0; kh < w.kernel[1]; ++kh) {
+          int64_t ih = oh * w.stride[1] - w.padBegin[1] + kh * w.dilation[1];
+          if (ih < 0 || ih >= w.in[1])
+            continue;
+          const float *src = plane + ih * w.in[2] + offW + lo * w.stride[2];
+          row += taps[kh * w.kernel[2] + kw] *
+                 ConstStridedArray(src, hi - lo, Eigen::InnerStride<>(w.stride[2]));
+        }
+      }
+    }
+  }
+
+  const ConvPlan c_;
+};
+
+rt::Status createConv(const KernelSpec &spec, std::unique_ptr<Kernel> *out) {
+  ConvPlan c;
+  GEFLOW_RT_RETURN_IF_ERROR(analyzeConv(*spec.op, &c));
+  *out = std::make_unique<ConvKernel>(c);
+  return rt::Status::ok();
+}
+
+//===----------------------------------------------------------------------===//
+// conv_transpose
+//===----------------------------------------------------------------------===//
+
+/// Output channels per work item of conv_transpose.
+constexpr int64_t kTransposeChannelTile = 4;
+
+struct ConvTransposePlan {
+  ConvShape s;
+  int64_t pin = 0;   // input positions per image (GEMM columns)
+  int64_t taps = 0;  // prod(kernel)
+  int64_t channelTiles = 1;
+
+  int64_t items() const { return s.batch * s.group * channelTiles; }
+};
+
+rt::Status analyzeConvTranspose(const om::OpDef &op, ConvTransposePlan *c) {
+  GEFLOW_RT_RETURN_IF_ERROR(analyzeConvCommon(op, true, &c->s));
+  c->pin = c->s.w.outSize();
+  c->taps = c->s.w.kernelSize();
+  c->channelTiles = ceilDiv(c->s.outPerGroup(), kTransposeChannelTile);
+  return rt::Status::ok();
+}
+
+rt::Status planConvTranspose(const om::OpDef &op, KernelPlan *out) {
+  ConvTransposePlan c;
+  GEFLOW_RT_RETURN_IF_ERROR(analyzeConvTranspose(op, &c));
+  out->engine = rt::Engine::kAic;
+  double flopsPerItem = 2.0 * kTransposeChannelTile * c.taps *
+                        c.s.inPerGroup() * c.pin;
+  out->maxBlocks = nn::blocksForFlops(c.items(), flopsPerItem);
+  out->cost.flops = 2.0 * c.s.batch * c.s.inChannels * c.s.outPerGroup() *
+                        c.taps * c.pin +
+                    static_cast<double>(c.s.yElems);
+  out->cost.bytes = 4.0 * (c.s.xElems + c.s.wElems + c.s.yElems +
+                           (c.s.hasBias ? c.s.outChannels : 0));
+  return rt::Status::ok();
+}
+
+class ConvTransposeKernel final : public Kernel {
+public:
+  explicit ConvTransposeKernel(const ConvTransposePlan &c) : c_(c) {}
+
+  rt::Status run(const TensorView *inputs, const TensorView *outputs,
+                 uint32_t blockIdx, uint32_t blockDim) const override {
+    const ConvShape &s = c_.s;
+    const float *x = static_cast<const float *>(inputs[0].data);
+    const float *wt = static_cast<const float *>(inputs[1].data);
+    const float *bias =
+        s.hasBias ? static_cast<const float *>(inputs[2].data) : nullptr;
+    float *y = static_cast<float *>(outputs[0].data);
+    const int64_t mg = s.outPerGroup(), cg = s.inPerGroup();
+    const int64_t ysz = s.w.inSize(); // Y's spatial size (the window's input)
+    BlockRange items = blockRange(c_.items(), blockIdx, blockDim);
+    float *col = nn::scratch(kTransposeChannelTile * c_.taps * c_.pin);
+    for (int64_t i = items.begin; i < items.end; ++i) {
+      int64_t tile = i % c_.channelTiles, ng = i / c_.channelTiles;
+      int64_t g = ng % s.group, n = ng / s.group;
+      int64_t m0 = tile * kTransposeChannelTile;
+      int64_t m1 = std::min(mg, m0 + kTransposeChannelTile);
+      int64_t rows = (m1 - m0) * c_.taps;
+      // W_g is [C/g, M/g * taps]; its columns m0*taps .. m1*taps, transposed.
+      const float *wg = wt + g * cg * mg * c_.taps + m0 * c_.taps;
+      const float *xg = x + (n * s.inChannels + g * cg) * c_.pin;
+      nn::gemm(true, false, rows, c_.pin, cg, 1.0f, wg, mg * c_.taps, xg,
+               c_.pin, 0.0f, col, c_.pin);
+      float *yc = y + (n * s.outChannels + g * mg + m0) * ysz;
+      for (int64_t m = m0; m < m1; ++m)
+        ArrayMap(yc + (m - m0) * ysz, ysz)
+            .setConstant(bias ? bias[g * mg + m] : 0.0f);
+      col2im(s.w, col, m1 - m0, yc);
+    }
+    return rt::Status::ok();
+  }
+
+private:
+  const ConvTransposePlan c_;
+};
+
+rt::Status createConvTranspose(const KernelSpec &spec,
+                               std::unique_ptr<Kernel> *out) {
+  ConvTransposePlan c;
+  GEFLOW_RT_RETURN_IF_ERROR(analyzeConvTranspose(*spec.op, &c));
+  *out = std::make_unique<ConvTransposeKernel>(c);
+  return rt::Status::ok();
+}
+
+} // namespace
+
+void geflow::kernels::registerConvKernels(KernelRegistry &registry) {
+  registry.add("conv", {planConv, createConv});
+  registry.add("conv_transpose", {planConvTranspose, createConvTranspose});
+}

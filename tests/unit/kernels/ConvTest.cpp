@@ -1,0 +1,426 @@
+//===- ConvTest.cpp - conv and conv_transpose against direct loops ---------===//
+
+#include "executor/kernels/Kernel.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cmath>
+#include <random>
+#include <thread>
+
+using namespace geflow;
+using namespace geflow::kernels;
+
+namespace {
+
+using Shape = std::vector<int64_t>;
+
+om::TensorDescriptor desc(const Shape &shape, om::DataType dtype = om::DT_FLOAT) {
+  om::TensorDescriptor d;
+  d.set_dtype(dtype);
+  for (int64_t v : shape)
+    d.add_shape(v);
+  return d;
+}
+
+int64_t count(const Shape &shape) {
+  int64_t n = 1;
+  for (int64_t v : shape)
+    n *= v;
+  return n;
+}
+
+std::vector<float> random(int64_t n, unsigned seed) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  std::vector<float> v(n);
+  for (float &x : v)
+    x = dist(gen);
+  return v;
+}
+
+void setInts(om::OpDef &op, const std::string &name, const Shape &v) {
+  om::ListValue *list = (*op.mutable_attr())[name].mutable_list();
+  for (int64_t x : v)
+    list->add_i(x);
+}
+
+/// Plans, creates and runs `op` as `blockDim` blocks; `threads` runs the
+/// blocks concurrently on host threads. `constantWeight` hands input 1 to the
+/// kernel at creation as a constant.
+rt::Status runOp(const om::OpDef &op, const std::vector<const float *> &in,
+                 float *out, uint32_t blockDim, bool threads = false,
+                 bool constantWeight = false) {
+  KernelPlan plan;
+  GEFLOW_RT_RETURN_IF_ERROR(planKernel(op, &plan));
+  EXPECT_EQ(plan.engine, rt::Engine::kAic);
+  EXPECT_GE(plan.maxBlocks, 1u);
+  KernelSpec spec;
+  spec.op = &op;
+  spec.constantInputs.assign(op.input_desc_size(), nullptr);
+  if (constantWeight)
+    spec.constantInputs[1] = in[1];
+  std::unique_ptr<Kernel> kernel;
+  GEFLOW_RT_RETURN_IF_ERROR(createKernel(spec, &kernel));
+  std::vector<TensorView> inputs(op.input_desc_size());
+  for (int i = 0; i < op.input_desc_size(); ++i)
+    inputs[i] = {const_cast<float *>(in[i]), &op.input_desc(i)};
+  TensorView output{out, &op.output_desc(0)};
+  if (!threads) {
+    for (uint32_t b = 0; b < blockDim; ++b)
+      GEFLOW_RT_RETURN_IF_ERROR(kernel->run(inputs.data(), &output, b, blockDim));
+    return rt::Status::ok();
+  }
+  std::vector<rt::Status> results(blockDim);
+  std::vector<std::thread> pool;
+  for (uint32_t b = 0; b < blockDim; ++b)
+    pool.emplace_back([&, b] {
+      results[b] = kernel->run(inputs.data(), &output, b, blockDim);
+    });
+  for (std::thread &t : pool)
+    t.join();
+  for (const rt::Status &st : results)
+    GEFLOW_RT_RETURN_IF_ERROR(st);
+  return rt::Status::ok();
+}
+
+void expectNear(const std::vector<float> &got, const std::vector<float> &want) {
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < got.size(); ++i)
+    ASSERT_NEAR(got[i], want[i], 1e-4) << "at element " << i;
+}
+
+/// Attributes of one test case; empty lists are left out of the OpDef.
+struct ConvCase {
+  Shape x, w;
+  int64_t group;
+  Shape strides, pads, dilations;
+  std::string autoPad; // "" = attribute absent
+  bool bias;
+  Shape outputPadding = {}, outputShape = {}; // conv_transpose only
+};
+
+/// Spatial geometry the reference uses, padded to 3 dims with leading 1s.
+struct Geo {
+  int64_t in[3] = {1, 1, 1}, out[3] = {1, 1, 1}, k[3] = {1, 1, 1},
+          s[3] = {1, 1, 1}, d[3] = {1, 1, 1}, pb[3] = {0, 0, 0};
+};
+
+Shape valueOr(const Shape &v, size_t r, int64_t fallback) {
+  return v.empty() ? Shape(r, fallback) : v;
+}
+
+/// ONNX Conv output size and begin pads, straight from the operator spec.
+Geo convGeometry(const ConvCase &c) {
+  size_t r = c.x.size() - 2;
+  Shape st = valueOr(c.strides, r, 1), dl = valueOr(c.dilations, r, 1),
+        pd = valueOr(c.pads, 2 * r, 0);
+  Geo g;
+  for (size_t i = 0; i < r; ++i) {
+    size_t j = 3 - r + i;
+    g.in[j] = c.x[2 + i];
+    g.k[j] = c.w[2 + i];
+    g.s[j] = st[i];
+    g.d[j] = dl[i];
+    int64_t span = (g.k[j] - 1) * g.d[j] + 1;
+    if (c.autoPad == "SAME_UPPER" || c.autoPad == "SAME_LOWER") {
+      g.out[j] = (g.in[j] + g.s[j] - 1) / g.s[j];
+      int64_t total = std::max<int64_t>(0, (g.out[j] - 1) * g.s[j] + span - g.in[j]);
+      g.pb[j] = c.autoPad == "SAME_UPPER" ? total / 2 : (total + 1) / 2;
+    } else if (c.autoPad == "VALID") {
+      g.out[j] = (g.in[j] - span) / g.s[j] + 1;
+    } else {
+      g.pb[j] = pd[i];
+      g.out[j] = (g.in[j] + pd[i] + pd[i + r] - span) / g.s[j] + 1;
+    }
+  }
+  return g;
+}
+
+om::OpDef makeOp(const std::string &type, const ConvCase &c, const Shape &y) {
+  om::OpDef op;
+  op.set_name(type + "0");
+  op.set_type(type);
+  *op.add_input_desc() = desc(c.x);
+  *op.add_input_desc() = desc(c.w);
+  if (c.bias)
+    *op.add_input_desc() = desc({y[1]});
+  *op.add_output_desc() = desc(y);
+  if (c.group != 1)
+    (*op.mutable_attr())["group"].set_i(c.group);
+  if (!c.strides.empty())
+    setInts(op, "strides", c.strides);
+  if (!c.pads.empty())
+    setInts(op, "pads", c.pads);
+  if (!c.dilations.empty())
+    setInts(op, "dilations", c.dilations);
+  if (!c.autoPad.empty())
+    (*op.mutable_attr())["auto_pad"].set_s(c.autoPad);
+  if (!c.outputPadding.empty())
+    setInts(op, "output_padding", c.outputPadding);
+  if (!c.outputShape.empty())
+    setInts(op, "output_shape", c.outputShape);
+  return op;
+}
+
+std::vector<float> referenceConv(const ConvCase &c, const Geo &g,
+                                 const std::vector<float> &x,
+                                 const std::vector<float> &w,
+                                 const std::vector<float> &b, int64_t m) {
+  int64_t n = c.x[0], ch = c.x[1], cg = ch / c.group, mg = m / c.group;
+  int64_t inSz = g.in[0] * g.in[1] * g.in[2], outSz = g.out[0] * g.out[1] * g.out[2];
+  int64_t kSz = g.k[0] * g.k[1] * g.k[2];
+  std::vector<float> y(n * m * outSz);
+  for (int64_t ni = 0; ni < n; ++ni)
+    for (int64_t mi = 0; mi < m; ++mi) {
+      int64_t grp = mi / mg;
+      for (int64_t o0 = 0; o0 < g.out[0]; ++o0)
+        for (int64_t o1 = 0; o1 < g.out[1]; ++o1)
+          for (int64_t o2 = 0; o2 < g.out[2]; ++o2) {
+            double acc = c.bias ? b[mi] : 0.0;
+            for (int64_t ci = 0; ci < cg; ++ci)
+              for (int64_t k0 = 0; k0 < g.k[0]; ++k0)
+                for (int64_t k1 = 0; k1 < g.k[1]; ++k1)
+                  for (int64_t k2 = 0; k2 < g.k[2]; ++k2) {
+                    int64_t i0 = o0 * g.s[0] - g.pb[0] + k0 * g.d[0];
+                    int64_t i1 = o1 * g.s[1] - g.pb[1] + k1 * g.d[1];
+                    int64_t i2 = o2 * g.s[2] - g.pb[2] + k2 * g.d[2];
+                    if (i0 < 0 || i0 >= g.in[0] || i1 < 0 || i1 >= g.in[1] ||
+                        i2 < 0 || i2 >= g.in[2])
+                      continue;
+                    float xv = x[(ni * ch + grp * cg + ci) * inSz +
+                                 (i0 * g.in[1] + i1) * g.in[2] + i2];
+                    float wv = w[(mi * cg + ci) * kSz + (k0 * g.k[1] + k1) * g.k[2] + k2];
+                    acc += double(xv) * wv;
+                  }
+            y[(ni * m + mi) * outSz + (o0 * g.out[1] + o1) * g.out[2] + o2] =
+                static_cast<float>(acc);
+          }
+    }
+  return y;
+}
+
+std::vector<ConvCase> convCases() {
+  return {
+      {{2, 3, 11}, {4, 3, 3}, 1, {2}, {1, 2}, {}, "", true},
+      {{1, 3, 7, 8}, {5, 3, 3, 3}, 1, {}, {1, 1, 1, 1}, {}, "", true},
+      {{1, 3, 9, 10}, {4, 3, 3, 2}, 1, {2, 2}, {0, 1, 2, 1}, {2, 2}, "", false},
+      {{2, 4, 6, 6}, {6, 2, 3, 3}, 2, {}, {1, 0, 1, 0}, {}, "NOTSET", true},
+      {{1, 4, 9, 9}, {4, 1, 3, 3}, 4, {2, 2}, {1, 1, 1, 1}, {}, "", true},
+      {{2, 3, 8, 7}, {6, 1, 3, 2}, 3, {}, {1, 0, 1, 1}, {2, 1}, "", true},
+      {{1, 3, 10}, {3, 1, 3}, 3, {2}, {1, 1}, {}, "", false},
+      {{1, 1, 6, 6}, {3, 1, 2, 2}, 1, {}, {}, {}, "", true},
+      {{2, 8, 5, 5}, {6, 8, 1, 1}, 1, {}, {}, {}, "", true},
+      {{1, 4, 7, 7}, {3, 4, 1, 1}, 1, {2, 2}, {}, {}, "", false},
+      {{1, 2, 7, 7}, {3, 2, 3, 3}, 1, {2, 2}, {}, {}, "SAME_UPPER", true},
+      {{1, 2, 6, 6}, {3, 2, 4, 4}, 1, {}, {}, {}, "SAME_LOWER", false},
+      {{1, 2, 6, 5}, {3, 2, 4, 4}, 1, {}, {}, {}, "SAME_UPPER", false},
+      {{1, 2, 7, 9}, {2, 2, 3, 2}, 1, {2, 3}, {}, {}, "VALID", false},
+      {{1, 2, 5, 6, 4}, {3, 2, 3, 2, 2}, 1, {1, 2, 1}, {1, 0, 1, 1, 1, 0}, {}, "", true},
+      {{1, 4, 5, 4, 4}, {4, 1, 3, 3, 3}, 4, {}, {1, 1, 1, 1, 1, 1}, {2, 1, 1}, "", false},
+      {{1, 64, 24, 24}, {4, 64, 3, 3}, 1, {}, {1, 1, 1, 1}, {}, "", true},
+      {{2, 16, 20, 20}, {8, 8, 3, 3}, 2, {1, 2}, {2, 1, 0, 1}, {1, 2}, "", true},
+  };
+}
+
+TEST(ConvKernel, MatchesDirectLoops) {
+  unsigned seed = 1;
+  int index = 0;
+  for (const ConvCase &c : convCases()) {
+    Geo g = convGeometry(c);
+    Shape y = {c.x[0], c.w[0]};
+    for (size_t i = 0; i + 2 < c.x.size(); ++i)
+      y.push_back(g.out[3 - (c.x.size() - 2) + i]);
+    om::OpDef op = makeOp("conv", c, y);
+    if (index % 2)
+      setInts(op, "kernel_shape", Shape(c.w.begin() + 2, c.w.end()));
+    std::vector<float> x = random(count(c.x), seed++);
+    std::vector<float> w = random(count(c.w), seed++);
+    std::vector<float> b = random(c.w[0], seed++);
+    std::vector<float> want = referenceConv(c, g, x, w, b, c.w[0]);
+    for (uint32_t blocks : {1u, 3u, 7u}) {
+      SCOPED_TRACE("case " + std::to_string(index) + " blocks " +
+                   std::to_string(blocks));
+      std::vector<float> got(want.size(), 12345.0f);
+      rt::Status st = runOp(op, {x.data(), w.data(), b.data()}, got.data(),
+                            blocks, /*threads=*/blocks == 7,
+                            /*constantWeight=*/blocks == 3);
+      ASSERT_TRUE(st.isOk()) << st.toString();
+      expectNear(got, want);
+    }
+    ++index;
+  }
+}
+
+TEST(ConvKernel, PlanSplitsAndCounts) {
+  ConvCase c{{1, 64, 56, 56}, {64, 64, 3, 3}, 1, {}, {1, 1, 1, 1}, {}, "", true};
+  om::OpDef op = makeOp("conv", c, {1, 64, 56, 56});
+  KernelPlan plan;
+  ASSERT_TRUE(planKernel(op, &plan).isOk());
+  EXPECT_EQ(plan.engine, rt::Engine::kAic);
+  EXPECT_GT(plan.maxBlocks, 4u);
+  double outputs = 64.0 * 56 * 56;
+  EXPECT_DOUBLE_EQ(plan.cost.flops, 2.0 * 64 * 9 * outputs + outputs);
+  EXPECT_DOUBLE_EQ(plan.cost.bytes,
+                   4.0 * (outputs + 64 * 64 * 9 + outputs + 64));
+}
+
+TEST(ConvKernel, Errors) {
+  ConvCase c{{1, 4, 5, 5}, {4, 2, 3, 3}, 3, {}, {}, {}, "", false};
+  om::OpDef op = makeOp("conv", c, {1, 4, 3, 3});
+  KernelPlan plan;
+  rt::Status st = planKernel(op, &plan);
+  ASSERT_FALSE(st.isOk());
+  EXPECT_NE(st.message().find("node 'conv0' (conv)"), std::string::npos);
+  EXPECT_NE(st.message().find("group"), std::string::npos);
+
+  c.group = 2;
+  op = makeOp("conv", c, {1, 4, 3, 3});
+  (*op.mutable_attr())["auto_pad"].set_s("SAME_MIDDLE");
+  st = planKernel(op, &plan);
+  ASSERT_FALSE(st.isOk());
+  EXPECT_NE(st.message().find("auto_pad"), std::string::npos);
+
+  op = makeOp("conv", c, {1, 4, 3, 3});
+  op.mutable_input_desc(0)->set_dtype(om::DT_FLOAT16);
+  st = planKernel(op, &plan);
+  ASSERT_FALSE(st.isOk());
+  EXPECT_NE(st.message().find("float16"), std::string::npos);
+}
+
+// One ResNet-style conv on one block: prints GFLOP/s for comparison.
+TEST(ConvKernel, SpeedOfOne3x3Conv) {
+  ConvCase c{{1, 64, 56, 56}, {64, 64, 3, 3}, 1, {}, {1, 1, 1, 1}, {}, "", true};
+  om::OpDef op = makeOp("conv", c, {1, 64, 56, 56});
+  KernelSpec spec;
+  spec.op = &op;
+  spec.constantInputs.assign(3, nullptr);
+  std::unique_ptr<Kernel> kernel;
+  ASSERT_TRUE(createKernel(spec, &kernel).isOk());
+  std::vector<float> x = random(count(c.x), 1), w = random(count(c.w), 2),
+                     b = random(64, 3), y(64 * 56 * 56);
+  TensorView in[3] = {{x.data(), &op.input_desc(0)},
+                      {w.data(), &op.input_desc(1)},
+                      {b.data(), &op.input_desc(2)}};
+  TensorView out{y.data(), &op.output_desc(0)};
+  ASSERT_TRUE(kernel->run(in, &out, 0, 1).isOk()); // warm-up
+  int reps = 5;
+  auto t0 = std::chrono::steady_clock::now();
+  for (int i = 0; i < reps; ++i)
+    ASSERT_TRUE(kernel->run(in, &out, 0, 1).isOk());
+  double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  double flops = 2.0 * 64 * 64 * 9 * 56 * 56;
+  std::printf("conv 1x64x56x56 3x3 -> 64, one block: %.2f ms, %.1f GFLOP/s\n",
+              1e3 * sec / reps, flops * reps / sec / 1e9);
+}
+
+//===----------------------------------------------------------------------===//
+// conv_transpose
+//===----------------------------------------------------------------------===//
+
+/// ONNX ConvTranspose output size and begin pads from the operator spec.
+Geo convTransposeGeometry(const ConvCase &c, int64_t m) {
+  size_t r = c.x.size() - 2;
+  Shape st = valueOr(c.strides, r, 1), dl = valueOr(c.dilations, r, 1),
+        pd = valueOr(c.pads, 2 * r, 0), op = valueOr(c.outputPadding, r, 0);
+  Geo g; // in = X's spatial dims, out = Y's
+  for (size_t i = 0; i < r; ++i) {
+    size_t j = 3 - r + i;
+    g.in[j] = c.x[2 + i];
+    g.k[j] = c.w[2 + i];
+    g.s[j] = st[i];
+    g.d[j] = dl[i];
+    int64_t span = (g.k[j] - 1) * g.d[j] + 1;
+    if (!c.outputShape.empty() || c.autoPad == "SAME_UPPER" ||
+        c.autoPad == "SAME_LOWER") {
+      g.out[j] = c.outputShape.empty() ? g.in[j] * g.s[j] : c.outputShape[i];
+      int64_t total = std::max<int64_t>(
+          0, g.s[j] * (g.in[j] - 1) + op[i] + span - g.out[j]);
+      g.pb[j] = c.autoPad == "SAME_LOWER" ? total - total / 2 : total / 2;
+    } else {
+      g.pb[j] = pd[i];
+      g.out[j] = g.s[j] * (g.in[j] - 1) + op[i] + span - pd[i] - pd[i + r];
+    }
+  }
+  return g;
+}
+
+std::vector<float> referenceConvTranspose(const ConvCase &c, const Geo &g,
+                                          const std::vector<float> &x,
+                                          const std::vector<float> &w,
+                                          const std::vector<float> &b,
+                                          int64_t m) {
+  int64_t n = c.x[0], ch = c.x[1], cg = ch / c.group, mg = m / c.group;
+  int64_t inSz = g.in[0] * g.in[1] * g.in[2], outSz = g.out[0] * g.out[1] * g.out[2];
+  int64_t kSz = g.k[0] * g.k[1] * g.k[2];
+  std::vector<double> y(n * m * outSz, 0.0);
+  for (int64_t ni = 0; ni < n; ++ni)
+    for (int64_t mi = 0; mi < m; ++mi)
+      for (int64_t o = 0; o < outSz; ++o)
+        y[(ni * m + mi) * outSz + o] = c.bias ? b[mi] : 0.0;
+  for (int64_t ni = 0; ni < n; ++ni)
+    for (int64_t ci = 0; ci < ch; ++ci) {
+      int64_t grp = ci / cg;
+      for (int64_t mj = 0; mj < mg; ++mj)
+        for (int64_t i0 = 0; i0 < g.in[0]; ++i0)
+          for (int64_t i1 = 0; i1 < g.in[1]; ++i1)
+            for (int64_t i2 = 0; i2 < g.in[2]; ++i2)
+              for (int64_t k0 = 0; k0 < g.k[0]; ++k0)
+                for (int64_t k1 = 0; k1 < g.k[1]; ++k1)
+                  for (int64_t k2 = 0; k2 < g.k[2]; ++k2) {
+                    int64_t o0 = i0 * g.s[0] - g.pb[0] + k0 * g.d[0];
+                    int64_t o1 = i1 * g.s[1] - g.pb[1] + k1 * g.d[1];
+                    int64_t o2 = i2 * g.s[2] - g.pb[2] + k2 * g.d[2];
+                    if (o0 < 0 || o0 >= g.out[0] || o1 < 0 || o1 >= g.out[1] ||
+                        o2 < 0 || o2 >= g.out[2])
+                      continue;
+                    float xv = x[(ni * ch + ci) * inSz + (i0 * g.in[1] + i1) * g.in[2] + i2];
+                    float wv = w[(ci * mg + mj) * kSz + (k0 * g.k[1] + k1) * g.k[2] + k2];
+                    y[(ni * m + grp * mg + mj) * outSz +
+                      (o0 * g.out[1] + o1) * g.out[2] + o2] += double(xv) * wv;
+                  }
+    }
+  return std::vector<float>(y.begin(), y.end());
+}
+
+TEST(ConvTransposeKernel, MatchesDirectLoops) {
+  std::vector<ConvCase> cases = {
+      {{1, 2, 3, 3}, {2, 3, 3, 3}, 1, {}, {}, {}, "", false},
+      {{1, 2, 3, 3}, {2, 3, 3, 3}, 1, {2, 2}, {1, 1, 1, 1}, {}, "", true, {1, 1}},
+      {{2, 4, 4, 3}, {4, 3, 3, 3}, 2, {2, 1}, {0, 1, 1, 0}, {1, 2}, "", true},
+      {{1, 1, 3, 3}, {1, 2, 3, 3}, 1, {3, 2}, {}, {}, "", false, {}, {10, 8}},
+      {{1, 2, 5}, {2, 2, 3}, 1, {2}, {0, 1}, {}, "", true},
+      {{1, 1, 3, 3}, {1, 2, 3, 3}, 1, {2, 2}, {}, {}, "SAME_UPPER", false},
+      {{1, 1, 3, 4}, {1, 2, 2, 3}, 1, {2, 2}, {}, {}, "SAME_LOWER", true},
+      {{1, 2, 3, 4, 2}, {2, 3, 2, 3, 2}, 1, {2, 1, 2}, {1, 0, 0, 0, 1, 1}, {}, "", true},
+      {{2, 6, 5, 5}, {6, 1, 3, 3}, 6, {2, 2}, {1, 1, 1, 1}, {}, "", true, {1, 1}},
+      {{1, 8, 6, 6}, {8, 9, 4, 4}, 1, {2, 2}, {1, 1, 1, 1}, {}, "", true},
+  };
+  unsigned seed = 50;
+  int index = 0;
+  for (const ConvCase &c : cases) {
+    int64_t m = c.w[1] * c.group;
+    Geo g = convTransposeGeometry(c, m);
+    Shape y = {c.x[0], m};
+    for (size_t i = 0; i + 2 < c.x.size(); ++i)
+      y.push_back(g.out[3 - (c.x.size() - 2) + i]);
+    om::OpDef op = makeOp("conv_transpose", c, y);
+    std::vector<float> x = random(count(c.x), seed++);
+    std::vector<float> w = random(count(c.w), seed++);
+    std::vector<float> b = random(m, seed++);
+    std::vector<float> want = referenceConvTranspose(c, g, x, w, b, m);
+    for (uint32_t blocks : {1u, 3u, 7u}) {
+      SCOPED_TRACE("case " + std::to_string(index) + " blocks " +
+                   std::to_string(blocks));
+      std::vector<float> got(want.size(), 12345.0f);
+      rt::Status st = runOp(op, {x.data(), w.data(), b.data()}, got.data(),
+                            blocks, /*threads=*/blocks == 7);
+      ASSERT_TRUE(st.isOk()) << st.toString();
+      expectNear(got, want);
+    }
+    ++index;
+  }
+}
+
+} // namespace
