@@ -283,7 +283,20 @@ static OpFoldResult foldReshapeLike(Operation *op, Attribute data) {
 }
 
 OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {
-  return foldReshapeLike(*this, adaptor.getData());
+  if (OpFoldResult r = foldReshapeLike(*this, adaptor.getData()))
+    return r;
+  // reshape(reshape(x), s) -> reshape(x, s) when s does not copy input dims
+  // (no 0, or allowzero): the result then depends on the element count only.
+  auto inner = getData().getDefiningOp<ReshapeOp>();
+  auto shape = dyn_cast_or_null<DenseIntElementsAttr>(adaptor.getShape());
+  if (!inner || !shape)
+    return {};
+  if (!getAllowzero())
+    for (const APInt &d : shape.getValues<APInt>())
+      if (d.isZero())
+        return {};
+  getDataMutable().assign(inner.getData());
+  return getResult();
 }
 OpFoldResult SqueezeOp::fold(FoldAdaptor adaptor) {
   return foldReshapeLike(*this, adaptor.getData());

@@ -307,3 +307,23 @@ func.func @range() -> (tensor<3xi32>, tensor<4xf32>) {
   %1 = ge.range %fs, %fl, %fd : (tensor<f32>, tensor<f32>, tensor<f32>) -> tensor<4xf32>
   return %0, %1 : tensor<3xi32>, tensor<4xf32>
 }
+
+// -----
+
+// reshape(reshape(x)) -> reshape(x) unless the outer shape copies dims (0).
+// CHECK-LABEL: func @reshape_chain
+// CHECK-SAME: (%[[X:.*]]: tensor<2x3x4xf32>)
+// CHECK-DAG: %[[S1:.*]] = ge.constant dense<[-1, 4]> : tensor<2xi64>
+// CHECK-DAG: %[[S2:.*]] = ge.constant dense<[0, 2, -1]> : tensor<3xi64>
+// CHECK-DAG: %[[A:.*]] = ge.reshape %[[X]], %[[S1]] : (tensor<2x3x4xf32>, tensor<2xi64>) -> tensor<6x4xf32>
+// CHECK-DAG: %[[B:.*]] = ge.reshape %[[X]], %{{.*}} : (tensor<2x3x4xf32>, tensor<1xi64>) -> tensor<24xf32>
+// CHECK-DAG: %[[C:.*]] = ge.reshape %[[A]], %[[S2]] : (tensor<6x4xf32>, tensor<3xi64>) -> tensor<6x2x2xf32>
+func.func @reshape_chain(%x: tensor<2x3x4xf32>) -> (tensor<24xf32>, tensor<6x2x2xf32>) {
+  %s1 = ge.constant dense<[-1, 4]> : tensor<2xi64>
+  %a = ge.reshape %x, %s1 : (tensor<2x3x4xf32>, tensor<2xi64>) -> tensor<6x4xf32>
+  %flat = ge.constant dense<[-1]> : tensor<1xi64>
+  %b = ge.reshape %a, %flat : (tensor<6x4xf32>, tensor<1xi64>) -> tensor<24xf32>
+  %s2 = ge.constant dense<[0, 2, -1]> : tensor<3xi64>
+  %c = ge.reshape %a, %s2 : (tensor<6x4xf32>, tensor<3xi64>) -> tensor<6x2x2xf32>
+  return %b, %c : tensor<24xf32>, tensor<6x2x2xf32>
+}
