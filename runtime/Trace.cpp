@@ -55,10 +55,12 @@ json meta(const char *what, int pid, int tid, const std::string &name) {
 } // namespace
 
 std::string chromeTraceJson(const std::vector<TaskRecord> &records) {
-  constexpr int kStreamPid = 1, kCorePid = 2;
+  // Streams are one process; each core group is a process of its own, so
+  // Perfetto shows a group's lanes and its busy-cores counter together.
+  constexpr int kStreamPid = 1;
+  auto groupPid = [](CoreGroup g) { return 10 + static_cast<int>(g); };
   json events = json::array();
   events.push_back(meta("process_name", kStreamPid, -1, "streams"));
-  events.push_back(meta("process_name", kCorePid, -1, "core groups"));
 
   std::map<StreamId, bool> streams;
   for (const TaskRecord &r : records) {
@@ -114,8 +116,11 @@ std::string chromeTraceJson(const std::vector<TaskRecord> &records) {
       while (lane < ends.size() && ends[lane] > r->startNs)
         ++lane;
       if (lane == ends.size()) {
+        if (ends.empty())
+          events.push_back(meta("process_name", groupPid(group), -1,
+                                std::string(coreGroupName(group)) + " cores"));
         ends.push_back(0);
-        events.push_back(meta("thread_name", kCorePid,
+        events.push_back(meta("thread_name", groupPid(group),
                               static_cast<int>(group) * 1000 + static_cast<int>(lane),
                               std::string(coreGroupName(group)) + " lane " +
                                   std::to_string(lane)));
@@ -123,7 +128,7 @@ std::string chromeTraceJson(const std::vector<TaskRecord> &records) {
       ends[lane] = r->endNs;
       events.push_back({{"ph", "X"},
                         {"name", label(*r)},
-                        {"pid", kCorePid},
+                        {"pid", groupPid(group)},
                         {"tid", static_cast<int>(group) * 1000 + static_cast<int>(lane)},
                         {"ts", us(r->startNs)},
                         {"dur", us(r->endNs - r->startNs)},
@@ -138,7 +143,7 @@ std::string chromeTraceJson(const std::vector<TaskRecord> &records) {
       busy += d;
       events.push_back({{"ph", "C"},
                         {"name", std::string(coreGroupName(group)) + " cores busy"},
-                        {"pid", kCorePid},
+                        {"pid", groupPid(group)},
                         {"ts", us(t)},
                         {"args", {{"busy", busy}}}});
     }

@@ -43,8 +43,8 @@ struct TaskRecord {
 };
 
 /// Chrome trace JSON ("traceEvents") for `records`. Streams are pid 1, one
-/// thread per stream; core groups are pid 2, one lane thread per concurrent
-/// task plus a counter of busy cores per group.
+/// thread per stream; each core group is a process (pid 10 + group) with one
+/// lane thread per concurrent task and a counter of busy cores.
 std::string chromeTraceJson(const std::vector<TaskRecord> &records);
 
 /// Writes chromeTraceJson to `path` through a temporary file.

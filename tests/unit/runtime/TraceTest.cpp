@@ -139,3 +139,25 @@ TEST(Trace, EnvironmentVariableWritesTheTraceAtDeviceReset) {
     found |= ev["ph"] == "X" && ev["name"] == "traced" && ev["dur"] == 5.0;
   EXPECT_TRUE(found);
 }
+
+TEST(Trace, CoreGroupsAreProcessesWithABusyCounter) {
+  auto dev = makeDevice();
+  Stream *a, *b;
+  ASSERT_OK(dev->createStream(0, &a));
+  ASSERT_OK(dev->createStream(0, &b));
+  ASSERT_OK(dev->launchKernel(a, kernel("ka", Engine::kAic, 2, 10)));
+  ASSERT_OK(dev->launchKernel(b, kernel("kb", Engine::kAic, 2, 20)));
+  ASSERT_OK(dev->synchronizeDevice());
+  auto doc = nlohmann::json::parse(chromeTraceJson(dev->traceRecords()));
+  std::vector<std::pair<double, int>> busy;
+  std::set<std::string> processes;
+  for (const auto &ev : doc["traceEvents"]) {
+    if (ev["ph"] == "M" && ev["name"] == "process_name")
+      processes.insert(ev["args"]["name"].get<std::string>());
+    if (ev["ph"] == "C")
+      busy.push_back({ev["ts"].get<double>(), ev["args"]["busy"].get<int>()});
+  }
+  EXPECT_EQ(processes, (std::set<std::string>{"streams", "cube cores"}));
+  // 4 cube cores busy from 0 to 10 us, 2 until 20 us, then none.
+  EXPECT_EQ(busy, (std::vector<std::pair<double, int>>{{0, 4}, {10, 2}, {20, 0}}));
+}
