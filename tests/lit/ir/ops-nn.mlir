@@ -105,3 +105,17 @@ func.func @reductions(%x: tensor<2x3x4xf32>, %axes: tensor<1xi64>) {
   %8 = ge.reduce_sum %x, %axes : (tensor<2x3x4xf32>, tensor<1xi64>) -> tensor<?x?x?xf32>
   return
 }
+
+// Dynamic dims are accepted where the verifier cannot decide.
+// CHECK-LABEL: func @dynamic
+func.func @dynamic(%x: tensor<?x3x?x16xf32>, %w: tensor<4x3x3x3xf32>, %a: tensor<?x8xf32>, %b: tensor<8x?xf32>) {
+  // CHECK: ge.conv {{.*}} -> tensor<?x4x?x14xf32>
+  %0 = ge.conv %x, %w : (tensor<?x3x?x16xf32>, tensor<4x3x3x3xf32>) -> tensor<?x4x?x14xf32>
+  // CHECK: ge.conv {{.*}} -> tensor<2x4x5x14xf32>
+  %1 = ge.conv %x, %w : (tensor<?x3x?x16xf32>, tensor<4x3x3x3xf32>) -> tensor<2x4x5x14xf32>
+  // CHECK: ge.matmul {{.*}} -> tensor<?x?xf32>
+  %2 = ge.matmul %a, %b : (tensor<?x8xf32>, tensor<8x?xf32>) -> tensor<?x?xf32>
+  // CHECK: ge.max_pool {{.*}} -> (tensor<?x3x?x8xf32>, tensor<?x3x?x8xi64>)
+  %3:2 = ge.max_pool %x {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<?x3x?x16xf32>) -> (tensor<?x3x?x8xf32>, tensor<?x3x?x8xi64>)
+  return
+}

@@ -112,3 +112,19 @@ func.func @pad_range_resize_dropout(%x: tensor<1x2x4x4xf32>, %v: tensor<f32>) {
   %5:2 = ge.dropout %x ratio %ratio training_mode %train : (tensor<1x2x4x4xf32>, tensor<f32>, tensor<i1>) -> (tensor<1x2x4x4xf32>, tensor<1x2x4x4xi1>)
   return
 }
+
+// Shape operands that are not constant: only ranks and lengths are checked.
+// CHECK-LABEL: func @dynamic
+func.func @dynamic(%x: tensor<?x4xf32>, %s: tensor<3xi64>, %a: tensor<1xi64>) {
+  // CHECK: ge.reshape {{.*}} -> tensor<?x?x?xf32>
+  %0 = ge.reshape %x, %s : (tensor<?x4xf32>, tensor<3xi64>) -> tensor<?x?x?xf32>
+  // CHECK: ge.concat {{.*}} -> tensor<?x8xf32>
+  %1 = ge.concat %x, %x {axis = 1 : i64} : (tensor<?x4xf32>, tensor<?x4xf32>) -> tensor<?x8xf32>
+  // CHECK: ge.unsqueeze {{.*}} -> tensor<?x?x?xf32>
+  %2 = ge.unsqueeze %x, %a : (tensor<?x4xf32>, tensor<1xi64>) -> tensor<?x?x?xf32>
+  // CHECK: ge.expand {{.*}} -> tensor<?x?x4xf32>
+  %3 = ge.expand %x, %s : (tensor<?x4xf32>, tensor<3xi64>) -> tensor<?x?x4xf32>
+  // CHECK: ge.shape {{.*}} -> tensor<2xi64>
+  %4 = ge.shape %x : (tensor<?x4xf32>) -> tensor<2xi64>
+  return
+}
