@@ -3,7 +3,10 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
+#include <pthread.h>
+#include <thread>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -161,4 +164,41 @@ TEST(AclRt, HeaderCompilesAsC) {
   EXPECT_EQ(geflowCApiHeaderIsC(),
             GEFLOW_ENGINE_MIX + ACL_MEMCPY_DEVICE_TO_DEVICE +
                 ACL_EVENT_RECORDED_STATUS_COMPLETE);
+}
+
+TEST(AclRt, CallbacksRunOnTheThreadThatProcessesReports) {
+  AclSession session;
+  aclrtStream s;
+  ASSERT_EQ(aclrtCreateStream(&s), ACL_SUCCESS);
+  std::atomic<bool> stop{false};
+  std::atomic<int> processed{0};
+  pthread_t reporterId{};
+  std::thread reporter([&] {
+    while (!stop.load())
+      if (aclrtProcessReport(10) == ACL_SUCCESS)
+        ++processed;
+  });
+  reporterId = reporter.native_handle();
+  ASSERT_EQ(aclrtSubscribeReport(static_cast<uint64_t>(reporterId), s),
+            ACL_SUCCESS);
+  struct Seen {
+    pthread_t thread{};
+    int calls = 0;
+  } seen;
+  auto record = [](void *user) {
+    auto *p = static_cast<Seen *>(user);
+    p->thread = pthread_self();
+    ++p->calls;
+  };
+  ASSERT_EQ(aclrtLaunchCallback(record, &seen, ACL_CALLBACK_BLOCK, s),
+            ACL_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeStream(s), ACL_SUCCESS);
+  stop.store(true);
+  reporter.join();
+  EXPECT_EQ(seen.calls, 1);
+  EXPECT_TRUE(pthread_equal(seen.thread, reporterId));
+  EXPECT_GE(processed.load(), 1);
+  ASSERT_EQ(aclrtUnSubscribeReport(static_cast<uint64_t>(reporterId), s),
+            ACL_SUCCESS);
+  ASSERT_EQ(aclrtDestroyStream(s), ACL_SUCCESS);
 }
