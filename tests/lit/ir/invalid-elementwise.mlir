@@ -149,3 +149,203 @@ func.func @where_shape(%c: tensor<2x1xi1>, %x: tensor<3xf32>) {
   %0 = ge.where %c, %x, %x : (tensor<2x1xi1>, tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
   return
 }
+
+// -----
+
+func.func @ceil_dtype(%x: tensor<4xi32>) {
+  // expected-error @+1 {{'ge.ceil' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values}}
+  %0 = ge.ceil %x : tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @cos_dtype(%x: tensor<4xi32>) {
+  // expected-error @+1 {{'ge.cos' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values}}
+  %0 = ge.cos %x : tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @elu_dtype(%x: tensor<4xi32>) {
+  // expected-error @+1 {{'ge.elu' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values}}
+  %0 = ge.elu %x : tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @erf_dtype(%x: tensor<4xi32>) {
+  // expected-error @+1 {{'ge.erf' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values}}
+  %0 = ge.erf %x : tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @floor_dtype(%x: tensor<4xi32>) {
+  // expected-error @+1 {{'ge.floor' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values}}
+  %0 = ge.floor %x : tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @hard_sigmoid_dtype(%x: tensor<4xi32>) {
+  // expected-error @+1 {{'ge.hard_sigmoid' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values}}
+  %0 = ge.hard_sigmoid %x : tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @hard_swish_dtype(%x: tensor<4xi32>) {
+  // expected-error @+1 {{'ge.hard_swish' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values}}
+  %0 = ge.hard_swish %x : tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @leaky_relu_dtype(%x: tensor<4xi32>) {
+  // expected-error @+1 {{'ge.leaky_relu' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values}}
+  %0 = ge.leaky_relu %x : tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @log_dtype(%x: tensor<4xi32>) {
+  // expected-error @+1 {{'ge.log' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values}}
+  %0 = ge.log %x : tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @reciprocal_dtype(%x: tensor<4xi32>) {
+  // expected-error @+1 {{'ge.reciprocal' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values}}
+  %0 = ge.reciprocal %x : tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @selu_dtype(%x: tensor<4xi32>) {
+  // expected-error @+1 {{'ge.selu' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values}}
+  %0 = ge.selu %x : tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @sigmoid_dtype(%x: tensor<4xi32>) {
+  // expected-error @+1 {{'ge.sigmoid' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values}}
+  %0 = ge.sigmoid %x : tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @sin_dtype(%x: tensor<4xi32>) {
+  // expected-error @+1 {{'ge.sin' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values}}
+  %0 = ge.sin %x : tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @softplus_dtype(%x: tensor<4xi32>) {
+  // expected-error @+1 {{'ge.softplus' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values}}
+  %0 = ge.softplus %x : tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @softsign_dtype(%x: tensor<4xi32>) {
+  // expected-error @+1 {{'ge.softsign' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values}}
+  %0 = ge.softsign %x : tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @sqrt_dtype(%x: tensor<4xi32>) {
+  // expected-error @+1 {{'ge.sqrt' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values}}
+  %0 = ge.sqrt %x : tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @tanh_dtype(%x: tensor<4xi32>) {
+  // expected-error @+1 {{'ge.tanh' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values}}
+  %0 = ge.tanh %x : tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @abs_dtype(%x: tensor<4xi1>) {
+  // expected-error @+1 {{'ge.abs' op operand #0 must be ranked tensor of}}
+  %0 = ge.abs %x : tensor<4xi1>
+  return
+}
+
+// -----
+
+func.func @sign_dtype(%x: tensor<4xi1>) {
+  // expected-error @+1 {{'ge.sign' op operand #0 must be ranked tensor of}}
+  %0 = ge.sign %x : tensor<4xi1>
+  return
+}
+
+// -----
+
+func.func @neg_unsigned(%x: tensor<4xui8>) {
+  // expected-error @+1 {{'ge.neg' op operand #0 must be ranked tensor of}}
+  %0 = ge.neg %x : tensor<4xui8>
+  return
+}
+
+// -----
+
+func.func @relu_unsigned(%x: tensor<4xui8>) {
+  // expected-error @+1 {{'ge.relu' op operand #0 must be ranked tensor of}}
+  %0 = ge.relu %x : tensor<4xui8>
+  return
+}
+
+// -----
+
+func.func @identity_shape(%x: tensor<4xi1>) {
+  // expected-error @+1 {{'ge.identity' op requires the same type for all operands and results}}
+  %0 = "ge.identity"(%x) : (tensor<4xi1>) -> tensor<4xi8>
+  return
+}
+
+// -----
+
+func.func @less_shape(%a: tensor<3xi64>, %b: tensor<2x1xi64>) {
+  // expected-error @+1 {{'ge.less' op result has shape [2, 2] but expected [2, 3]}}
+  %0 = ge.less %a, %b : (tensor<3xi64>, tensor<2x1xi64>) -> tensor<2x2xi1>
+  return
+}
+
+// -----
+
+func.func @min_broadcast(%a: tensor<3xf32>, %b: tensor<2xf32>) {
+  // expected-error @+1 {{'ge.min' op operands do not broadcast: shapes [3] and [2] do not broadcast (3 vs 2)}}
+  %0 = ge.min %a, %b : (tensor<3xf32>, tensor<2xf32>) -> tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func @mean_dtype(%a: tensor<3xi32>) {
+  // expected-error @+1 {{'ge.mean' op operand #0 must be variadic of ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values}}
+  %0 = ge.mean %a : (tensor<3xi32>) -> tensor<3xi32>
+  return
+}

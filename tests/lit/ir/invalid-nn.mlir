@@ -472,3 +472,19 @@ func.func @reduce_sum_keep_rank(%x: tensor<2x3xf32>, %a: tensor<1xi64>) {
   %0 = ge.reduce_sum %x, %a : (tensor<2x3xf32>, tensor<1xi64>) -> tensor<?xf32>
   return
 }
+
+// -----
+
+func.func @reduce_prod_result(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{'ge.reduce_prod' op result has shape [1, 3] but expected [1, 1]}}
+  %0 = ge.reduce_prod %x : (tensor<2x3xf32>) -> tensor<1x3xf32>
+  return
+}
+
+// -----
+
+func.func @reduce_sum_square_dtype(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{'ge.reduce_sum_square' op requires the same element type for all operands and results}}
+  %0 = ge.reduce_sum_square %x : (tensor<2x3xf32>) -> tensor<1x1xf16>
+  return
+}
