@@ -1,5 +1,244 @@
-//===- Pool.cpp - Pool kernels -------------------------------------===//
+//===- Pool.cpp - average/max pooling and their global forms ---------------===//
+//
+// Vector work (AIV). Block split: N*C planes; a block owns a contiguous run of
+// planes. Cost: one FLOP per window element per output; bytes: input plus
+// outputs (max_pool's int64 Indices included).
+//
+// Windows follow NnSupport's normalised 3-D geometry; the output size is the
+// output descriptor's (ceil_mode is already in it), and a window that runs past
+// the input is clipped. average_pool divides by the valid elements, or with
+// count_include_pad by the window positions inside the padded input. max_pool's
+// Indices are flat over the whole input (n, c and spatial), row-major for
+// storage_order 0 and column-major within a plane for storage_order 1.
+//
+//===----------------------------------------------------------------------===//
 
 #include "executor/kernels/KernelRegistry.h"
+#include "executor/kernels/NnSupport.h"
 
-void geflow::kernels::registerPoolKernels(KernelRegistry &) {}
+#include <Eigen/Core>
+
+#include <algorithm>
+#include <limits>
+
+using namespace geflow;
+using namespace geflow::kernels;
+using nn::Window;
+
+namespace {
+
+enum class PoolKind { kAverage, kMax, kGlobalAverage, kGlobalMax };
+
+struct PoolPlan {
+  PoolKind kind = PoolKind::kAverage;
+  int64_t planes = 0;
+  Window w;
+  bool countIncludePad = false;
+  bool columnMajorIndices = false;
+  bool hasIndices = false;
+  int64_t inElems = 0, outElems = 0;
+};
+
+int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+int64_t floorDiv(int64_t a, int64_t b) {
+  return a >= 0 ? a / b : -((-a + b - 1) / b);
+}
+
+rt::Status analyzePool(const om::OpDef &op, PoolKind kind, PoolPlan *p) {
+  p->kind = kind;
+  p->hasIndices = kind == PoolKind::kMax && op.output_desc_size() > 1;
+  GEFLOW_RT_RETURN_IF_ERROR(nn::requireFloat(op, p->hasIndices ? 1 : -1));
+  if (p->hasIndices && op.output_desc(1).dtype() != om::DT_INT64)
+    return opError(op, "Indices must be int64");
+  if (op.input_desc_size() != 1)
+    return opError(op, "needs exactly one input");
+  std::vector<int64_t> x = shapeOf(op.input_desc(0));
+  std::vector<int64_t> y = shapeOf(op.output_desc(0));
+  if (x.size() < 3 || x.size() > 5)
+    return opError(op, "X must have rank 3 to 5, got " + std::to_string(x.size()));
+  if (y.size() != x.size() || y[0] != x[0] || y[1] != x[1])
+    return opError(op, "Y must be [N, C, ...] like X");
+  p->planes = x[0] * x[1];
+  p->inElems = numElements(op.input_desc(0));
+  p->outElems = numElements(op.output_desc(0));
+  std::vector<int64_t> xs(x.begin() + 2, x.end()), ys(y.begin() + 2, y.end());
+  if (kind == PoolKind::kGlobalAverage || kind == PoolKind::kGlobalMax) {
+    for (int64_t d : ys)
+      if (d != 1)
+        return opError(op, "global pooling output must have unit spatial dims");
+    p->w.rank = static_cast<int>(xs.size());
+    for (size_t i = 0; i < xs.size(); ++i)
+      p->w.in[3 - xs.size() + i] = p->w.kernel[3 - xs.size() + i] = xs[i];
+    return rt::Status::ok();
+  }
+  std::vector<int64_t> kernel = attrInts(op, "kernel_shape");
+  if (kernel.size() != xs.size())
+    return opError(op, "kernel_shape must have " + std::to_string(xs.size()) +
+                           " values");
+  p->countIncludePad = attrInt(op, "count_include_pad", 0) != 0;
+  p->columnMajorIndices = attrInt(op, "storage_order", 0) != 0;
+  return nn::resolveWindow(op, xs, ys, kernel, /*useDilations=*/true, &p->w);
+}
+
+template <PoolKind Kind> rt::Status planPool(const om::OpDef &op, KernelPlan *out) {
+  PoolPlan p;
+  GEFLOW_RT_RETURN_IF_ERROR(analyzePool(op, Kind, &p));
+  out->engine = rt::Engine::kAiv;
+  double perPlane = static_cast<double>(p.w.outSize()) * p.w.kernelSize();
+  out->maxBlocks = nn::blocksForFlops(p.planes, perPlane);
+  out->cost.flops = perPlane * p.planes;
+  out->cost.bytes = 4.0 * (p.inElems + p.outElems) +
+                    (p.hasIndices ? 8.0 * p.outElems : 0.0);
+  return rt::Status::ok();
+}
+
+/// The taps k of one window dim whose input index o*s - pb + k*d is inside
+/// [lo, hi): returns [kBegin, kEnd).
+inline void tapRange(int64_t o, int64_t s, int64_t pb, int64_t d, int64_t k,
+                     int64_t lo, int64_t hi, int64_t *kBegin, int64_t *kEnd) {
+  int64_t start = o * s - pb;
+  *kBegin = std::max<int64_t>(0, ceilDiv(std::max<int64_t>(0, lo - start), d));
+  *kEnd = std::min<int64_t>(k, floorDiv(hi - 1 - start, d) + 1);
+  if (*kEnd < *kBegin)
+    *kEnd = *kBegin;
+}
+
+class PoolKernel final : public Kernel {
+public:
+  explicit PoolKernel(const PoolPlan &p) : p_(p) {}
+
+  rt::Status run(const TensorView *inputs, const TensorView *outputs,
+                 uint32_t blockIdx, uint32_t blockDim) const override {
+    const float *x = static_cast<const float *>(inputs[0].data);
+    float *y = static_cast<float *>(outputs[0].data);
+    int64_t *indices =
+        p_.hasIndices ? static_cast<int64_t *>(outputs[1].data) : nullptr;
+    BlockRange planes = blockRange(p_.planes, blockIdx, blockDim);
+    const int64_t inSize = p_.w.inSize(), outSize = p_.w.outSize();
+    for (int64_t c = planes.begin; c < planes.end; ++c) {
+      const float *in = x + c * inSize;
+      float *out = y + c * outSize;
+      Eigen::Map<const Eigen::ArrayXf> plane(in, inSize);
+      switch (p_.kind) {
+      case PoolKind::kGlobalAverage:
+        *out = inSize ? plane.sum() / static_cast<float>(inSize) : 0.0f;
+        break;
+      case PoolKind::kGlobalMax:
+        *out = inSize ? plane.maxCoeff() : -std::numeric_limits<float>::infinity();
+        break;
+      case PoolKind::kAverage:
+        averagePlane(in, out);
+        break;
+      case PoolKind::kMax:
+        maxPlane(in, out, indices ? indices + c * outSize : nullptr, c * inSize);
+        break;
+      }
+    }
+    return rt::Status::ok();
+  }
+
+private:
+  void averagePlane(const float *in, float *out) const {
+    const Window &w = p_.w;
+    int64_t r[3][2], pad[3][2];
+    for (int64_t o0 = 0; o0 < w.out[0]; ++o0) {
+      windowDim(0, o0, r[0], pad[0]);
+      for (int64_t o1 = 0; o1 < w.out[1]; ++o1) {
+        windowDim(1, o1, r[1], pad[1]);
+        for (int64_t o2 = 0; o2 < w.out[2]; ++o2) {
+          windowDim(2, o2, r[2], pad[2]);
+          float sum = 0.0f;
+          for (int64_t k0 = r[0][0]; k0 < r[0][1]; ++k0) {
+            int64_t i0 = o0 * w.stride[0] - w.padBegin[0] + k0 * w.dilation[0];
+            for (int64_t k1 = r[1][0]; k1 < r[1][1]; ++k1) {
+              int64_t i1 = o1 * w.stride[1] - w.padBegin[1] + k1 * w.dilation[1];
+              const float *row = in + (i0 * w.in[1] + i1) * w.in[2] +
+                                 o2 * w.stride[2] - w.padBegin[2];
+              for (int64_t k2 = r[2][0]; k2 < r[2][1]; ++k2)
+                sum += row[k2 * w.dilation[2]];
+            }
+          }
+          int64_t n = 1;
+          for (int d = 0; d < 3; ++d)
+            n *= p_.countIncludePad ? pad[d][1] - pad[d][0] : r[d][1] - r[d][0];
+          *out++ = n > 0 ? sum / static_cast<float>(n) : 0.0f;
+        }
+      }
+    }
+  }
+
+  void maxPlane(const float *in, float *out, int64_t *idx, int64_t base) const {
+    const Window &w = p_.w;
+    int64_t r[3][2], pad[3][2];
+    // Index strides of (d0, d1, d2) within a plane.
+    int64_t s0 = w.in[1] * w.in[2], s1 = w.in[2], s2 = 1;
+    if (p_.columnMajorIndices) {
+      s0 = 1;
+      s1 = w.in[0];
+      s2 = w.in[0] * w.in[1];
+    }
+    for (int64_t o0 = 0; o0 < w.out[0]; ++o0) {
+      windowDim(0, o0, r[0], pad[0]);
+      for (int64_t o1 = 0; o1 < w.out[1]; ++o1) {
+        windowDim(1, o1, r[1], pad[1]);
+        for (int64_t o2 = 0; o2 < w.out[2]; ++o2) {
+          windowDim(2, o2, r[2], pad[2]);
+          float best = -std::numeric_limits<float>::infinity();
+          int64_t b0 = -1, b1 = 0, b2 = 0;
+          for (int64_t k0 = r[0][0]; k0 < r[0][1]; ++k0) {
+            int64_t i0 = o0 * w.stride[0] - w.padBegin[0] + k0 * w.dilation[0];
+            for (int64_t k1 = r[1][0]; k1 < r[1][1]; ++k1) {
+              int64_t i1 = o1 * w.stride[1] - w.padBegin[1] + k1 * w.dilation[1];
+              int64_t start = o2 * w.stride[2] - w.padBegin[2];
+              const float *row = in + (i0 * w.in[1] + i1) * w.in[2] + start;
+              for (int64_t k2 = r[2][0]; k2 < r[2][1]; ++k2) {
+                float v = row[k2 * w.dilation[2]];
+                if (v > best || b0 < 0) {
+                  best = v;
+                  b0 = i0;
+                  b1 = i1;
+                  b2 = start + k2 * w.dilation[2];
+                }
+              }
+            }
+          }
+          *out++ = best;
+          if (idx)
+            *idx++ = b0 < 0 ? -1 : base + b0 * s0 + b1 * s1 + b2 * s2;
+        }
+      }
+    }
+  }
+
+  /// Valid taps r = [begin, end) of dim d at output o, and in `pad` the taps
+  /// inside the padded input (for count_include_pad).
+  void windowDim(int d, int64_t o, int64_t *r, int64_t *pad) const {
+    const Window &w = p_.w;
+    tapRange(o, w.stride[d], w.padBegin[d], w.dilation[d], w.kernel[d], 0,
+             w.in[d], &r[0], &r[1]);
+    tapRange(o, w.stride[d], w.padBegin[d], w.dilation[d], w.kernel[d],
+             -w.padBegin[d], w.in[d] + w.padEnd[d], &pad[0], &pad[1]);
+  }
+
+  const PoolPlan p_;
+};
+
+template <PoolKind Kind>
+rt::Status createPool(const KernelSpec &spec, std::unique_ptr<Kernel> *out) {
+  PoolPlan p;
+  GEFLOW_RT_RETURN_IF_ERROR(analyzePool(*spec.op, Kind, &p));
+  *out = std::make_unique<PoolKernel>(p);
+  return rt::Status::ok();
+}
+
+} // namespace
+
+void geflow::kernels::registerPoolKernels(KernelRegistry &registry) {
+  registry.add("average_pool", {planPool<PoolKind::kAverage>,
+                                createPool<PoolKind::kAverage>});
+  registry.add("max_pool", {planPool<PoolKind::kMax>, createPool<PoolKind::kMax>});
+  registry.add("global_average_pool", {planPool<PoolKind::kGlobalAverage>,
+                                       createPool<PoolKind::kGlobalAverage>});
+  registry.add("global_max_pool", {planPool<PoolKind::kGlobalMax>,
+                                   createPool<PoolKind::kGlobalMax>});
+}

@@ -1,0 +1,335 @@
+//===- PoolTest.cpp - pooling kernels against direct loops -----------------===//
+
+#include "executor/kernels/Kernel.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <random>
+
+using namespace geflow;
+using namespace geflow::kernels;
+
+namespace {
+
+using Shape = std::vector<int64_t>;
+
+om::TensorDescriptor desc(const Shape &shape, om::DataType dtype = om::DT_FLOAT) {
+  om::TensorDescriptor d;
+  d.set_dtype(dtype);
+  for (int64_t v : shape)
+    d.add_shape(v);
+  return d;
+}
+
+int64_t count(const Shape &shape) {
+  int64_t n = 1;
+  for (int64_t v : shape)
+    n *= v;
+  return n;
+}
+
+std::vector<float> random(int64_t n, unsigned seed) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  std::vector<float> v(n);
+  for (float &x : v)
+    x = dist(gen);
+  return v;
+}
+
+void setInts(om::OpDef &op, const std::string &name, const Shape &v) {
+  om::ListValue *list = (*op.mutable_attr())[name].mutable_list();
+  for (int64_t x : v)
+    list->add_i(x);
+}
+
+/// Plans, creates and runs `op` as `blockDim` blocks, one after another.
+rt::Status runOp(const om::OpDef &op, const float *x,
+                 const std::vector<void *> &outs, uint32_t blockDim) {
+  KernelPlan plan;
+  GEFLOW_RT_RETURN_IF_ERROR(planKernel(op, &plan));
+  EXPECT_EQ(plan.engine, rt::Engine::kAiv);
+  EXPECT_GE(plan.maxBlocks, 1u);
+  KernelSpec spec;
+  spec.op = &op;
+  spec.constantInputs.assign(1, nullptr);
+  std::unique_ptr<Kernel> kernel;
+  GEFLOW_RT_RETURN_IF_ERROR(createKernel(spec, &kernel));
+  TensorView input{const_cast<float *>(x), &op.input_desc(0)};
+  std::vector<TensorView> outputs;
+  for (int i = 0; i < op.output_desc_size(); ++i)
+    outputs.push_back({outs[i], &op.output_desc(i)});
+  for (uint32_t b = 0; b < blockDim; ++b)
+    GEFLOW_RT_RETURN_IF_ERROR(kernel->run(&input, outputs.data(), b, blockDim));
+  return rt::Status::ok();
+}
+
+struct PoolCase {
+  Shape x, kernel;
+  Shape strides, pads, dilations;
+  std::string autoPad;
+  int64_t ceilMode = 0;
+  int64_t countIncludePad = 0;
+  int64_t storageOrder = 0;
+};
+
+/// The reference geometry in 3 dims with leading unit dims, from the spec.
+struct Geo {
+  int64_t in[3] = {1, 1, 1}, out[3] = {1, 1, 1}, k[3] = {1, 1, 1},
+          s[3] = {1, 1, 1}, d[3] = {1, 1, 1}, pb[3] = {0, 0, 0}, pe[3] = {0, 0, 0};
+};
+
+Geo geometry(const PoolCase &c) {
+  size_t r = c.x.size() - 2;
+  Geo g;
+  for (size_t i = 0; i < r; ++i) {
+    size_t j = 3 - r + i;
+    g.in[j] = c.x[2 + i];
+    g.k[j] = c.kernel[i];
+    g.s[j] = c.strides.empty() ? 1 : c.strides[i];
+    g.d[j] = c.dilations.empty() ? 1 : c.dilations[i];
+    int64_t span = (g.k[j] - 1) * g.d[j] + 1;
+    if (c.autoPad == "SAME_UPPER" || c.autoPad == "SAME_LOWER") {
+      g.out[j] = (g.in[j] + g.s[j] - 1) / g.s[j];
+      int64_t total = std::max<int64_t>(0, (g.out[j] - 1) * g.s[j] + span - g.in[j]);
+      g.pb[j] = c.autoPad == "SAME_UPPER" ? total / 2 : total - total / 2;
+      g.pe[j] = total - g.pb[j];
+    } else if (c.autoPad == "VALID") {
+      g.out[j] = (g.in[j] - span) / g.s[j] + 1;
+    } else {
+      g.pb[j] = c.pads.empty() ? 0 : c.pads[i];
+      g.pe[j] = c.pads.empty() ? 0 : c.pads[i + r];
+      int64_t room = g.in[j] + g.pb[j] + g.pe[j] - span;
+      g.out[j] = (c.ceilMode ? (room + g.s[j] - 1) / g.s[j] : room / g.s[j]) + 1;
+    }
+  }
+  return g;
+}
+
+Shape outShape(const PoolCase &c, const Geo &g) {
+  Shape y = {c.x[0], c.x[1]};
+  for (size_t i = 0; i + 2 < c.x.size(); ++i)
+    y.push_back(g.out[3 - (c.x.size() - 2) + i]);
+  return y;
+}
+
+om::OpDef makeOp(const std::string &type, const PoolCase &c, const Shape &y) {
+  om::OpDef op;
+  op.set_name("pool0");
+  op.set_type(type);
+  *op.add_input_desc() = desc(c.x);
+  *op.add_output_desc() = desc(y);
+  if (type == "max_pool")
+    *op.add_output_desc() = desc(y, om::DT_INT64);
+  setInts(op, "kernel_shape", c.kernel);
+  if (!c.strides.empty())
+    setInts(op, "strides", c.strides);
+  if (!c.pads.empty())
+    setInts(op, "pads", c.pads);
+  if (!c.dilations.empty())
+    setInts(op, "dilations", c.dilations);
+  if (!c.autoPad.empty())
+    (*op.mutable_attr())["auto_pad"].set_s(c.autoPad);
+  if (c.ceilMode)
+    (*op.mutable_attr())["ceil_mode"].set_i(1);
+  if (c.countIncludePad)
+    (*op.mutable_attr())["count_include_pad"].set_i(1);
+  if (c.storageOrder)
+    (*op.mutable_attr())["storage_order"].set_i(1);
+  return op;
+}
+
+/// Direct loops: every window position checked against the input and the
+/// padded input.
+void reference(const PoolCase &c, const Geo &g, bool isMax,
+               const std::vector<float> &x, std::vector<float> *y,
+               std::vector<int64_t> *idx) {
+  int64_t planes = c.x[0] * c.x[1];
+  int64_t inSz = g.in[0] * g.in[1] * g.in[2];
+  for (int64_t p = 0; p < planes; ++p)
+    for (int64_t o0 = 0; o0 < g.out[0]; ++o0)
+      for (int64_t o1 = 0; o1 < g.out[1]; ++o1)
+        for (int64_t o2 = 0; o2 < g.out[2]; ++o2) {
+          double sum = 0;
+          int64_t valid = 0, padded = 0, bestIdx = -1;
+          float best = -std::numeric_limits<float>::infinity();
+          for (int64_t k0 = 0; k0 < g.k[0]; ++k0)
+            for (int64_t k1 = 0; k1 < g.k[1]; ++k1)
+              for (int64_t k2 = 0; k2 < g.k[2]; ++k2) {
+                int64_t i[3] = {o0 * g.s[0] - g.pb[0] + k0 * g.d[0],
+                                o1 * g.s[1] - g.pb[1] + k1 * g.d[1],
+                                o2 * g.s[2] - g.pb[2] + k2 * g.d[2]};
+                bool inPadded = true, inInput = true;
+                for (int d = 0; d < 3; ++d) {
+                  inPadded = inPadded && i[d] >= -g.pb[d] && i[d] < g.in[d] + g.pe[d];
+                  inInput = inInput && i[d] >= 0 && i[d] < g.in[d];
+                }
+                padded += inPadded;
+                if (!inInput)
+                  continue;
+                ++valid;
+                float v = x[p * inSz + (i[0] * g.in[1] + i[1]) * g.in[2] + i[2]];
+                sum += v;
+                if (bestIdx < 0 || v > best) {
+                  best = v;
+                  bestIdx = c.storageOrder
+                                ? i[0] + i[1] * g.in[0] + i[2] * g.in[0] * g.in[1]
+                                : (i[0] * g.in[1] + i[1]) * g.in[2] + i[2];
+                  bestIdx += p * inSz;
+                }
+              }
+          if (isMax) {
+            y->push_back(best);
+            idx->push_back(bestIdx);
+          } else {
+            y->push_back(static_cast<float>(sum / (c.countIncludePad ? padded : valid)));
+          }
+        }
+}
+
+TEST(AveragePoolKernel, MatchesDirectLoops) {
+  std::vector<PoolCase> cases = {
+      {{1, 2, 5, 5}, {3, 3}, {}, {}, {}, ""},
+      {{2, 3, 6, 5}, {3, 3}, {}, {1, 1, 1, 1}, {}, "", 0, 0},
+      {{2, 3, 6, 5}, {3, 3}, {}, {1, 1, 1, 1}, {}, "", 0, 1},
+      {{1, 2, 7, 8}, {3, 2}, {2, 2}, {0, 1, 1, 0}, {}, "", 0, 1},
+      {{1, 1, 4, 4}, {3, 3}, {2, 2}, {}, {}, "", 1, 0},
+      {{1, 2, 6, 6}, {3, 3}, {2, 2}, {1, 1, 1, 1}, {}, "", 1, 1},
+      {{1, 2, 5, 5}, {3, 3}, {2, 2}, {}, {}, "SAME_UPPER", 0, 0},
+      {{1, 2, 5, 5}, {2, 2}, {}, {}, {}, "SAME_LOWER", 0, 1},
+      {{1, 2, 7, 6}, {3, 2}, {2, 1}, {}, {}, "VALID"},
+      {{2, 3, 9}, {3}, {2}, {1, 1}, {}, "", 0, 0},
+      {{1, 2, 4, 5, 6}, {2, 3, 2}, {2, 1, 2}, {1, 0, 1, 0, 1, 1}, {}, "", 0, 0},
+      {{1, 2, 4, 5, 6}, {2, 3, 2}, {2, 1, 2}, {1, 0, 1, 0, 1, 1}, {}, "", 0, 1},
+      {{3, 5, 8, 8}, {2, 2}, {2, 2}, {}, {}, ""},
+  };
+  unsigned seed = 1;
+  int index = 0;
+  for (const PoolCase &c : cases) {
+    Geo g = geometry(c);
+    Shape y = outShape(c, g);
+    om::OpDef op = makeOp("average_pool", c, y);
+    std::vector<float> x = random(count(c.x), seed++);
+    std::vector<float> want;
+    reference(c, g, false, x, &want, nullptr);
+    for (uint32_t blocks : {1u, 3u, 7u}) {
+      SCOPED_TRACE("case " + std::to_string(index) + " blocks " + std::to_string(blocks));
+      std::vector<float> got(want.size(), 12345.0f);
+      rt::Status st = runOp(op, x.data(), {got.data()}, blocks);
+      ASSERT_TRUE(st.isOk()) << st.toString();
+      for (size_t i = 0; i < want.size(); ++i)
+        ASSERT_NEAR(got[i], want[i], 1e-4) << "at " << i;
+    }
+    ++index;
+  }
+}
+
+TEST(MaxPoolKernel, MatchesDirectLoopsWithIndices) {
+  std::vector<PoolCase> cases = {
+      {{1, 2, 5, 5}, {3, 3}, {}, {}, {}, ""},
+      {{2, 3, 7, 6}, {3, 3}, {2, 2}, {1, 1, 1, 1}, {}, ""},
+      {{1, 2, 8, 8}, {2, 2}, {1, 1}, {}, {2, 2}, ""},
+      {{1, 2, 9, 9}, {3, 3}, {2, 2}, {1, 0, 1, 0}, {2, 1}, "", 1},
+      {{1, 1, 4, 4}, {3, 3}, {2, 2}, {}, {}, "", 1},
+      {{2, 2, 5, 4}, {2, 3}, {2, 1}, {1, 1, 0, 1}, {}, "", 0, 0, 1},
+      {{1, 2, 4, 5, 3}, {2, 2, 2}, {1, 2, 1}, {0, 1, 0, 1, 0, 1}, {}, "", 0, 0, 1},
+      {{1, 2, 4, 5, 3}, {3, 2, 2}, {2, 1, 1}, {}, {1, 2, 1}, "", 1},
+      {{2, 3, 11}, {3}, {2}, {1, 1}, {2}, ""},
+      {{1, 2, 5, 5}, {3, 3}, {2, 2}, {}, {}, "SAME_UPPER"},
+      {{1, 2, 6, 6}, {2, 2}, {}, {}, {}, "SAME_LOWER"},
+      {{1, 2, 7, 7}, {3, 3}, {2, 2}, {}, {}, "VALID"},
+  };
+  unsigned seed = 100;
+  int index = 0;
+  for (const PoolCase &c : cases) {
+    Geo g = geometry(c);
+    Shape y = outShape(c, g);
+    om::OpDef op = makeOp("max_pool", c, y);
+    std::vector<float> x = random(count(c.x), seed++);
+    std::vector<float> want;
+    std::vector<int64_t> wantIdx;
+    reference(c, g, true, x, &want, &wantIdx);
+    for (uint32_t blocks : {1u, 3u, 7u}) {
+      SCOPED_TRACE("case " + std::to_string(index) + " blocks " + std::to_string(blocks));
+      std::vector<float> got(want.size(), 12345.0f);
+      std::vector<int64_t> gotIdx(want.size(), -7);
+      rt::Status st = runOp(op, x.data(), {got.data(), gotIdx.data()}, blocks);
+      ASSERT_TRUE(st.isOk()) << st.toString();
+      for (size_t i = 0; i < want.size(); ++i) {
+        ASSERT_EQ(got[i], want[i]) << "at " << i;
+        ASSERT_EQ(gotIdx[i], wantIdx[i]) << "at " << i;
+      }
+    }
+    ++index;
+  }
+}
+
+TEST(MaxPoolKernel, WithoutIndicesOutput) {
+  PoolCase c{{1, 1, 4, 4}, {2, 2}, {2, 2}, {}, {}, ""};
+  Geo g = geometry(c);
+  om::OpDef op = makeOp("max_pool", c, outShape(c, g));
+  op.mutable_output_desc()->RemoveLast();
+  std::vector<float> x(16);
+  for (int i = 0; i < 16; ++i)
+    x[i] = static_cast<float>(i);
+  std::vector<float> got(4);
+  ASSERT_TRUE(runOp(op, x.data(), {got.data()}, 2).isOk());
+  EXPECT_EQ(got, (std::vector<float>{5, 7, 13, 15}));
+}
+
+TEST(GlobalPoolKernels, AverageAndMax) {
+  for (Shape x : {Shape{2, 3, 4, 5}, Shape{1, 4, 7}, Shape{2, 2, 3, 2, 4}}) {
+    std::vector<float> in = random(count(x), 7);
+    Shape y = {x[0], x[1]};
+    y.resize(x.size(), 1);
+    int64_t planes = x[0] * x[1], sz = count(x) / planes;
+    for (std::string type : {"global_average_pool", "global_max_pool"}) {
+      om::OpDef op;
+      op.set_name("gp");
+      op.set_type(type);
+      *op.add_input_desc() = desc(x);
+      *op.add_output_desc() = desc(y);
+      for (uint32_t blocks : {1u, 3u, 7u}) {
+        std::vector<float> got(planes, 12345.0f);
+        ASSERT_TRUE(runOp(op, in.data(), {got.data()}, blocks).isOk());
+        for (int64_t p = 0; p < planes; ++p) {
+          double sum = 0;
+          float mx = -std::numeric_limits<float>::infinity();
+          for (int64_t i = 0; i < sz; ++i) {
+            sum += in[p * sz + i];
+            mx = std::max(mx, in[p * sz + i]);
+          }
+          float want = type == "global_max_pool" ? mx : static_cast<float>(sum / sz);
+          ASSERT_NEAR(got[p], want, 1e-5) << type << " plane " << p;
+        }
+      }
+    }
+  }
+}
+
+TEST(PoolKernels, Errors) {
+  PoolCase c{{1, 2, 5, 5}, {3, 3}, {}, {}, {}, ""};
+  om::OpDef op = makeOp("average_pool", c, {1, 2, 3, 3});
+  op.mutable_attr()->erase("kernel_shape");
+  KernelPlan plan;
+  rt::Status st = planKernel(op, &plan);
+  ASSERT_FALSE(st.isOk());
+  EXPECT_NE(st.message().find("node 'pool0' (average_pool)"), std::string::npos);
+  EXPECT_NE(st.message().find("kernel_shape"), std::string::npos);
+
+  op = makeOp("max_pool", c, {1, 2, 3, 3});
+  op.mutable_input_desc(0)->set_dtype(om::DT_INT8);
+  st = planKernel(op, &plan);
+  ASSERT_FALSE(st.isOk());
+  EXPECT_NE(st.message().find("int8"), std::string::npos);
+
+  op = makeOp("max_pool", c, {1, 2, 3, 3});
+  op.mutable_output_desc(1)->set_dtype(om::DT_INT32);
+  st = planKernel(op, &plan);
+  ASSERT_FALSE(st.isOk());
+  EXPECT_NE(st.message().find("Indices"), std::string::npos);
+}
+
+} // namespace
