@@ -91,6 +91,7 @@ class Ge_ReduceOp<string mnemonic, Type T, list<Trait> traits = []>
 include "ir/GeElementwiseOps.td"
 include "ir/GeShapeOps.td"
 include "ir/GeNNOps.td"
+include "ir/GeFusedOps.td"
 include "ir/GeAnnotationOps.td"
 
 #endif // GEFLOW_IR_GEOPS_TD

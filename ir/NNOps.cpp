@@ -4,6 +4,7 @@
 #include "ir/GeVerifiers.h"
 
 #include "mlir/IR/Matchers.h"
+#include "llvm/ADT/StringSwitch.h"
 
 using namespace mlir;
 using namespace mlir::ge;
@@ -53,22 +54,26 @@ static ArrayRef<int64_t> orEmpty(std::optional<ArrayRef<int64_t>> a) {
   return a.value_or(ArrayRef<int64_t>());
 }
 
-LogicalResult ConvOp::verify() {
-  if (failed(verifyInputRank(*this, "Conv", "X", getX(), 3)))
+/// ge.conv and ge.fused_conv.
+template <typename ConvLikeOp>
+static LogicalResult verifyConvLike(ConvLikeOp op) {
+  if (failed(verifyInputRank(op, "Conv", "X", op.getX(), 3)))
     return failure();
-  WindowParams params{orEmpty(getKernelShape()), orEmpty(getStrides()),
-                      orEmpty(getPads()), orEmpty(getDilations()), getAutoPad(),
-                      false};
+  WindowParams params{orEmpty(op.getKernelShape()), orEmpty(op.getStrides()),
+                      orEmpty(op.getPads()), orEmpty(op.getDilations()),
+                      op.getAutoPad(), false};
   std::string why;
-  FailureOr<Shape> shape = convOutputShape(shapeOf(getX()), shapeOf(getW()),
-                                           getGroup(), params, &why);
+  FailureOr<Shape> shape = convOutputShape(shapeOf(op.getX()), shapeOf(op.getW()),
+                                           op.getGroup(), params, &why);
   if (failed(shape))
-    return emitOpError() << why;
-  if (failed(verifyVector(*this, "B", getB(), shapeOf(getW())[0],
+    return op.emitOpError() << why;
+  if (failed(verifyVector(op, "B", op.getB(), shapeOf(op.getW())[0],
                           "the output channel count W[0]")))
     return failure();
-  return verifyResultShape(*this, 0, *shape);
+  return verifyResultShape(op, 0, *shape);
 }
+
+LogicalResult ConvOp::verify() { return verifyConvLike(*this); }
 
 LogicalResult ConvTransposeOp::verify() {
   if (failed(verifyInputRank(*this, "ConvTranspose", "X", getX(), 3)))
@@ -179,21 +184,25 @@ LogicalResult LayerNormalizationOp::verify() {
   return verifyResultShape(*this, 0, x);
 }
 
-LogicalResult GemmOp::verify() {
-  if (failed(verifyFlagAttr(*this, "transA", getTransA())) ||
-      failed(verifyFlagAttr(*this, "transB", getTransB())))
+/// ge.gemm and ge.fused_gemm.
+template <typename GemmLikeOp>
+static LogicalResult verifyGemmLike(GemmLikeOp op) {
+  if (failed(verifyFlagAttr(op, "transA", op.getTransA())) ||
+      failed(verifyFlagAttr(op, "transB", op.getTransB())))
     return failure();
   std::string why;
-  FailureOr<Shape> shape = gemmShape(shapeOf(getA()), shapeOf(getB()),
-                                     getTransA(), getTransB(), &why);
+  FailureOr<Shape> shape = gemmShape(shapeOf(op.getA()), shapeOf(op.getB()),
+                                     op.getTransA(), op.getTransB(), &why);
   if (failed(shape))
-    return emitOpError() << why;
-  if (Value c = getC(); c && !broadcastsTo(shapeOf(c), *shape))
-    return emitOpError() << "input 'C' has shape " << formatShape(shapeOf(c))
-                         << " which does not broadcast to [M, N] = "
-                         << formatShape(*shape);
-  return verifyResultShape(*this, 0, *shape);
+    return op.emitOpError() << why;
+  if (Value c = op.getC(); c && !broadcastsTo(shapeOf(c), *shape))
+    return op.emitOpError() << "input 'C' has shape " << formatShape(shapeOf(c))
+                            << " which does not broadcast to [M, N] = "
+                            << formatShape(*shape);
+  return verifyResultShape(op, 0, *shape);
 }
+
+LogicalResult GemmOp::verify() { return verifyGemmLike(*this); }
 
 LogicalResult MatMulOp::verify() {
   std::string why;
@@ -256,4 +265,53 @@ LogicalResult ReduceSumOp::verify() {
                            getData().getType().getRank())
     return emitOpError() << "result must keep the input's rank with keepdims = 1";
   return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Fused ops
+//===----------------------------------------------------------------------===//
+
+/// `activation` must be one the fused kernels know, with its parameter count.
+static LogicalResult verifyActivation(Operation *op, StringRef activation,
+                                      std::optional<ArrayRef<float>> params) {
+  int64_t expected = llvm::StringSwitch<int64_t>(activation)
+                         .Cases("none", "relu", "sigmoid", "tanh", "hard_swish", 0)
+                         .Case("leaky_relu", 1)
+                         .Cases("clip", "hard_sigmoid", 2)
+                         .Default(-1);
+  if (expected < 0)
+    return op->emitOpError() << "activation \"" << activation
+                             << "\" is not one of none, relu, leaky_relu, clip, "
+                                "sigmoid, tanh, hard_sigmoid, hard_swish";
+  int64_t given = params ? params->size() : 0;
+  if (given != expected)
+    return op->emitOpError() << "activation \"" << activation << "\" takes "
+                             << expected << " activation_params but has " << given;
+  return success();
+}
+
+LogicalResult FusedConvOp::verify() {
+  if (failed(verifyActivation(*this, getActivation(), getActivationParams())))
+    return failure();
+  return verifyConvLike(*this);
+}
+
+LogicalResult FusedGemmOp::verify() {
+  if (failed(verifyActivation(*this, getActivation(), getActivationParams())))
+    return failure();
+  return verifyGemmLike(*this);
+}
+
+LogicalResult FusedMatMulOp::verify() {
+  if (failed(verifyActivation(*this, getActivation(), getActivationParams())))
+    return failure();
+  std::string why;
+  FailureOr<Shape> shape = matmulShape(shapeOf(getA()), shapeOf(getB()), &why);
+  if (failed(shape))
+    return emitOpError() << why;
+  if (Value bias = getBias(); bias && !broadcastsTo(shapeOf(bias), *shape))
+    return emitOpError() << "input 'bias' has shape " << formatShape(shapeOf(bias))
+                         << " which does not broadcast to the product's shape "
+                         << formatShape(*shape);
+  return verifyResultShape(*this, 0, *shape);
 }

@@ -1,0 +1,63 @@
+// RUN: geflow-opt %s -split-input-file -verify-diagnostics
+
+func.func @activation(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) {
+  // expected-error @+1 {{'ge.fused_conv' op activation "gelu" is not one of none, relu, leaky_relu, clip, sigmoid, tanh, hard_sigmoid, hard_swish}}
+  %0 = ge.fused_conv %x, %w {activation = "gelu"} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @params(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) {
+  // expected-error @+1 {{'ge.fused_conv' op activation "clip" takes 2 activation_params but has 1}}
+  %0 = ge.fused_conv %x, %w {activation = "clip", activation_params = array<f32: 6.0>} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @conv_shape(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) {
+  // expected-error @+1 {{'ge.fused_conv' op result has shape [1, 4, 8, 8] but expected [1, 4, 6, 6]}}
+  %0 = ge.fused_conv %x, %w {activation = "relu"} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x8x8xf32>
+  return
+}
+
+// -----
+
+func.func @conv_rank(%x: tensor<3x8xf32>, %w: tensor<4x3xf32>) {
+  // expected-error @+1 {{'ge.fused_conv' op input 'X' has rank 2 but Conv needs rank >= 3}}
+  %0 = ge.fused_conv %x, %w : (tensor<3x8xf32>, tensor<4x3xf32>) -> tensor<3x4xf32>
+  return
+}
+
+// -----
+
+func.func @gemm_relu_params(%a: tensor<2x8xf32>, %b: tensor<8x16xf32>) {
+  // expected-error @+1 {{'ge.fused_gemm' op activation "relu" takes 0 activation_params but has 1}}
+  %0 = ge.fused_gemm %a, %b {activation = "relu", activation_params = array<f32: 1.0>} : (tensor<2x8xf32>, tensor<8x16xf32>) -> tensor<2x16xf32>
+  return
+}
+
+// -----
+
+func.func @gemm_inner(%a: tensor<2x8xf32>, %b: tensor<7x16xf32>) {
+  // expected-error @+1 {{'ge.fused_gemm' op inner dims differ: op(A) has K = 8 but op(B) has K = 7}}
+  %0 = ge.fused_gemm %a, %b : (tensor<2x8xf32>, tensor<7x16xf32>) -> tensor<2x16xf32>
+  return
+}
+
+// -----
+
+func.func @matmul_bias(%a: tensor<2x8xf32>, %b: tensor<8x16xf32>, %c: tensor<8xf32>) {
+  // expected-error @+1 {{'ge.fused_matmul' op input 'bias' has shape [8] which does not broadcast to the product's shape [2, 16]}}
+  %0 = ge.fused_matmul %a, %b, %c : (tensor<2x8xf32>, tensor<8x16xf32>, tensor<8xf32>) -> tensor<2x16xf32>
+  return
+}
+
+// -----
+
+func.func @matmul_result(%a: tensor<2x8xf32>, %b: tensor<8x16xf32>) {
+  // expected-error @+1 {{'ge.fused_matmul' op result has shape [2, 8] but expected [2, 16]}}
+  %0 = ge.fused_matmul %a, %b : (tensor<2x8xf32>, tensor<8x16xf32>) -> tensor<2x8xf32>
+  return
+}
