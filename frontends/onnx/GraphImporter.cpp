@@ -153,10 +153,13 @@ llvm::Error GraphImporter::importInitializers(func::FuncOp func) {
         continue;
       }
     }
-    auto value = convertTensor(context, tensor, /*releaseData=*/!probe);
+    auto value = convertTensor(context, tensor);
     if (!value)
       return makeError("initializer '" + tensor.name() +
                        "': " + llvm::toString(value.takeError()));
+    // The context holds the data now; the proto's copy can go.
+    if (!probe && tensor.has_raw_data())
+      std::string().swap(*tensor.mutable_raw_data());
     OperationState state(nameLoc(tensor.name()), "ge.constant");
     state.addAttribute("value", *value);
     state.addTypes(value->getType());

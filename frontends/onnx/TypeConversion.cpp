@@ -145,8 +145,7 @@ static int64_t packTypedData(const TensorProto &tensor, std::vector<char> &bytes
 }
 
 llvm::Expected<DenseElementsAttr>
-geflow::onnxfe::convertTensor(MLIRContext &context, TensorProto &tensor,
-                              bool releaseData) {
+geflow::onnxfe::convertTensor(MLIRContext &context, const TensorProto &tensor) {
   auto fail = [&](const llvm::Twine &why) {
     return makeError("tensor '" + tensor.name() + "': " + why);
   };
@@ -196,8 +195,6 @@ geflow::onnxfe::convertTensor(MLIRContext &context, TensorProto &tensor,
       return fail("raw data does not fit its type");
     attr = DenseElementsAttr::getFromRawBuffer(type, bytes);
   }
-  if (releaseData && tensor.has_raw_data())
-    std::string().swap(*tensor.mutable_raw_data());
   return attr;
 }
 
@@ -235,8 +232,7 @@ geflow::onnxfe::convertAttribute(MLIRContext &context,
     return b.getDenseF32ArrayAttr(
         SmallVector<float>(attr.floats().begin(), attr.floats().end()));
   case onnx::AttributeProto::TENSOR: {
-    onnx::TensorProto tensor = attr.t();
-    auto value = convertTensor(context, tensor, /*releaseData=*/false);
+    auto value = convertTensor(context, attr.t());
     if (!value)
       return value.takeError();
     return Attribute(*value);

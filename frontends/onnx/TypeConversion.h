@@ -31,11 +31,9 @@ llvm::Expected<mlir::RankedTensorType>
 convertTensorType(mlir::MLIRContext &context, const onnx::TypeProto &type);
 
 /// A TensorProto -> DenseElementsAttr. raw_data is handed to
-/// DenseElementsAttr::getFromRawBuffer directly (the one copy the weights see);
-/// with `releaseData`, the proto's raw_data is freed afterwards.
+/// DenseElementsAttr::getFromRawBuffer directly: the one copy the weights see.
 llvm::Expected<mlir::DenseElementsAttr>
-convertTensor(mlir::MLIRContext &context, onnx::TensorProto &tensor,
-              bool releaseData);
+convertTensor(mlir::MLIRContext &context, const onnx::TensorProto &tensor);
 
 /// One node attribute -> the ODS attribute kind of its ONNX type.
 llvm::Expected<mlir::Attribute> convertAttribute(mlir::MLIRContext &context,
