@@ -1,9 +1,10 @@
 //===- Gemm.cpp - gemm and matmul on Eigen's GEMM ----------------------------===//
 //
-// Both ops are cube work (AIC). Block split: row tiles of the output (times the
-// batch for matmul); a block owns a contiguous run of tiles and computes it with
-// one GEMM per batch entry it touches. Cost: 2*M*N*K FLOPs per batch entry;
-// bytes are the operands plus the output.
+// Both ops are cube work (AIC). Block split: tiles of the output (times the
+// batch for matmul): row tiles, and column tiles too when there are too few
+// rows to keep the cores busy (a batch-1 fully connected layer). A block owns a
+// contiguous run of tiles; whole-row tiles in a run become one GEMM. Cost:
+// 2*M*N*K FLOPs per batch entry; bytes are the operands plus the output.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,8 +19,52 @@ using namespace geflow::kernels;
 namespace {
 
 constexpr int64_t kRowTile = 8;
+/// Work items a GEMM aims for before it splits columns too.
+constexpr int64_t kTargetTiles = 32;
+constexpr int64_t kMinColTile = 64;
 
 int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+/// The output tiling of `batch` products of M x N: kRowTile rows by colTile
+/// columns, items ordered (batch, row tile, column tile).
+struct Tiling {
+  int64_t rowTiles = 1, colTile = 1, colTiles = 1;
+
+  Tiling(int64_t batch, int64_t m, int64_t n) {
+    rowTiles = ceilDiv(m, kRowTile);
+    colTile = std::max<int64_t>(n, 1);
+    int64_t base = batch * rowTiles;
+    if (base < kTargetTiles && n >= 2 * kMinColTile) {
+      int64_t want = std::min(ceilDiv(kTargetTiles, std::max<int64_t>(base, 1)),
+                              n / kMinColTile);
+      colTile = (ceilDiv(n, want) + 15) / 16 * 16;
+    }
+    colTiles = ceilDiv(std::max<int64_t>(n, 1), colTile);
+  }
+  int64_t perBatch() const { return rowTiles * colTiles; }
+};
+
+/// Calls fn(batch, r0, r1, c0, c1) for the output tiles of items [begin, end),
+/// merging runs of whole-row tiles of one batch entry into one call.
+template <typename Fn>
+void forEachTile(const Tiling &t, int64_t m, int64_t n, BlockRange items,
+                 Fn fn) {
+  int64_t per = t.perBatch();
+  for (int64_t i = items.begin; i < items.end;) {
+    int64_t batch = i / per, local = i % per;
+    int64_t row = local / t.colTiles, col = local % t.colTiles;
+    if (t.colTiles == 1) {
+      int64_t last = std::min(items.end, (batch + 1) * per);
+      fn(batch, row * kRowTile, std::min(m, (last - batch * per) * kRowTile),
+         int64_t(0), n);
+      i = last;
+    } else {
+      fn(batch, row * kRowTile, std::min(m, (row + 1) * kRowTile),
+         col * t.colTile, std::min(n, (col + 1) * t.colTile));
+      ++i;
+    }
+  }
+}
 
 //===----------------------------------------------------------------------===//
 // gemm: Y = alpha * op(A) * op(B) + beta * C, C unidirectionally broadcast.
@@ -76,9 +121,10 @@ rt::Status analyzeGemm(const om::OpDef &op, GemmShape *s) {
 rt::Status planGemm(const om::OpDef &op, KernelPlan *out) {
   GemmShape s;
   GEFLOW_RT_RETURN_IF_ERROR(analyzeGemm(op, &s));
+  Tiling t(1, s.m, s.n);
   out->engine = rt::Engine::kAic;
-  out->maxBlocks = nn::blocksForFlops(ceilDiv(s.m, kRowTile),
-                                      2.0 * kRowTile * s.n * s.k);
+  out->maxBlocks = nn::blocksForFlops(t.perBatch(),
+                                      2.0 * std::min(s.m, kRowTile) * t.colTile * s.k);
   out->cost.flops = 2.0 * s.m * s.n * s.k + (s.hasC ? 2.0 * s.m * s.n : 0.0);
   out->cost.bytes = static_cast<double>(s.bytes);
   return rt::Status::ok();
@@ -86,36 +132,40 @@ rt::Status planGemm(const om::OpDef &op, KernelPlan *out) {
 
 class GemmKernel final : public Kernel {
 public:
-  explicit GemmKernel(const GemmShape &s) : s_(s) {}
+  explicit GemmKernel(const GemmShape &s) : s_(s), t_(1, s.m, s.n) {}
 
   rt::Status run(const TensorView *inputs, const TensorView *outputs,
                  uint32_t blockIdx, uint32_t blockDim) const override {
-    BlockRange tiles = blockRange(ceilDiv(s_.m, kRowTile), blockIdx, blockDim);
-    int64_t r0 = tiles.begin * kRowTile;
-    int64_t r1 = std::min(s_.m, tiles.end * kRowTile);
-    if (r0 >= r1)
-      return rt::Status::ok();
     const float *a = static_cast<const float *>(inputs[0].data);
     const float *b = static_cast<const float *>(inputs[1].data);
+    const float *c =
+        s_.hasC ? static_cast<const float *>(inputs[2].data) : nullptr;
     float *y = static_cast<float *>(outputs[0].data);
-    float beta = 0.0f;
-    if (s_.hasC && s_.beta != 0.0f) {
-      // Y starts as broadcast C; the GEMM then scales it by beta and adds.
-      const float *c = static_cast<const float *>(inputs[2].data);
-      for (int64_t i = r0; i < r1; ++i)
-        for (int64_t j = 0; j < s_.n; ++j)
-          y[i * s_.n + j] = c[i * s_.cRowStride + j * s_.cColStride];
-      beta = s_.beta;
-    }
-    const float *aRows = s_.transA ? a + r0 : a + r0 * s_.k;
-    nn::gemm(s_.transA, s_.transB, r1 - r0, s_.n, s_.k, s_.alpha, aRows,
-             s_.transA ? s_.m : s_.k, b, s_.transB ? s_.k : s_.n, beta,
-             y + r0 * s_.n, s_.n);
+    BlockRange items = blockRange(t_.perBatch(), blockIdx, blockDim);
+    forEachTile(t_, s_.m, s_.n, items,
+                [&](int64_t, int64_t r0, int64_t r1, int64_t c0, int64_t c1) {
+      if (r0 >= r1 || c0 >= c1)
+        return;
+      float beta = 0.0f;
+      if (c && s_.beta != 0.0f) {
+        // Y starts as broadcast C; the GEMM then scales it by beta and adds.
+        for (int64_t i = r0; i < r1; ++i)
+          for (int64_t j = c0; j < c1; ++j)
+            y[i * s_.n + j] = c[i * s_.cRowStride + j * s_.cColStride];
+        beta = s_.beta;
+      }
+      const float *aRows = s_.transA ? a + r0 : a + r0 * s_.k;
+      const float *bCols = s_.transB ? b + c0 * s_.k : b + c0;
+      nn::gemm(s_.transA, s_.transB, r1 - r0, c1 - c0, s_.k, s_.alpha, aRows,
+               s_.transA ? s_.m : s_.k, bCols, s_.transB ? s_.k : s_.n, beta,
+               y + r0 * s_.n + c0, s_.n);
+    });
     return rt::Status::ok();
   }
 
 private:
   const GemmShape s_;
+  const Tiling t_;
 };
 
 rt::Status createGemm(const KernelSpec &spec, std::unique_ptr<Kernel> *out) {
@@ -208,9 +258,10 @@ rt::Status analyzeMatMul(const om::OpDef &op, MatMulShape *s) {
 rt::Status planMatMul(const om::OpDef &op, KernelPlan *out) {
   MatMulShape s;
   GEFLOW_RT_RETURN_IF_ERROR(analyzeMatMul(op, &s));
+  Tiling t(s.batch, s.m, s.n);
   out->engine = rt::Engine::kAic;
-  out->maxBlocks = nn::blocksForFlops(s.batch * ceilDiv(s.m, kRowTile),
-                                      2.0 * kRowTile * s.n * s.k);
+  out->maxBlocks = nn::blocksForFlops(s.batch * t.perBatch(),
+                                      2.0 * std::min(s.m, kRowTile) * t.colTile * s.k);
   out->cost.flops = 2.0 * s.batch * s.m * s.n * s.k;
   out->cost.bytes = static_cast<double>(s.bytes);
   return rt::Status::ok();
@@ -218,32 +269,32 @@ rt::Status planMatMul(const om::OpDef &op, KernelPlan *out) {
 
 class MatMulKernel final : public Kernel {
 public:
-  explicit MatMulKernel(MatMulShape s) : s_(std::move(s)) {}
+  explicit MatMulKernel(MatMulShape s)
+      : s_(std::move(s)), t_(s_.batch, s_.m, s_.n) {}
 
   rt::Status run(const TensorView *inputs, const TensorView *outputs,
                  uint32_t blockIdx, uint32_t blockDim) const override {
-    int64_t tilesPerBatch = ceilDiv(s_.m, kRowTile);
-    if (tilesPerBatch == 0)
-      return rt::Status::ok();
-    BlockRange tiles = blockRange(s_.batch * tilesPerBatch, blockIdx, blockDim);
     const float *a = static_cast<const float *>(inputs[0].data);
     const float *b = static_cast<const float *>(inputs[1].data);
     float *y = static_cast<float *>(outputs[0].data);
-    for (int64_t t = tiles.begin; t < tiles.end;) {
-      int64_t batch = t / tilesPerBatch;
-      int64_t tEnd = std::min(tiles.end, (batch + 1) * tilesPerBatch);
-      int64_t r0 = (t - batch * tilesPerBatch) * kRowTile;
-      int64_t r1 = std::min(s_.m, (tEnd - batch * tilesPerBatch) * kRowTile);
-      nn::gemm(false, false, r1 - r0, s_.n, s_.k, 1.0f,
-               a + s_.aOffset[batch] + r0 * s_.k, s_.k, b + s_.bOffset[batch],
-               s_.n, 0.0f, y + (batch * s_.m + r0) * s_.n, s_.n);
-      t = tEnd;
-    }
+    if (s_.m == 0)
+      return rt::Status::ok();
+    BlockRange items = blockRange(s_.batch * t_.perBatch(), blockIdx, blockDim);
+    forEachTile(t_, s_.m, s_.n, items,
+                [&](int64_t batch, int64_t r0, int64_t r1, int64_t c0, int64_t c1) {
+      if (r0 >= r1 || c0 >= c1)
+        return;
+      nn::gemm(false, false, r1 - r0, c1 - c0, s_.k, 1.0f,
+               a + s_.aOffset[batch] + r0 * s_.k, s_.k,
+               b + s_.bOffset[batch] + c0, s_.n, 0.0f,
+               y + (batch * s_.m + r0) * s_.n + c0, s_.n);
+    });
     return rt::Status::ok();
   }
 
 private:
   const MatMulShape s_;
+  const Tiling t_;
 };
 
 rt::Status createMatMul(const KernelSpec &spec, std::unique_ptr<Kernel> *out) {

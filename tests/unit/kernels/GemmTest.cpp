@@ -90,6 +90,10 @@ TEST(GemmKernel, MatchesDirectLoops) {
       {8, 4, 6, false, false, {1}, 1.0f, 0.0f, true},
       {1, 33, 65, false, true, {1, 33}, 1.0f, 1.0f, true},
       {64, 1, 16, true, false, {64, 1}, 1.0f, 1.0f, true},
+      // Few rows: the output splits into column tiles too.
+      {1, 300, 17, false, true, {300}, 1.0f, 1.0f, true},
+      {3, 257, 9, true, false, {3, 1}, 0.5f, 2.0f, true},
+      {12, 1000, 5, false, false, {-1}, 1.0f, 1.0f, false},
   };
   unsigned seed = 1;
   for (const GemmCase &c : cases) {
@@ -160,6 +164,20 @@ TEST(GemmKernel, PlanCountsFlopsAndBytes) {
   EXPECT_GT(plan.maxBlocks, 1u);
 }
 
+TEST(GemmKernel, OneRowSplitsOverColumns) {
+  om::OpDef op;
+  op.set_name("fc");
+  op.set_type("gemm");
+  *op.add_input_desc() = desc({1, 2048});
+  *op.add_input_desc() = desc({1000, 2048});
+  *op.add_input_desc() = desc({1000});
+  *op.add_output_desc() = desc({1, 1000});
+  (*op.mutable_attr())["transB"].set_i(1);
+  KernelPlan plan;
+  ASSERT_TRUE(planKernel(op, &plan).isOk());
+  EXPECT_GE(plan.maxBlocks, 8u);
+}
+
 TEST(GemmKernel, RejectsNonFloatAndBadShapes) {
   om::OpDef op;
   op.set_name("fc");
@@ -198,6 +216,9 @@ TEST(MatMulKernel, NumpySemantics) {
       {{4}, {3, 4, 2}, {3, 2}},
       {{1, 19, 16}, {3, 16, 9}, {3, 19, 9}},
       {{40, 16}, {16, 1}, {40, 1}},
+      {{7}, {7, 300}, {300}},
+      {{2, 1, 5}, {5, 260}, {2, 1, 260}},
+      {{2, 3, 5}, {2, 5, 129}, {2, 3, 129}},
   };
   unsigned seed = 100;
   for (const Case &c : cases) {
