@@ -1,17 +1,18 @@
 //===- Resize.cpp - Resize kernels ------------------------------------------===//
 //
-// ONNX Resize, modes nearest and linear (n-linear over every dim whose
-// mapping is not the identity), with the coordinate transformations
+// ONNX Resize, modes nearest, linear and cubic (over every dim whose mapping
+// is not the identity), with the coordinate transformations
 // half_pixel, asymmetric, align_corners, pytorch_half_pixel,
 // tf_half_pixel_for_nn and tf_crop_and_resize.
 //
 // Block split: contiguous ranges of output elements (grain 4096).
-// Cost: nearest moves bytes only; linear does 3 FLOPs per tap (2^k taps for k
-// interpolated dims); bytes = input read + output written.
+// Cost: nearest moves bytes only; linear/cubic do 2 FLOPs per tap (2^k or 4^k
+// taps for k resized dims); bytes = input read + output written.
 // Computation: per dim, a table from output index to input index (nearest) or
-// to two input offsets and a weight (linear), built once from the scales
-// (sizes: output / input). Nearest is then an IndexMap copy, any dtype;
-// linear walks output rows, expanding the outer dims' taps once per row.
+// to 2 (linear) / 4 (cubic) input offsets and weights, built once from the
+// scales (sizes: output / input). Nearest is then an IndexMap copy, any
+// dtype; interpolation walks output rows, expanding the outer dims' taps once
+// per row.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,6 +29,7 @@ namespace {
 
 constexpr int64_t kGrain = 4096;
 constexpr int kMaxRank = 8;
+constexpr int kMaxOuterTaps = 256;
 
 enum class Transform {
   kHalfPixel,
@@ -40,8 +42,12 @@ enum class Transform {
 
 enum class Nearest { kRoundPreferFloor, kRoundPreferCeil, kFloor, kCeil };
 
+enum class Mode { kNearest, kLinear, kCubic };
+
 struct ResizeAttrs {
-  bool linear = false;
+  Mode mode = Mode::kNearest;
+  double cubicA = -0.75;
+  bool excludeOutside = false;
   Transform transform = Transform::kHalfPixel;
   Nearest nearest = Nearest::kRoundPreferFloor;
   double extrapolation = 0;
@@ -50,9 +56,11 @@ struct ResizeAttrs {
 rt::Status parseAttrs(const om::OpDef &op, ResizeAttrs *a) {
   std::string mode = attrString(op, "mode", "nearest");
   if (mode == "linear")
-    a->linear = true;
+    a->mode = Mode::kLinear;
+  else if (mode == "cubic")
+    a->mode = Mode::kCubic;
   else if (mode != "nearest")
-    return opError(op, "mode '" + mode + "' is not supported (nearest, linear)");
+    return opError(op, "mode '" + mode + "' is not supported (nearest, linear, cubic)");
   std::string ct = attrString(op, "coordinate_transformation_mode", "half_pixel");
   if (ct == "half_pixel") a->transform = Transform::kHalfPixel;
   else if (ct == "asymmetric") a->transform = Transform::kAsymmetric;
@@ -69,8 +77,8 @@ rt::Status parseAttrs(const om::OpDef &op, ResizeAttrs *a) {
   else if (nm == "ceil") a->nearest = Nearest::kCeil;
   else
     return opError(op, "nearest_mode '" + nm + "' is not supported");
-  if (attrInt(op, "exclude_outside", 0) != 0)
-    return opError(op, "exclude_outside=1 is not supported");
+  a->excludeOutside = attrInt(op, "exclude_outside", 0) != 0;
+  a->cubicA = attrFloat(op, "cubic_coeff_a", -0.75f);
   a->extrapolation = attrFloat(op, "extrapolation_value", 0.0f);
   return rt::Status::ok();
 }
@@ -117,11 +125,13 @@ int64_t nearestIndex(Nearest mode, double x) {
   return static_cast<int64_t>(f) + (up ? 1 : 0);
 }
 
-/// Per dim: two input offsets and the weight of the second, or `outside` for
+/// Per dim and output index: `taps` input offsets and weights (linear 2,
+/// cubic 4; 1 where the dim maps each index onto itself), or `outside` for
 /// tf_crop_and_resize coordinates beyond the input.
-struct LinearTables {
+struct InterpTables {
   std::vector<int64_t> dims;
-  std::vector<std::vector<int64_t>> lo, hi;
+  std::vector<int> taps;
+  std::vector<std::vector<int64_t>> off;
   std::vector<std::vector<double>> w;
   std::vector<std::vector<uint8_t>> outside;
   bool anyOutside = false;
@@ -129,8 +139,18 @@ struct LinearTables {
 
 struct ResizeTables {
   IndexMap nearest;
-  LinearTables linear;
+  InterpTables interp;
 };
+
+/// ONNX's cubic convolution weights of neighbours floor-1 .. floor+2 at
+/// `ratio` in (0, 1].
+std::array<double, 4> cubicCoeffs(double r, double A) {
+  double s = 1 - r;
+  return {((A * (r + 1) - 5 * A) * (r + 1) + 8 * A) * (r + 1) - 4 * A,
+          ((A + 2) * r - (A + 3)) * r * r + 1,
+          ((A + 2) * s - (A + 3)) * s * s + 1,
+          ((A * (s + 1) - 5 * A) * (s + 1) + 8 * A) * (s + 1) - 4 * A};
+}
 
 /// Scales from the operand when given, else output / input per dim.
 rt::Status buildTables(const om::OpDef &op, const ResizeAttrs &a,
@@ -163,65 +183,113 @@ rt::Status buildTables(const om::OpDef &op, const ResizeAttrs &a,
       return opError(op, "tf_crop_and_resize needs roi with 2 values per dim");
     roi = loadDoubles(roiData, op.input_desc(1));
   }
+  const int taps = a.mode == Mode::kCubic ? 4 : 2;
   auto strides = stridesOf(in);
   ResizeTables t;
   t.nearest.dims = dims;
-  t.linear.dims = dims;
+  t.interp.dims = dims;
   for (int64_t d = 0; d < rank; ++d) {
     if (scales[d] <= 0)
       return opError(op, "scales must be positive");
-    std::vector<int64_t> near(dims[d]), lo(dims[d]), hi(dims[d]);
-    std::vector<double> w(dims[d]);
-    std::vector<uint8_t> outside(dims[d], 0);
-    const int64_t n = in[d];
-    for (int64_t j = 0; j < dims[d]; ++j) {
+    const int64_t n = in[d], m = dims[d];
+    std::vector<int64_t> near(m), off(m * taps, 0);
+    std::vector<double> w(m * taps, 0.0);
+    std::vector<uint8_t> outside(m, 0);
+    bool identity = true; // every index reads one input element, weight 1
+    for (int64_t j = 0; j < m; ++j) {
       double x = sourceCoordinate(a.transform, static_cast<double>(j), scales[d], n,
                                   roi[d], roi[rank + d]);
       if (a.transform == Transform::kTfCropAndResize && (x < 0 || x > n - 1)) {
         outside[j] = 1;
-        t.linear.anyOutside = true;
+        t.interp.anyOutside = true;
         near[j] = IndexMap::kFill;
+        identity = false;
         continue;
       }
       near[j] = std::clamp<int64_t>(nearestIndex(a.nearest, x), 0, n - 1) * strides[d];
-      // Neighbours floor(x) and floor(x) + 1 with edge padding.
-      double f = std::floor(x);
-      int64_t i0 = static_cast<int64_t>(f);
-      lo[j] = std::clamp<int64_t>(i0, 0, n - 1) * strides[d];
-      hi[j] = std::clamp<int64_t>(i0 + 1, 0, n - 1) * strides[d];
-      w[j] = x - f;
+      // ONNX's neighbours: the `taps` indexes nearest x, preferring the
+      // smaller ones, so ratio is in (0, 1]; edge padding clamps them.
+      double f = std::floor(x), r = x - f;
+      if (r == 0) {
+        f -= 1;
+        r = 1;
+      }
+      int64_t first = static_cast<int64_t>(f) - (taps == 4 ? 1 : 0);
+      double coeffs[4];
+      if (taps == 2) {
+        coeffs[0] = 1 - r;
+        coeffs[1] = r;
+      } else {
+        auto c = cubicCoeffs(r, a.cubicA);
+        std::copy(c.begin(), c.end(), coeffs);
+        if (a.excludeOutside) {
+          double sum = 0;
+          for (int k = 0; k < 4; ++k) {
+            if (first + k < 0 || first + k >= n)
+              coeffs[k] = 0;
+            sum += coeffs[k];
+          }
+          for (int k = 0; k < 4; ++k)
+            coeffs[k] /= sum;
+        }
+      }
+      int nonzero = 0;
+      for (int k = 0; k < taps; ++k) {
+        off[j * taps + k] = std::clamp<int64_t>(first + k, 0, n - 1) * strides[d];
+        w[j * taps + k] = coeffs[k];
+        if (coeffs[k] != 0) {
+          ++nonzero;
+          identity &= coeffs[k] == 1 && first + k == j;
+        }
+      }
+      identity &= nonzero == 1 && n == m;
     }
     t.nearest.offsets.push_back(std::move(near));
-    t.linear.lo.push_back(std::move(lo));
-    t.linear.hi.push_back(std::move(hi));
-    t.linear.w.push_back(std::move(w));
-    t.linear.outside.push_back(std::move(outside));
+    if (identity) {
+      // One tap: offset j * stride, weight 1.
+      std::vector<int64_t> o1(m);
+      for (int64_t j = 0; j < m; ++j)
+        o1[j] = j * strides[d];
+      t.interp.taps.push_back(1);
+      t.interp.off.push_back(std::move(o1));
+      t.interp.w.push_back(std::vector<double>(m, 1.0));
+    } else {
+      t.interp.taps.push_back(taps);
+      t.interp.off.push_back(std::move(off));
+      t.interp.w.push_back(std::move(w));
+    }
+    t.interp.outside.push_back(std::move(outside));
   }
+  int outerTaps = 1;
+  for (int64_t d = 0; d + 1 < rank; ++d)
+    outerTaps *= t.interp.taps[d];
+  if (outerTaps > kMaxOuterTaps)
+    return opError(op, "too many interpolated dims");
   t.nearest.simplify();
   *out = std::move(t);
   return rt::Status::ok();
 }
 
-using LinearFn = void (*)(const LinearTables &t, double extrapolation,
+using InterpFn = void (*)(const InterpTables &t, double extrapolation,
                           const void *in, void *out, int64_t begin, int64_t end);
 
 template <class T>
-void linearRun(const LinearTables &t, double extrapolation, const void *inV,
+void interpRun(const InterpTables &t, double extrapolation, const void *inV,
                void *outV, int64_t begin, int64_t end) {
   auto *in = static_cast<const T *>(inV);
   auto *out = static_cast<T *>(outV);
   const int rank = static_cast<int>(t.dims.size());
-  const int last = rank - 1;
-  const int64_t inner = rank ? t.dims[last] : 1;
-  // Taps of the outer dims of one row: up to 2^(rank-1).
-  std::array<int64_t, 1 << (kMaxRank - 1)> tapOff;
-  std::array<double, 1 << (kMaxRank - 1)> tapW;
-  std::array<int64_t, kMaxRank> idx{};
   if (rank == 0) {
     if (begin < end)
       out[0] = in[0];
     return;
   }
+  const int last = rank - 1;
+  const int64_t inner = t.dims[last];
+  // The outer dims' taps of one row.
+  std::array<int64_t, kMaxOuterTaps> tapOff;
+  std::array<double, kMaxOuterTaps> tapW;
+  std::array<int64_t, kMaxRank> idx{};
   for (int64_t pos = begin; pos < end;) {
     int64_t row = pos / inner, j0 = pos % inner;
     int64_t len = std::min(inner - j0, end - pos);
@@ -234,45 +302,43 @@ void linearRun(const LinearTables &t, double extrapolation, const void *inV,
     tapOff[0] = 0;
     tapW[0] = 1;
     bool outside = false;
-    for (int d = 0; d < last; ++d) {
+    for (int d = 0; d < last && !outside; ++d) {
       int64_t i = idx[d];
-      if (t.anyOutside && t.outside[d][i]) {
-        outside = true;
-        break;
-      }
-      double w = t.w[d][i];
-      int64_t lo = t.lo[d][i], hi = t.hi[d][i];
-      if (w == 0 || lo == hi) {
-        for (int k = 0; k < taps; ++k)
-          tapOff[k] += lo;
+      outside = t.anyOutside && t.outside[d][i];
+      const int dt = t.taps[d];
+      const int64_t *o = &t.off[d][i * dt];
+      const double *w = &t.w[d][i * dt];
+      // Expand each existing tap by this dim's taps (in place, from the end).
+      for (int k = taps - 1; k >= 0; --k)
+        for (int q = dt - 1; q >= 0; --q) {
+          tapOff[k * dt + q] = tapOff[k] + o[q];
+          tapW[k * dt + q] = tapW[k] * w[q];
+        }
+      taps *= dt;
+    }
+    T *dst = out + pos;
+    if (outside) {
+      std::fill(dst, dst + len, static_cast<T>(extrapolation));
+      pos += len;
+      continue;
+    }
+    const int it = t.taps[last];
+    for (int64_t j = 0; j < len; ++j) {
+      int64_t jj = j0 + j;
+      if (t.anyOutside && t.outside[last][jj]) {
+        dst[j] = static_cast<T>(extrapolation);
         continue;
       }
+      const int64_t *o = &t.off[last][jj * it];
+      const double *w = &t.w[last][jj * it];
+      double acc = 0;
       for (int k = 0; k < taps; ++k) {
-        tapOff[taps + k] = tapOff[k] + hi;
-        tapW[taps + k] = tapW[k] * w;
-        tapOff[k] += lo;
-        tapW[k] *= 1 - w;
+        double v = 0;
+        for (int q = 0; q < it; ++q)
+          v += w[q] * static_cast<double>(in[tapOff[k] + o[q]]);
+        acc += tapW[k] * v;
       }
-      taps *= 2;
-    }
-    T *o = out + pos;
-    if (outside) {
-      std::fill(o, o + len, static_cast<T>(extrapolation));
-    } else {
-      const auto &lo = t.lo[last], &hi = t.hi[last];
-      const auto &w = t.w[last];
-      for (int64_t j = 0; j < len; ++j) {
-        int64_t jj = j0 + j;
-        if (t.anyOutside && t.outside[last][jj]) {
-          o[j] = static_cast<T>(extrapolation);
-          continue;
-        }
-        double acc = 0, wj = w[jj];
-        for (int k = 0; k < taps; ++k)
-          acc += tapW[k] * ((1 - wj) * static_cast<double>(in[tapOff[k] + lo[jj]]) +
-                            wj * static_cast<double>(in[tapOff[k] + hi[jj]]));
-        o[j] = static_cast<T>(acc);
-      }
+      dst[j] = static_cast<T>(acc);
     }
     pos += len;
   }
@@ -289,12 +355,12 @@ public:
     k->elemSize_ = dtypeSize(dt);
     if (k->elemSize_ == 0 || k->elemSize_ > 8 || op.output_desc(0).dtype() != dt)
       return unsupportedDtype(op, dt);
-    if (k->attrs_.linear &&
-        !dispatch(FloatTypes{}, dt, [&](auto tag) {
-          k->linearFn_ = &linearRun<typename decltype(tag)::type>;
+    const bool interp = k->attrs_.mode != Mode::kNearest;
+    if (interp && !dispatch(FloatTypes{}, dt, [&](auto tag) {
+          k->interpFn_ = &interpRun<typename decltype(tag)::type>;
         }))
       return unsupportedDtype(op, dt);
-    if (k->attrs_.transform == Transform::kTfCropAndResize && !k->attrs_.linear)
+    if (k->attrs_.transform == Transform::kTfCropAndResize && !interp)
       dispatch(FloatTypes{}, dt, [&](auto tag) {
         using T = typename decltype(tag)::type;
         T v = static_cast<T>(k->attrs_.extrapolation);
@@ -313,15 +379,14 @@ public:
       GEFLOW_RT_RETURN_IF_ERROR(
           buildTables(op, k->attrs_, k->roiConst_, k->scalesConst_, &k->tables_));
     k->n_ = numElements(op.output_desc(0));
-    int taps = 1;
-    if (k->attrs_.linear) {
+    double taps = 1;
+    if (interp) {
       auto in = shapeOf(op.input_desc(0));
       for (size_t d = 0; d < in.size(); ++d)
         if (in[d] != op.output_desc(0).shape(d))
-          taps *= 2;
+          taps *= k->attrs_.mode == Mode::kCubic ? 4 : 2;
     }
-    k->setPlan(op, k->n_, kGrain,
-               k->attrs_.linear ? 3.0 * taps * static_cast<double>(k->n_) : 0.0);
+    k->setPlan(op, k->n_, kGrain, interp ? 2.0 * taps * static_cast<double>(k->n_) : 0.0);
     *out = std::move(k);
     return rt::Status::ok();
   }
@@ -339,8 +404,8 @@ public:
           hasInput(op_, 2) ? operandData(scalesConst_, inputs, 2) : nullptr, &local));
       t = &local;
     }
-    if (attrs_.linear)
-      linearFn_(t->linear, attrs_.extrapolation, inputs[0].data, outputs[0].data,
+    if (interpFn_)
+      interpFn_(t->interp, attrs_.extrapolation, inputs[0].data, outputs[0].data,
                 r.begin, r.end);
     else
       t->nearest.copy(elemSize_, inputs[0].data, outputs[0].data, fill_, r.begin,
@@ -353,7 +418,7 @@ private:
   om::OpDef op_;
   ResizeAttrs attrs_;
   ResizeTables tables_;
-  LinearFn linearFn_ = nullptr;
+  InterpFn interpFn_ = nullptr;
   bool prebuilt_ = false;
   const void *roiConst_ = nullptr, *scalesConst_ = nullptr;
   alignas(8) unsigned char fill_[8] = {0};

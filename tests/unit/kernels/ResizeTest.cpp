@@ -145,7 +145,17 @@ TEST(ResizeTest, LinearLargeMatchesSeparableReference) {
   expectNear(resize(x, {N, C, OH, OW}, {}, {{"mode", "linear"}}), expected, 1e-5);
 }
 
-TEST(ResizeTest, NearestMovesAnyDtypeAndRejectsCubic) {
+TEST(ResizeTest, CubicOnnxExample) {
+  auto x4 = tensor<float>({1, 1, 4, 4}, iota(16));
+  auto out = resize(x4, {1, 1, 8, 8}, {1, 1, 2, 2}, {{"mode", "cubic"}});
+  ASSERT_EQ(out.size(), 64u);
+  // test_resize_upsample_scales_cubic's first row.
+  expectNear(std::vector<float>(out.begin(), out.begin() + 8),
+             {0.47265625f, 0.76953125f, 1.24609375f, 1.875f, 2.28125f, 2.91015625f,
+              3.38671875f, 3.68359375f});
+}
+
+TEST(ResizeTest, NearestMovesAnyDtypeAndRejectsUnknownModes) {
   auto x = tensor<uint8_t>({1, 2}, {7, 9});
   auto sizes = tensor<int64_t>({2}, {2, 4});
   om::OpDef op = OpBuilder("resize").input(x).absentInput().absentInput().input(sizes)
@@ -155,11 +165,11 @@ TEST(ResizeTest, NearestMovesAnyDtypeAndRejectsCubic) {
     EXPECT_EQ(runOp(op, {x, HostTensor(), HostTensor(), sizes}, blocks)[0].values<uint8_t>(),
               (std::vector<uint8_t>{7, 7, 9, 9, 7, 7, 9, 9}));
 
-  om::OpDef cubic = OpBuilder("resize", "r").input(om::DT_FLOAT, {1, 4})
-                        .attr("mode", "cubic").output(om::DT_FLOAT, {1, 8});
+  om::OpDef bad = OpBuilder("resize", "r").input(om::DT_FLOAT, {1, 4})
+                      .attr("mode", "area").output(om::DT_FLOAT, {1, 8});
   KernelPlan plan;
-  rt::Status st = planKernel(cubic, &plan);
+  rt::Status st = planKernel(bad, &plan);
   ASSERT_FALSE(st.isOk());
-  EXPECT_NE(st.message().find("node 'r' (resize): mode 'cubic'"), std::string::npos)
+  EXPECT_NE(st.message().find("node 'r' (resize): mode 'area'"), std::string::npos)
       << st.message();
 }
