@@ -23,6 +23,8 @@ struct Command {
 llvm::cl::OptionCategory &geflowCategory();
 
 Command &importCommand();
+Command &compileCommand();
+Command &runCommand();
 
 /// Prints `geflow: error: <message>` as one line and returns exit status 1.
 int reportError(llvm::Error error);

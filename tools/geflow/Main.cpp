@@ -26,13 +26,16 @@ llvm::cl::OptionCategory &geflow::cli::geflowCategory() {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
-  Command *commands[] = {&importCommand()};
+  Command *commands[] = {&importCommand(), &compileCommand(), &runCommand()};
 
   llvm::cl::HideUnrelatedOptions(geflowCategory());
   if (!llvm::cl::ParseCommandLineOptions(
           argc, argv,
           "geflow: a GE-style graph compiler and executor for a simulated NPU\n\n"
-          "  geflow import MODEL.onnx [-o OUT.mlir] [--input-shape NAME:D0,D1,...]\n",
+          "  geflow import  MODEL.onnx [-o OUT.mlir] [--input-shape NAME:D0,D1,...]\n"
+          "  geflow compile MODEL.onnx [-o MODEL.om] [--soc NAME] [--input-shape ...]\n"
+          "  geflow run     MODEL.om [--input NAME=FILE ...] [--output-dir DIR] "
+          "[--repeat N] [--threads N] [--trace FILE]\n",
           &llvm::errs()))
     return 1;
 

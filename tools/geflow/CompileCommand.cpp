@@ -1,0 +1,90 @@
+//===- CompileCommand.cpp - geflow compile --------------------------------===//
+//
+// geflow compile MODEL.onnx -o MODEL.om [--soc NAME] [--input-shape ...]
+// Imports, runs the GE pipeline, writes the OM artifact and prints a one-screen
+// summary.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tools/geflow/Commands.h"
+#include "tools/geflow/ToolContext.h"
+
+#include "passes/Pipeline.h"
+
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+using namespace geflow;
+using namespace geflow::cli;
+
+namespace {
+cl::SubCommand compileSub("compile", "Compile an ONNX model to an OM artifact");
+
+cl::opt<std::string> inputPath(cl::Positional, cl::Required,
+                               cl::desc("<model.onnx>"), cl::sub(compileSub),
+                               cl::cat(geflowCategory()));
+cl::opt<std::string> outputPath("o", cl::desc("The OM file to write (default: MODEL.om beside the input)"),
+                                cl::value_desc("file"), cl::sub(compileSub),
+                                cl::cat(geflowCategory()));
+cl::opt<std::string> socName("soc",
+                             cl::desc("SoC preset or spec file to compile for"),
+                             cl::value_desc("name"), cl::init("ascend910b-sim"),
+                             cl::sub(compileSub), cl::cat(geflowCategory()));
+cl::list<std::string> inputShapes(
+    "input-shape", cl::desc("Fix an input's shape, e.g. image:1,3,224,224 (repeatable)"),
+    cl::value_desc("name:d0,d1,..."), cl::sub(compileSub), cl::cat(geflowCategory()));
+cl::opt<bool> noMemoryReuse("no-memory-reuse",
+                            cl::desc("Give every tensor its own workspace bytes"),
+                            cl::sub(compileSub), cl::cat(geflowCategory()));
+
+std::string humanBytes(uint64_t bytes) {
+  if (bytes < 1024)
+    return formatv("{0} B", bytes).str();
+  if (bytes < 1024 * 1024)
+    return formatv("{0:F1} KiB", bytes / 1024.0).str();
+  return formatv("{0:F1} MiB", bytes / (1024.0 * 1024.0)).str();
+}
+
+int runCompile() {
+  auto importOptions = parseImportOptions(inputShapes);
+  if (!importOptions)
+    return reportError(importOptions.takeError());
+  passes::CompileOptions options;
+  options.soc = socName;
+  options.import = std::move(*importOptions);
+  options.reuseMemory = !noMemoryReuse;
+
+  std::string output = outputPath;
+  if (output.empty()) {
+    SmallString<256> path(inputPath.getValue());
+    sys::path::replace_extension(path, ".om");
+    output = std::string(path);
+  }
+
+  auto result = passes::compileOnnxFile(inputPath, options);
+  if (!result)
+    return reportError(result.takeError());
+  if (rt::Status status = om::writeOmFile(result->model, output); !status.isOk())
+    return reportError(createStringError(inconvertibleErrorCode(), status.message()));
+
+  const passes::CompileStats &s = result->stats;
+  outs() << formatv("geflow compile: {0} -> {1} ({2})\n", inputPath, output,
+                    result->model.socName);
+  outs() << formatv("  ops           {0} ({1} compute)\n", s.opCount, s.computeOpCount);
+  outs() << formatv("  kernels       {0}\n", s.kernelCount);
+  outs() << formatv("  tasks         {0}\n", s.taskCount);
+  outs() << formatv("  streams       {0}\n", s.streamCount);
+  outs() << formatv("  events        {0}\n", s.eventCount);
+  outs() << formatv("  weights       {0}\n", humanBytes(s.weightsBytes));
+  outs() << formatv("  workspace     {0} ({1} without reuse)\n",
+                    humanBytes(s.workspaceBytes), humanBytes(s.workspaceBytesWithoutReuse));
+  outs() << formatv("  compile time  {0:F1} ms\n", s.compileTimeMs);
+  return 0;
+}
+
+Command command{compileSub, runCompile};
+} // namespace
+
+Command &geflow::cli::compileCommand() { return command; }

@@ -1,0 +1,219 @@
+//===- RunCommand.cpp - geflow run ----------------------------------------===//
+//
+// geflow run MODEL.om [--input NAME=FILE ...] [--output-dir DIR] [--repeat N]
+//                     [--threads N] [--trace FILE] [--seed N]
+// Loads an OM artifact onto a simulated device, runs it, prints host latency
+// (median over repeats) and simulated device time, and writes the outputs.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tools/geflow/Commands.h"
+#include "tools/geflow/TensorFiles.h"
+
+#include "executor/runner/ModelExecutor.h"
+#include "runtime/Device.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+
+using namespace llvm;
+using namespace geflow;
+using namespace geflow::cli;
+
+namespace {
+cl::SubCommand runSub("run", "Run a compiled OM model on the simulated device");
+
+cl::opt<std::string> modelPath(cl::Positional, cl::Required, cl::desc("<model.om>"),
+                               cl::sub(runSub), cl::cat(geflowCategory()));
+cl::list<std::string> inputFiles(
+    "input", cl::desc("An input tensor file, .npy or ONNX TensorProto .pb (repeatable); "
+                      "without any, seeded random inputs are used"),
+    cl::value_desc("name=file"), cl::sub(runSub), cl::cat(geflowCategory()));
+cl::opt<std::string> outputDir("output-dir",
+                               cl::desc("Write every output here as <name>.npy "
+                                        "(or .pb when the inputs were .pb)"),
+                               cl::value_desc("dir"), cl::sub(runSub),
+                               cl::cat(geflowCategory()));
+cl::opt<unsigned> repeat("repeat", cl::desc("Executions to time (median reported)"),
+                         cl::init(1), cl::sub(runSub), cl::cat(geflowCategory()));
+cl::opt<int> threads("threads", cl::desc("Host threads running kernels (default: all)"),
+                     cl::init(-1), cl::sub(runSub), cl::cat(geflowCategory()));
+cl::opt<std::string> tracePath("trace",
+                               cl::desc("Write a Chrome/Perfetto trace of the last execution"),
+                               cl::value_desc("file"), cl::sub(runSub),
+                               cl::cat(geflowCategory()));
+cl::opt<uint64_t> seed("seed", cl::desc("Seed of the random inputs"), cl::init(0),
+                       cl::sub(runSub), cl::cat(geflowCategory()));
+
+Error runError(const Twine &message) {
+  return createStringError(inconvertibleErrorCode(), message);
+}
+Error statusError(const rt::Status &status) { return runError(status.message()); }
+
+/// Gathers one host tensor per model input, from files or random.
+Expected<std::vector<HostTensor>> bindInputs(const exec::LoadedModel &model,
+                                             bool *inputsArePb) {
+  StringMap<std::string> files;
+  for (const std::string &spec : inputFiles) {
+    auto [name, file] = StringRef(spec).split('=');
+    if (file.empty())
+      return runError("--input '" + spec + "': expected NAME=FILE");
+    files[name] = file.str();
+  }
+  for (const auto &entry : files)
+    if (llvm::none_of(model.inputs(), [&](const exec::TensorInfo &info) {
+          return info.name == entry.getKey();
+        })) {
+      std::string names;
+      for (const exec::TensorInfo &info : model.inputs())
+        names += (names.empty() ? "" : ", ") + info.name;
+      return runError("--input: the model has no input named '" + entry.getKey() +
+                      "' (inputs: " + names + ")");
+    }
+
+  std::vector<HostTensor> tensors;
+  *inputsArePb = false;
+  for (size_t i = 0; i < model.inputs().size(); ++i) {
+    const exec::TensorInfo &info = model.inputs()[i];
+    std::string expected = describe(info.dtype, info.shape);
+    if (files.empty()) {
+      tensors.push_back(randomTensor(info.dtype, info.shape, seed + i));
+      continue;
+    }
+    auto it = files.find(info.name);
+    if (it == files.end())
+      return runError("input '" + info.name + "' (" + expected +
+                      ") is missing: give --input " + info.name + "=FILE");
+    auto tensor = readTensorFile(it->second);
+    if (!tensor)
+      return tensor.takeError();
+    std::string given = describe(tensor->dtype, tensor->shape);
+    if (given != expected)
+      return runError("input '" + info.name + "': expected " + expected + ", given " +
+                      given + " (from '" + it->second + "')");
+    *inputsArePb |= !sys::path::extension(it->second).equals_insensitive(".npy");
+    tensors.push_back(std::move(*tensor));
+  }
+  return tensors;
+}
+
+/// "out/probs.npy"; characters a file name cannot hold become '_'.
+std::string outputFileName(const std::string &name, bool pb) {
+  std::string file = name;
+  for (char &c : file)
+    if (c == '/' || c == '\\' || c == ':' || c == '\0')
+      c = '_';
+  SmallString<256> path(outputDir.getValue());
+  sys::path::append(path, file + (pb ? ".pb" : ".npy"));
+  return std::string(path);
+}
+
+/// min / max / mean of a float output, for the printed summary.
+std::string summarizeValues(const HostTensor &tensor) {
+  if (tensor.dtype != om::DT_FLOAT || tensor.numElements() == 0)
+    return "";
+  const float *v = reinterpret_cast<const float *>(tensor.bytes.data());
+  int64_t n = tensor.numElements();
+  double sum = 0, lo = v[0], hi = v[0];
+  for (int64_t i = 0; i < n; ++i) {
+    sum += v[i];
+    lo = std::min<double>(lo, v[i]);
+    hi = std::max<double>(hi, v[i]);
+  }
+  return formatv("  min {0:G4}  max {1:G4}  mean {2:G4}", lo, hi, sum / n).str();
+}
+
+Error runModel() {
+  std::unique_ptr<om::LoadedOm> om;
+  if (rt::Status s = om::loadOmFile(modelPath, &om); !s.isOk())
+    return statusError(s);
+
+  rt::DeviceOptions deviceOptions;
+  deviceOptions.soc = om->socName();
+  deviceOptions.workerThreads = threads;
+  deviceOptions.trace = !tracePath.empty();
+  std::unique_ptr<rt::Device> device;
+  if (rt::Status s = rt::Device::create(deviceOptions, &device); !s.isOk())
+    return statusError(s);
+
+  std::unique_ptr<exec::LoadedModel> model;
+  if (rt::Status s = exec::LoadedModel::load(*device, modelPath, &model); !s.isOk())
+    return statusError(s);
+
+  bool inputsArePb = false;
+  auto inputs = bindInputs(*model, &inputsArePb);
+  if (!inputs)
+    return inputs.takeError();
+
+  std::vector<exec::Buffer> inputBuffers, outputBuffers;
+  for (HostTensor &tensor : *inputs)
+    inputBuffers.push_back({tensor.bytes.data(), tensor.bytes.size()});
+  std::vector<HostTensor> outputs;
+  for (const exec::TensorInfo &info : model->outputs()) {
+    HostTensor tensor;
+    tensor.name = info.name;
+    tensor.dtype = info.dtype;
+    tensor.shape = info.shape;
+    tensor.bytes.resize(info.bytes);
+    outputs.push_back(std::move(tensor));
+  }
+  for (HostTensor &tensor : outputs)
+    outputBuffers.push_back({tensor.bytes.data(), tensor.bytes.size()});
+
+  std::vector<double> hostMs;
+  exec::ExecutionStats stats;
+  for (unsigned i = 0; i < std::max(1u, repeat.getValue()); ++i) {
+    if (deviceOptions.trace)
+      device->clearTrace(); // keep the last execution only
+    auto start = std::chrono::steady_clock::now();
+    if (rt::Status s = model->execute(inputBuffers, outputBuffers, &stats); !s.isOk())
+      return statusError(s);
+    hostMs.push_back(std::chrono::duration<double, std::milli>(
+                         std::chrono::steady_clock::now() - start)
+                         .count());
+  }
+  std::sort(hostMs.begin(), hostMs.end());
+  double median = hostMs[hostMs.size() / 2];
+  if (hostMs.size() % 2 == 0)
+    median = (hostMs[hostMs.size() / 2 - 1] + median) / 2;
+
+  if (!outputDir.empty()) {
+    if (std::error_code ec = sys::fs::create_directories(outputDir))
+      return runError("cannot create output folder '" + outputDir + "': " + ec.message());
+    for (const HostTensor &tensor : outputs)
+      if (Error e = writeTensorFile(tensor, outputFileName(tensor.name, inputsArePb)))
+        return e;
+  }
+  if (!tracePath.empty())
+    if (rt::Status s = device->exportTrace(tracePath); !s.isOk())
+      return statusError(s);
+
+  outs() << formatv("geflow run: {0} on {1}, {2} execution(s)\n", modelPath,
+                    om->socName(), hostMs.size());
+  outs() << formatv("  host latency   {0:F3} ms (median)\n", median);
+  outs() << formatv("  device time    {0:F1} us (simulated)\n",
+                    stats.deviceTimeNs / 1000.0);
+  for (const HostTensor &tensor : outputs)
+    outs() << formatv("  output {0}: {1}{2}\n", tensor.name,
+                      describe(tensor.dtype, tensor.shape), summarizeValues(tensor));
+  return Error::success();
+}
+
+int runRun() {
+  if (Error error = runModel())
+    return reportError(std::move(error));
+  return 0;
+}
+
+Command command{runSub, runRun};
+} // namespace
+
+Command &geflow::cli::runCommand() { return command; }

@@ -1,0 +1,44 @@
+//===- TensorFiles.h - tensors in .pb (ONNX TensorProto) and .npy files -*- C++ -*-===//
+//
+// `geflow run` reads inputs and writes outputs in either format, chosen by the
+// file's extension; the conformance runner reads the ONNX backend test data.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GEFLOW_TOOLS_GEFLOW_TENSORFILES_H
+#define GEFLOW_TOOLS_GEFLOW_TENSORFILES_H
+
+#include "executor/model/om.pb.h"
+
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace geflow::cli {
+
+struct HostTensor {
+  std::string name; // the TensorProto's name, or empty
+  om::DataType dtype = om::DT_UNDEFINED;
+  std::vector<int64_t> shape;
+  std::vector<uint8_t> bytes; // dense, row-major, little-endian
+
+  int64_t numElements() const;
+};
+
+/// "float32[1,3,224,224]" for messages.
+std::string describe(om::DataType dtype, const std::vector<int64_t> &shape);
+
+/// Reads `path` as .npy or, for any other extension, as an ONNX TensorProto.
+llvm::Expected<HostTensor> readTensorFile(const std::string &path);
+/// Writes `tensor` as .npy or .pb by `path`'s extension, atomically.
+llvm::Error writeTensorFile(const HostTensor &tensor, const std::string &path);
+
+/// Fills a tensor with seeded pseudo-random values: floats in [-1, 1), integers
+/// in [0, 10), booleans.
+HostTensor randomTensor(om::DataType dtype, const std::vector<int64_t> &shape,
+                        uint64_t seed);
+
+} // namespace geflow::cli
+
+#endif // GEFLOW_TOOLS_GEFLOW_TENSORFILES_H
