@@ -16,12 +16,7 @@ using namespace mlir::ge;
 
 #include "ir/GeDialect.cpp.inc"
 
-void GeDialect::initialize() {
-  addOperations<
-#define GET_OP_LIST
-#include "ir/GeOps.cpp.inc"
-      >();
-}
+void GeDialect::initialize() { registerGeDialectOperations(this); }
 
 void mlir::ge::registerGeDialect(DialectRegistry &registry) {
   registry.insert<GeDialect>();

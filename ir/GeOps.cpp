@@ -1,6 +1,7 @@
 //===- GeOps.cpp - ge op definitions ----------------------------*- C++ -*-===//
 //
-// The generated op definitions. Verifiers live in one file per family
+// The generated op definitions, shard 0 of 2 (with the registration hook;
+// GeOps1.cpp holds the other). Verifiers live in one file per family
 // (ElementwiseOps.cpp, ShapeOps.cpp, NNOps.cpp, AnnotationOps.cpp), folders
 // in Folders.cpp.
 //
@@ -14,5 +15,5 @@
 using namespace mlir;
 using namespace mlir::ge;
 
-#define GET_OP_CLASSES
+#define GET_OP_DEFS_0
 #include "ir/GeOps.cpp.inc"
