@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ir/GeDialect.h"
+#include "passes/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -14,6 +15,7 @@
 
 int main(int argc, char **argv) {
   mlir::registerTransformsPasses();
+  geflow::passes::registerGePasses();
 
   mlir::DialectRegistry registry;
   registry.insert<mlir::ge::GeDialect, mlir::func::FuncDialect,

@@ -1,0 +1,57 @@
+//===- AssignEngines.cpp - ge.engine from the kernel plan -----------------===//
+//
+// DESIGN.md pass 4: cube work on AIC, the rest on AIV. The engine is the one
+// the op's kernel plans for (KernelPlanning.h), so compiler and kernels agree.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Passes.h"
+
+#include "ir/GeDialect.h"
+#include "passes/emit/KernelPlanning.h"
+#include "passes/emit/OpDefBuilder.h"
+
+#include "mlir/IR/Builders.h"
+
+namespace geflow::passes {
+
+#define GEN_PASS_DEF_ASSIGNENGINES
+#include "passes/Passes.h.inc"
+
+mlir::LogicalResult assignEngines(mlir::func::FuncOp func, bool requireKernels) {
+  mlir::Builder builder(func.getContext());
+  mlir::WalkResult result = func.walk([&](mlir::Operation *op) {
+    if (op == func.getOperation() || !isComputeOp(op) ||
+        op->hasAttr(mlir::ge::GeDialect::kEngineAttr))
+      return mlir::WalkResult::advance();
+    om::OpDef def;
+    def.set_name(nameFromLoc(op->getLoc()));
+    if (llvm::Error err = fillOpDef(op, def)) {
+      op->emitOpError() << toString(std::move(err));
+      return mlir::WalkResult::interrupt();
+    }
+    llvm::Expected<OpPlan> plan = planOp(def, requireKernels);
+    if (!plan) {
+      op->emitOpError() << toString(plan.takeError());
+      return mlir::WalkResult::interrupt();
+    }
+    op->setAttr(mlir::ge::GeDialect::kEngineAttr,
+                builder.getStringAttr(engineAttrName(plan->kernel.engine)));
+    return mlir::WalkResult::advance();
+  });
+  return mlir::failure(result.wasInterrupted());
+}
+
+namespace {
+
+struct AssignEnginesPass : impl::AssignEnginesBase<AssignEnginesPass> {
+  using AssignEnginesBase::AssignEnginesBase;
+
+  void runOnOperation() override {
+    if (mlir::failed(assignEngines(getOperation(), requireKernels)))
+      signalPassFailure();
+  }
+};
+
+} // namespace
+} // namespace geflow::passes

@@ -1,0 +1,95 @@
+//===- EmitTasks.cpp - block_dim and cost of every task -------------------===//
+//
+// The per-op half of task emission (DESIGN.md pass 9), recorded on the IR so
+// lit tests and dumps see what each KERNEL task will carry; emitOmModel
+// (emit/OmEmitter.cpp) reads it back.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Passes.h"
+
+#include "ir/GeDialect.h"
+#include "passes/ScheduleAttrs.h"
+#include "passes/emit/KernelPlanning.h"
+#include "passes/emit/OpDefBuilder.h"
+
+#include "runtime/soc/CostModel.h"
+#include "runtime/soc/SocSpec.h"
+
+#include "mlir/IR/Builders.h"
+
+namespace geflow::passes {
+
+#define GEN_PASS_DEF_EMITTASKS
+#include "passes/Passes.h.inc"
+
+/// The op-level core limit that applies to `engine` (0: none).
+static uint32_t coreLimitFor(mlir::Operation *op, rt::Engine engine) {
+  llvm::StringRef name = engine == rt::Engine::kAiv
+                             ? mlir::ge::GeDialect::kVectorcoreNumAttr
+                             : mlir::ge::GeDialect::kAicoreNumAttr;
+  if (engine != rt::Engine::kAic && engine != rt::Engine::kAiv &&
+      engine != rt::Engine::kMix)
+    return 0;
+  auto limit = op->getAttrOfType<mlir::IntegerAttr>(name);
+  return limit ? static_cast<uint32_t>(std::max<int64_t>(limit.getInt(), 0)) : 0;
+}
+
+mlir::LogicalResult annotateTasks(mlir::func::FuncOp func,
+                                  const rt::CostModel &costModel,
+                                  bool requireKernels) {
+  mlir::Builder builder(func.getContext());
+  mlir::WalkResult result = func.walk([&](mlir::Operation *op) {
+    if (!isComputeOp(op))
+      return mlir::WalkResult::advance();
+    om::OpDef def;
+    def.set_name(nameFromLoc(op->getLoc()));
+    if (llvm::Error err = fillOpDef(op, def)) {
+      op->emitOpError() << toString(std::move(err));
+      return mlir::WalkResult::interrupt();
+    }
+    llvm::Expected<OpPlan> plan = planOp(def, requireKernels);
+    if (!plan) {
+      op->emitOpError() << toString(plan.takeError());
+      return mlir::WalkResult::interrupt();
+    }
+    // A user's or an earlier pass's engine wins over the plan's.
+    rt::Engine engine = plan->kernel.engine;
+    if (auto attr = op->getAttrOfType<mlir::StringAttr>(
+            mlir::ge::GeDialect::kEngineAttr)) {
+      if (std::optional<rt::Engine> parsed = parseEngine(attr.getValue()))
+        engine = *parsed;
+    } else {
+      op->setAttr(mlir::ge::GeDialect::kEngineAttr,
+                  builder.getStringAttr(engineAttrName(engine)));
+    }
+    uint32_t blockDim = chooseBlockDim(costModel, engine, plan->kernel,
+                                       coreLimitFor(op, engine));
+    op->setAttr(kBlockDimAttr, builder.getI64IntegerAttr(blockDim));
+    op->setAttr(kFlopsAttr, builder.getF64FloatAttr(plan->kernel.cost.flops));
+    op->setAttr(kBytesAttr, builder.getF64FloatAttr(plan->kernel.cost.bytes));
+    return mlir::WalkResult::advance();
+  });
+  return mlir::failure(result.wasInterrupted());
+}
+
+namespace {
+
+struct EmitTasksPass : impl::EmitTasksBase<EmitTasksPass> {
+  using EmitTasksBase::EmitTasksBase;
+
+  void runOnOperation() override {
+    rt::SocSpec spec;
+    rt::Status st = rt::loadSocSpec(soc, spec);
+    if (!st.isOk()) {
+      getOperation().emitError() << "SoC '" << soc << "': " << st.message();
+      return signalPassFailure();
+    }
+    rt::CostModel costModel(spec);
+    if (mlir::failed(annotateTasks(getOperation(), costModel, requireKernels)))
+      signalPassFailure();
+  }
+};
+
+} // namespace
+} // namespace geflow::passes

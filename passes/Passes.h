@@ -1,0 +1,48 @@
+//===- Passes.h - geflow's passes on the ge dialect ---------------*- C++ -*-===//
+//
+// Create functions and option structs of every pass in Passes.td, and
+// registerGePasses() for geflow-opt (passes plus the `ge-pipeline` pipeline).
+//
+//===----------------------------------------------------------------------===//
+#ifndef GEFLOW_PASSES_PASSES_H
+#define GEFLOW_PASSES_PASSES_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Pass/Pass.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace geflow::rt {
+class CostModel;
+} // namespace geflow::rt
+
+namespace geflow::passes {
+
+#define GEN_PASS_DECL
+#include "passes/Passes.h.inc"
+
+// The work of each pass as a function, for task emission (which completes
+// whatever a module lacks) and for tests. Each reports errors on the op.
+
+/// ge-assign-engines: `ge.engine` on every compute op that has none.
+mlir::LogicalResult assignEngines(mlir::func::FuncOp func, bool requireKernels);
+
+/// ge-plan-memory: offsets of every argument and result, workspace sizes.
+mlir::LogicalResult planMemory(mlir::func::FuncOp func, bool reuse = true,
+                               int64_t alignment = 64);
+
+/// ge-emit-tasks: `geflow.block_dim`, `geflow.flops`, `geflow.bytes` (and
+/// `ge.engine` where missing) on every compute op.
+mlir::LogicalResult annotateTasks(mlir::func::FuncOp func,
+                                  const rt::CostModel &costModel,
+                                  bool requireKernels);
+
+/// Registers every pass of Passes.td and the `ge-pipeline` pipeline
+/// (Pipeline.cpp) with MLIR's pass registry, for geflow-opt.
+void registerGePasses();
+
+} // namespace geflow::passes
+
+#endif // GEFLOW_PASSES_PASSES_H

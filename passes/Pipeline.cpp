@@ -1,0 +1,165 @@
+//===- Pipeline.cpp - the GE pipeline, built in one place -----------------===//
+
+#include "passes/Pipeline.h"
+
+#include "passes/Passes.h"
+#include "passes/emit/OmEmitter.h"
+
+#include "runtime/soc/SocSpec.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/Support/Path.h"
+
+#include <chrono>
+
+namespace geflow::passes {
+
+#define GEN_PASS_REGISTRATION
+#include "passes/Passes.h.inc"
+
+namespace {
+
+llvm::Error makeError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+/// `geflow-opt --ge-pipeline='soc=... reuse=...'`: CompileOptions' compiler
+/// half as pass-pipeline options.
+struct GePipelineOptions : mlir::PassPipelineOptions<GePipelineOptions> {
+  Option<std::string> soc{*this, "soc", llvm::cl::desc("SoC preset or spec file"),
+                          llvm::cl::init("ascend910b-sim")};
+  Option<bool> reuse{*this, "reuse",
+                     llvm::cl::desc("Reuse the memory of dead buffers"),
+                     llvm::cl::init(true)};
+  Option<int64_t> alignment{*this, "alignment",
+                            llvm::cl::desc("Workspace offset alignment"),
+                            llvm::cl::init(64)};
+  Option<bool> requireKernels{*this, "require-kernels",
+                              llvm::cl::desc("Fail on ops without a kernel"),
+                              llvm::cl::init(false)};
+};
+
+} // namespace
+
+void buildGePipeline(mlir::OpPassManager &pm, const CompileOptions &options) {
+  // 2. constant folding (the dialect's folders) and dead-op removal.
+  pm.addPass(mlir::createCanonicalizerPass());
+  pm.addPass(mlir::createCSEPass());
+  // 4. engine assignment.
+  mlir::OpPassManager &fn = pm.nest<mlir::func::FuncOp>();
+  AssignEnginesOptions engines;
+  engines.requireKernels = options.requireKernels;
+  fn.addPass(createAssignEngines(engines));
+  // 8. memory planning over the final op order.
+  PlanMemoryOptions memory;
+  memory.reuse = options.reuseMemory;
+  memory.alignment = options.memoryAlignment;
+  fn.addPass(createPlanMemory(memory));
+  // 9. task emission: the per-op annotations; emitOmModel builds the model.
+  EmitTasksOptions tasks;
+  tasks.soc = options.soc;
+  tasks.requireKernels = options.requireKernels;
+  fn.addPass(createEmitTasks(tasks));
+}
+
+void registerGePasses() {
+  registerGeflowPasses();
+  mlir::PassPipelineRegistration<GePipelineOptions>(
+      "ge-pipeline", "The GE pipeline (passes/Pipeline.cpp), up to task annotation",
+      [](mlir::OpPassManager &pm, const GePipelineOptions &o) {
+        CompileOptions options;
+        options.soc = o.soc;
+        options.reuseMemory = o.reuse;
+        options.memoryAlignment = o.alignment;
+        options.requireKernels = o.requireKernels;
+        buildGePipeline(pm, options);
+      });
+}
+
+llvm::Expected<om::OmModel> compileModule(mlir::ModuleOp module,
+                                          const CompileOptions &options) {
+  rt::SocSpec spec;
+  rt::Status st = rt::loadSocSpec(options.soc, spec);
+  if (!st.isOk())
+    return makeError("SoC '" + options.soc + "': " + st.message());
+
+  std::string diagnostic;
+  {
+    mlir::ScopedDiagnosticHandler handler(
+        module.getContext(), [&](mlir::Diagnostic &d) {
+          if (d.getSeverity() == mlir::DiagnosticSeverity::Error &&
+              diagnostic.empty())
+            diagnostic = d.str();
+          return mlir::success();
+        });
+    mlir::PassManager pm(module.getContext());
+    buildGePipeline(pm, options);
+    if (mlir::failed(pm.run(module)))
+      return makeError(diagnostic.empty() ? "the GE pipeline failed"
+                                          : diagnostic);
+  }
+
+  EmitOptions emit;
+  emit.modelName = options.modelName;
+  emit.requireKernels = options.requireKernels;
+  emit.aicoreNum = options.aicoreNum;
+  emit.vectorcoreNum = options.vectorcoreNum;
+  return emitOmModel(module, spec, emit);
+}
+
+CompileStats summarize(const om::OmModel &model) {
+  CompileStats stats;
+  if (model.modelDef.graph_size() > 0) {
+    const om::GraphDef &graph = model.modelDef.graph(0);
+    stats.opCount = graph.op_size();
+    for (const om::OpDef &op : graph.op())
+      if (op.type() != "Data" && op.type() != "Const" &&
+          op.type() != "NetOutput" && op.type() != "Send" && op.type() != "Recv")
+        ++stats.computeOpCount;
+  }
+  for (const om::TaskDef &task : model.taskDef.task())
+    if (task.type() == om::KERNEL)
+      ++stats.kernelCount;
+  stats.taskCount = model.taskDef.task_size();
+  stats.streamCount = model.taskDef.stream_num();
+  stats.eventCount = model.taskDef.event_num();
+  stats.weightsBytes = model.weights.size();
+  stats.workspaceBytes = model.memoryPlan.workspace_size();
+  stats.workspaceBytesWithoutReuse =
+      model.memoryPlan.workspace_size_without_reuse();
+  return stats;
+}
+
+llvm::Expected<CompileResult> compileOnnxFile(llvm::StringRef path,
+                                              const CompileOptions &options) {
+  auto start = std::chrono::steady_clock::now();
+  mlir::MLIRContext context(mlir::MLIRContext::Threading::DISABLED);
+  registerOnnxImportDialects(context);
+  auto module = importOnnxFile(context, path, options.import);
+  if (!module)
+    return module.takeError();
+
+  CompileOptions named = options;
+  if (named.modelName.empty())
+    named.modelName = llvm::sys::path::stem(path).str();
+  llvm::Expected<om::OmModel> model = compileModule(**module, named);
+  if (!model)
+    return model.takeError();
+
+  CompileResult result;
+  result.model = std::move(*model);
+  result.stats = summarize(result.model);
+  result.stats.compileTimeMs =
+      std::chrono::duration<double, std::milli>(
+          std::chrono::steady_clock::now() - start)
+          .count();
+  return result;
+}
+
+} // namespace geflow::passes

@@ -1,0 +1,61 @@
+//===- MemoryPlanner.h - offsets in one workspace, reusing dead buffers -*- C++ -*-===//
+//
+// The algorithm of ge-plan-memory, free of MLIR so it is easy to test and to
+// reuse. A buffer is a size and a lifetime in task positions: written at
+// `def`, last read at `lastUse` (inclusive). Two buffers may share memory
+// only when one is ordered entirely before the other; that question is one
+// predicate, so a multi-stream plan (DESIGN.md pass 8: "a buffer is reused
+// across streams only when an event orders its last reader before the new
+// writer") replaces it without touching the placement.
+//
+// Placement is greedy by size with best fit: buffers are placed largest
+// first (ties: earlier def), each at the aligned offset of the smallest gap
+// between the already placed buffers it conflicts with, or above them all.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GEFLOW_PASSES_EMIT_MEMORYPLANNER_H
+#define GEFLOW_PASSES_EMIT_MEMORYPLANNER_H
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+namespace geflow::passes {
+
+struct BufferRequest {
+  uint64_t size = 0;
+  int64_t def = 0;     // position of the writer
+  int64_t lastUse = 0; // position of the last reader (>= def)
+  int64_t stream = 0;  // stream of the writer (for stream-aware orderings)
+};
+
+/// True when every use of `earlier` completes before `later` is written, so
+/// `later` may take `earlier`'s memory.
+using OrderedBefore =
+    std::function<bool(const BufferRequest &earlier, const BufferRequest &later)>;
+
+/// One stream: positions are the execution order.
+bool orderedOnOneStream(const BufferRequest &earlier, const BufferRequest &later);
+
+struct MemoryPlanOptions {
+  bool reuse = true;
+  uint64_t alignment = 64;
+  OrderedBefore orderedBefore = orderedOnOneStream;
+};
+
+struct MemoryPlanResult {
+  std::vector<uint64_t> offsets; // one per request, in request order
+  uint64_t workspaceSize = 0;
+  uint64_t workspaceSizeWithoutReuse = 0; // sum of the aligned sizes
+};
+
+/// The bytes a buffer occupies: `size` rounded up to `alignment`, at least one
+/// alignment unit (so every buffer has an address of its own).
+uint64_t alignedBufferSize(uint64_t size, uint64_t alignment);
+
+MemoryPlanResult planBuffers(const std::vector<BufferRequest> &requests,
+                             const MemoryPlanOptions &options = {});
+
+} // namespace geflow::passes
+
+#endif // GEFLOW_PASSES_EMIT_MEMORYPLANNER_H
