@@ -209,6 +209,30 @@ static llvm::Error checkGraphWiring(const onnx::ModelProto &model) {
   return llvm::Error::success();
 }
 
+/// The ge dialect has tensors only; sequences, maps and optionals are refused by
+/// name before libonnx meets them.
+static llvm::Error checkTensorValues(const onnx::GraphProto &graph) {
+  auto check = [](const onnx::ValueInfoProto &info,
+                  llvm::StringRef what) -> llvm::Error {
+    const onnx::TypeProto &type = info.type();
+    if (type.has_tensor_type() || type.value_case() == onnx::TypeProto::VALUE_NOT_SET)
+      return llvm::Error::success();
+    llvm::StringRef kind = type.has_sequence_type()   ? "a sequence"
+                           : type.has_map_type()      ? "a map"
+                           : type.has_optional_type() ? "an optional"
+                                                      : "a sparse tensor";
+    return makeError(what + " '" + info.name() + "' is " + kind +
+                     "; only tensors are supported");
+  };
+  for (const auto &input : graph.input())
+    if (auto err = check(input, "graph input"))
+      return err;
+  for (const auto &output : graph.output())
+    if (auto err = check(output, "graph output"))
+      return err;
+  return llvm::Error::success();
+}
+
 /// Opset < 9 models list initializers among the graph inputs; they are constants.
 static void dropInitializerInputs(onnx::GraphProto &graph) {
   llvm::StringSet<> initializers;
@@ -416,6 +440,8 @@ llvm::Error onnxfe::prepareModel(onnx::ModelProto &model,
   if (getDefaultOpset(model) < 1)
     return makeError("the model imports no ai.onnx opset");
   if (auto err = checkGraphWiring(model))
+    return err;
+  if (auto err = checkTensorValues(model.graph()))
     return err;
   if (auto err = applyInputShapes(*model.mutable_graph(), options.inputShapes))
     return err;
