@@ -15,12 +15,29 @@ import sys
 SKIP = 77
 
 
+NAMES = ["resnet18", "mobilenet_v2", "shufflenet_v2_x0_5", "googlenet",
+         "transformer_encoder", "shufflenet_v2_x0_5_dynamic", "mobilenet_v2_opset11"]
+
+
+def up_to_date(out_dir, wanted):
+    """True when every requested export exists and is newer than this script."""
+    script_time = os.path.getmtime(__file__)
+    for name in (wanted or NAMES):
+        path = os.path.join(out_dir, name + ".onnx")
+        if not os.path.exists(path) or os.path.getmtime(path) < script_time:
+            return False
+    return True
+
+
 def main():
     if len(sys.argv) < 2:
         print(__doc__.strip(), file=sys.stderr)
         return 2
     out_dir = sys.argv[1]
     wanted = set(sys.argv[2:])
+    if up_to_date(out_dir, wanted):
+        print(f"models in {out_dir} are up to date")
+        return 0
     try:
         import torch
         import torchvision.models as tvm
@@ -60,6 +77,7 @@ def main():
         # with real-sized weights (Clip's min/max become inputs at opset 11).
         "mobilenet_v2_opset11": (lambda: tvm.mobilenet_v2(), image, None, 11),
     }
+    assert sorted(models) == sorted(NAMES)
     for name, spec in models.items():
         make, example, dynamic_axes = spec[:3]
         opset = spec[3] if len(spec) > 3 else 17
