@@ -42,6 +42,15 @@ public:
       return opError(op, "output must have the input's dtype and element count");
     if (op.output_desc_size() > 1)
       k->maskBytes_ = numElements(op.output_desc(1)) * dtypeSize(op.output_desc(1).dtype());
+    // Dropout runs in inference form only: a training_mode operand must be false.
+    if (op.type() == "dropout" && hasInput(op, 2)) {
+      k->trainingMode_ = true;
+      k->trainingConst_ = constantInput(spec, 2);
+      if (k->trainingConst_ && *static_cast<const uint8_t *>(k->trainingConst_))
+        return opError(op, "training_mode=true is not supported (inference only)");
+      k->op_.set_name(op.name());
+      k->op_.set_type(op.type());
+    }
     // Split over bytes in chunks worth kGrain float elements.
     k->setPlan(op, k->bytes_ + k->maskBytes_, kGrain * 4, 0);
     *out = std::move(k);
@@ -50,6 +59,11 @@ public:
 
   rt::Status run(const TensorView *inputs, const TensorView *outputs,
                  uint32_t blockIdx, uint32_t blockDim) const override {
+    if (trainingMode_) {
+      const void *t = operandData(trainingConst_, inputs, 2);
+      if (t && *static_cast<const uint8_t *>(t))
+        return opError(op_, "training_mode=true is not supported (inference only)");
+    }
     BlockRange r = blockRange(bytes_, blockIdx, blockDim);
     auto *in = static_cast<const char *>(inputs[0].data);
     auto *o = static_cast<char *>(outputs[0].data);
@@ -65,6 +79,9 @@ public:
 private:
   CopyKernel() = default;
   int64_t bytes_ = 0, maskBytes_ = 0;
+  bool trainingMode_ = false;
+  const void *trainingConst_ = nullptr;
+  om::OpDef op_;
 };
 
 // --- index-map ops ---------------------------------------------------------------

@@ -584,21 +584,33 @@ private:
 
 // --- cast ------------------------------------------------------------------------
 
-using CastTypes = TypeList<float, double, Eigen::half, int8_t, uint8_t, int32_t,
-                           int64_t, bool>;
+using CastTypes = TypeList<float, double, Eigen::half, Eigen::bfloat16, int8_t,
+                           uint8_t, int32_t, int64_t, bool>;
 using CastFn = void (*)(const void *in, void *out, int64_t n);
 
-// ONNX: to bool is "!= 0"; float16 goes through float.
+template <class T>
+constexpr bool kIsHalf =
+    std::is_same_v<T, Eigen::half> || std::is_same_v<T, Eigen::bfloat16>;
+
+// ONNX: to bool is "!= 0"; float16 and bfloat16 go through float.
 template <class From, class To> To castOne(From v) {
   if constexpr (std::is_same_v<To, bool>) {
-    if constexpr (std::is_same_v<From, Eigen::half>)
+    if constexpr (kIsHalf<From>)
       return static_cast<float>(v) != 0.0f;
     else
       return v != From(0);
-  } else if constexpr (std::is_same_v<From, Eigen::half>) {
+  } else if constexpr (kIsHalf<From>) {
     return static_cast<To>(static_cast<float>(v));
-  } else if constexpr (std::is_same_v<To, Eigen::half>) {
-    return Eigen::half(static_cast<float>(v));
+  } else if constexpr (std::is_same_v<To, Eigen::bfloat16>) {
+    // bfloat16 keeps float's upper 16 bits (truncation, as ONNX's Cast test
+    // data for opset 13 has it).
+    float f = static_cast<float>(v);
+    uint32_t bits;
+    std::memcpy(&bits, &f, 4);
+    uint16_t hi = std::isnan(f) ? uint16_t(0x7FC0) : static_cast<uint16_t>(bits >> 16);
+    return Eigen::numext::bit_cast<Eigen::bfloat16>(hi);
+  } else if constexpr (kIsHalf<To>) {
+    return To(static_cast<float>(v));
   } else {
     return static_cast<To>(v);
   }

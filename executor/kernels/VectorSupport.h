@@ -32,6 +32,7 @@ template <class T> constexpr om::DataType dtypeOf();
 template <> constexpr om::DataType dtypeOf<float>() { return om::DT_FLOAT; }
 template <> constexpr om::DataType dtypeOf<double>() { return om::DT_DOUBLE; }
 template <> constexpr om::DataType dtypeOf<Eigen::half>() { return om::DT_FLOAT16; }
+template <> constexpr om::DataType dtypeOf<Eigen::bfloat16>() { return om::DT_BF16; }
 template <> constexpr om::DataType dtypeOf<int8_t>() { return om::DT_INT8; }
 template <> constexpr om::DataType dtypeOf<int16_t>() { return om::DT_INT16; }
 template <> constexpr om::DataType dtypeOf<int32_t>() { return om::DT_INT32; }

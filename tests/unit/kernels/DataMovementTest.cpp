@@ -65,6 +65,23 @@ TEST(DataMovementTest, DropoutCopiesAndMaskIsTrue) {
   }
 }
 
+TEST(DataMovementTest, DropoutRefusesTrainingMode) {
+  auto x = tensor<float>({2}, {1, 2});
+  auto ratio = tensor<float>({}, {0.5f});
+  auto training = boolTensor({}, {1});
+  om::OpDef op = OpBuilder("dropout", "d").input(x).input(ratio).input(training)
+                     .output(om::DT_FLOAT, {2}).output(om::DT_BOOL, {2});
+  for (bool constants : {false, true}) {
+    rt::Status st;
+    runOp(op, {x, ratio, training}, 1, constants, &st);
+    ASSERT_FALSE(st.isOk());
+    EXPECT_NE(st.message().find("node 'd' (dropout): training_mode"), std::string::npos)
+        << st.message();
+  }
+  auto inference = boolTensor({}, {0});
+  EXPECT_EQ(runOp(op, {x, ratio, inference}, 3)[0].values<float>(), (std::vector<float>{1, 2}));
+}
+
 TEST(DataMovementTest, TransposeDefaultAndExplicitPerm) {
   auto x = tensor<float>({2, 3}, {1, 2, 3, 4, 5, 6});
   om::OpDef rev = OpBuilder("transpose").input(x).output(om::DT_FLOAT, {3, 2});

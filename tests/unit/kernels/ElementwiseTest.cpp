@@ -285,6 +285,10 @@ TEST(ElementwiseTest, CastBetweenDtypes) {
   HostTensor h = run(tensor<float>({3}, {0.5f, -2.0f, 1024.0f}), om::DT_FLOAT16);
   EXPECT_EQ(h.values<uint16_t>(), (std::vector<uint16_t>{0x3800, 0xC000, 0x6400}));
   EXPECT_EQ(run(h, om::DT_FLOAT).values<float>(), (std::vector<float>{0.5f, -2.0f, 1024.0f}));
+  // bfloat16 keeps float's upper half (truncating, as ONNX's test data does).
+  HostTensor bf = run(tensor<float>({3}, {1.0f, -2.5f, 1.00999999f}), om::DT_BF16);
+  EXPECT_EQ(bf.values<uint16_t>(), (std::vector<uint16_t>{0x3F80, 0xC020, 0x3F81}));
+  EXPECT_EQ(run(bf, om::DT_FLOAT).values<float>(), (std::vector<float>{1.0f, -2.5f, 1.0078125f}));
 }
 
 TEST(ElementwiseTest, ErrorsNameTheOp) {
