@@ -102,6 +102,10 @@ llvm::Expected<Value> GraphImporter::lookup(const std::string &name,
 llvm::Error GraphImporter::importInputs(func::FuncOp func) {
   SmallVector<Type> types;
   for (const auto &input : graph.input()) {
+    if (input.type().has_tensor_type() && !input.type().tensor_type().has_shape())
+      return makeError("graph input '" + input.name() +
+                       "' has no shape; give it with --input-shape " + input.name() +
+                       ":<d0,d1,...>");
     auto type = convertTensorType(context, input.type());
     if (!type)
       return makeError("graph input '" + input.name() +
