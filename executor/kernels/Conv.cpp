@@ -2,8 +2,10 @@
 //
 // conv: per image and group, Y_g[M/g x P] = W_g[M/g x K] * col[K x P] with
 // K = C/g * prod(kernel) and P = prod(output spatial). Block split: (image x
-// group x column tile of P); a block builds the im2col columns of its tiles
-// only, so no two blocks repeat work, and writes disjoint columns of Y. A 1x1,
+// group x column tile of P x row tile of M/g); a block builds the im2col
+// columns of its tiles only and writes disjoint tiles of Y. Rows split only
+// when there are too few column tiles to go round (small late-stage feature
+// maps); a block reuses its column matrix across its row tiles. A 1x1,
 // stride-1, unpadded conv reads X as the column matrix directly; a depthwise
 // conv (one input channel per group, 1-D or 2-D) runs direct, one output plane
 // per work item, as strided axpys on Eigen arrays.
@@ -11,6 +13,9 @@
 // conv_transpose: per image and group, col[(M/g * prod(kernel)) x Pin] =
 // W_g^T * X_g, then col2im adds each column into Y. Block split: (image x group
 // x output-channel tile), so the scatter of a block stays in channels it owns.
+//
+// fused_conv is conv with its activation applied to each output tile while it
+// is still in cache.
 //
 // Cost: 2*K FLOPs per output element (plus the bias add); bytes: X, W, B, Y.
 //
@@ -36,6 +41,10 @@ using ConstStridedArray =
 
 /// Floats of im2col scratch a column tile aims for (fits in L2).
 constexpr int64_t kColTileFloats = 1 << 16;
+/// Work items a conv aims for before it splits output channels too, and the
+/// fewest output channels of such a split.
+constexpr int64_t kTargetItems = 32;
+constexpr int64_t kMinRowTile = 16;
 
 int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 int64_t floorDiv(int64_t a, int64_t b) {
@@ -104,8 +113,11 @@ rt::Status analyzeConvCommon(const om::OpDef &op, bool transpose,
   std::vector<int64_t> pads = attrInts(op, "pads");
   std::vector<int64_t> outPad = attrInts(op, "output_padding");
   std::string autoPad = attrString(op, "auto_pad", "NOTSET");
+  // ONNX: with output_shape (or SAME_*), pads are derived and given ones
+  // ignored; SAME_UPPER puts the smaller half first, everything else the
+  // larger. The descriptor's output shape is output_shape.
   bool derivePads = autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER" ||
-                    (hasAttr(op, "output_shape") && pads.empty());
+                    hasAttr(op, "output_shape");
   if (derivePads || autoPad == "VALID") {
     std::vector<int64_t> derived(2 * r, 0);
     for (int i = 0; i < r && derivePads; ++i) {
@@ -115,7 +127,7 @@ rt::Status analyzeConvCommon(const om::OpDef &op, bool transpose,
       int64_t total =
           st * (xs[i] - 1) + op_ + (kernel[i] - 1) * dl + 1 - ys[i];
       total = std::max<int64_t>(total, 0);
-      bool upper = autoPad != "SAME_LOWER";
+      bool upper = autoPad == "SAME_UPPER";
       derived[i] = upper ? total / 2 : total - total / 2;
       derived[i + r] = total - derived[i];
     }
@@ -233,19 +245,25 @@ struct ConvPlan {
   int64_t p = 0;        // output positions per image
   int64_t tileCols = 1; // columns of P per work item
   int64_t tiles = 1;
+  int64_t tileRows = 1; // output channels (of a group) per work item
+  int64_t rowTiles = 1;
   bool pointwise = false; // X is the column matrix
   bool depthwise = false; // direct path, one output plane per work item
+  nn::Activation act;     // fused_conv's; none for conv
 
+  // GEMM work items are ordered (image, group, column tile, row tile).
   int64_t items() const {
-    return depthwise ? s.batch * s.outChannels : s.batch * s.group * tiles;
+    return depthwise ? s.batch * s.outChannels
+                     : s.batch * s.group * tiles * rowTiles;
   }
   double flopsPerItem() const {
-    return depthwise ? 2.0 * k * p : 2.0 * s.outPerGroup() * k * tileCols;
+    return depthwise ? 2.0 * k * p : 2.0 * tileRows * k * tileCols;
   }
 };
 
 rt::Status analyzeConv(const om::OpDef &op, ConvPlan *c) {
   GEFLOW_RT_RETURN_IF_ERROR(analyzeConvCommon(op, false, &c->s));
+  GEFLOW_RT_RETURN_IF_ERROR(nn::parseActivation(op, &c->act));
   const Window &w = c->s.w;
   c->k = c->s.inPerGroup() * w.kernelSize();
   c->p = w.outSize();
@@ -258,6 +276,14 @@ rt::Status analyzeConv(const om::OpDef &op, ConvPlan *c) {
   cols = (cols + 15) / 16 * 16;
   c->tileCols = std::max<int64_t>(1, std::min(cols, c->p));
   c->tiles = ceilDiv(c->p, c->tileCols);
+  int64_t mg = c->s.outPerGroup(), base = c->s.batch * c->s.group * c->tiles;
+  c->tileRows = std::max<int64_t>(mg, 1);
+  if (base < kTargetItems && mg >= 2 * kMinRowTile) {
+    int64_t want = std::min(ceilDiv(kTargetItems, std::max<int64_t>(base, 1)),
+                            mg / kMinRowTile);
+    c->tileRows = (ceilDiv(mg, want) + 7) / 8 * 8;
+  }
+  c->rowTiles = ceilDiv(std::max<int64_t>(mg, 1), c->tileRows);
   return rt::Status::ok();
 }
 
@@ -267,7 +293,8 @@ rt::Status planConv(const om::OpDef &op, KernelPlan *out) {
   out->engine = rt::Engine::kAic;
   out->maxBlocks = nn::blocksForFlops(c.items(), c.flopsPerItem());
   double outputs = static_cast<double>(c.s.yElems);
-  out->cost.flops = 2.0 * c.k * outputs + (c.s.hasBias ? outputs : 0.0);
+  out->cost.flops = 2.0 * c.k * outputs + (c.s.hasBias ? outputs : 0.0) +
+                    (c.act.kind != nn::Activation::kNone ? outputs : 0.0);
   out->cost.bytes = 4.0 * (c.s.xElems + c.s.wElems + c.s.yElems +
                            (c.s.hasBias ? c.s.outChannels : 0));
   return rt::Status::ok();
@@ -293,10 +320,13 @@ public:
     const ConvShape &s = c_.s;
     const int64_t mg = s.outPerGroup(), cg = s.inPerGroup();
     float *col = c_.pointwise ? nullptr : nn::scratch(c_.k * c_.tileCols);
+    int64_t built = -1; // the (image, group, column tile) now in `col`
     for (int64_t i = items.begin; i < items.end; ++i) {
-      int64_t tile = i % c_.tiles, ng = i / c_.tiles;
+      int64_t rowTile = i % c_.rowTiles, ngt = i / c_.rowTiles;
+      int64_t tile = ngt % c_.tiles, ng = ngt / c_.tiles;
       int64_t g = ng % s.group, n = ng / s.group;
       int64_t p0 = tile * c_.tileCols, p1 = std::min(c_.p, p0 + c_.tileCols);
+      int64_t m0 = rowTile * c_.tileRows, m1 = std::min(mg, m0 + c_.tileRows);
       const float *xg = x + (n * s.inChannels + g * cg) * s.w.inSize();
       float *yg = y + (n * s.outChannels + g * mg) * c_.p;
       const float *b;
@@ -305,15 +335,21 @@ public:
         b = xg + p0;
         ldb = c_.p;
       } else {
-        im2col(s.w, xg, cg, p0, p1, col);
+        if (built != ngt)
+          im2col(s.w, xg, cg, p0, p1, col);
+        built = ngt;
         b = col;
         ldb = p1 - p0;
       }
-      nn::gemm(false, false, mg, p1 - p0, c_.k, 1.0f, wt + g * mg * c_.k, c_.k,
-               b, ldb, 0.0f, yg + p0, c_.p);
-      if (bias)
-        for (int64_t m = 0; m < mg; ++m)
-          ArrayMap(yg + m * c_.p + p0, p1 - p0) += bias[g * mg + m];
+      nn::gemm(false, false, m1 - m0, p1 - p0, c_.k, 1.0f,
+               wt + (g * mg + m0) * c_.k, c_.k, b, ldb, 0.0f,
+               yg + m0 * c_.p + p0, c_.p);
+      for (int64_t m = m0; m < m1; ++m) {
+        float *row = yg + m * c_.p + p0;
+        if (bias)
+          ArrayMap(row, p1 - p0) += bias[g * mg + m];
+        nn::applyActivation(c_.act, row, p1 - p0);
+      }
     }
     return rt::Status::ok();
   }
@@ -350,6 +386,7 @@ private:
         }
       }
     }
+    nn::applyActivation(c_.act, out, c_.p);
   }
 
   const ConvPlan c_;
@@ -453,5 +490,6 @@ rt::Status createConvTranspose(const KernelSpec &spec,
 
 void geflow::kernels::registerConvKernels(KernelRegistry &registry) {
   registry.add("conv", {planConv, createConv});
+  registry.add("fused_conv", {planConv, createConv});
   registry.add("conv_transpose", {planConvTranspose, createConvTranspose});
 }

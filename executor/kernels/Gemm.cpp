@@ -6,10 +6,15 @@
 // contiguous run of tiles; whole-row tiles in a run become one GEMM. Cost:
 // 2*M*N*K FLOPs per batch entry; bytes are the operands plus the output.
 //
+// fused_gemm and fused_matmul add their bias and activation to each output
+// tile right after its GEMM, while it is in cache.
+//
 //===----------------------------------------------------------------------===//
 
 #include "executor/kernels/KernelRegistry.h"
 #include "executor/kernels/NnSupport.h"
+
+#include <Eigen/Core>
 
 #include <algorithm>
 
@@ -77,6 +82,7 @@ struct GemmShape {
   bool hasC = false;
   int64_t cRowStride = 0, cColStride = 0; // element (i, j) of C is at i*r + j*c
   int64_t bytes = 0;
+  nn::Activation act; // fused_gemm's; none for gemm
 };
 
 rt::Status analyzeGemm(const om::OpDef &op, GemmShape *s) {
@@ -87,6 +93,7 @@ rt::Status analyzeGemm(const om::OpDef &op, GemmShape *s) {
   std::vector<int64_t> b = shapeOf(op.input_desc(1));
   if (a.size() != 2 || b.size() != 2)
     return opError(op, "A and B must be 2-D");
+  GEFLOW_RT_RETURN_IF_ERROR(nn::parseActivation(op, &s->act));
   s->transA = attrInt(op, "transA", 0) != 0;
   s->transB = attrInt(op, "transB", 0) != 0;
   s->alpha = attrFloat(op, "alpha", 1.0f);
@@ -159,6 +166,9 @@ public:
       nn::gemm(s_.transA, s_.transB, r1 - r0, c1 - c0, s_.k, s_.alpha, aRows,
                s_.transA ? s_.m : s_.k, bCols, s_.transB ? s_.k : s_.n, beta,
                y + r0 * s_.n + c0, s_.n);
+      if (s_.act.kind != nn::Activation::kNone)
+        for (int64_t i = r0; i < r1; ++i)
+          nn::applyActivation(s_.act, y + i * s_.n + c0, c1 - c0);
     });
     return rt::Status::ok();
   }
@@ -186,16 +196,67 @@ struct MatMulShape {
   int64_t batch = 1;
   std::vector<int64_t> aOffset, bOffset; // per batch entry, in elements
   int64_t bytes = 0;
+  // fused_matmul: bias element (batch, i, j) is at biasOffset[batch] +
+  // i*biasRowStride + j*biasColStride.
+  bool hasBias = false;
+  std::vector<int64_t> biasOffset;
+  int64_t biasRowStride = 0, biasColStride = 0;
+  nn::Activation act;
 };
+
+/// fused_matmul's bias, broadcast to Y = [batch dims..., M?, N?] (M or N
+/// absent for a 1-D operand): per-batch offsets and row/column strides over
+/// the full [batch dims..., M, N].
+rt::Status analyzeMatMulBias(const om::OpDef &op, const std::vector<int64_t> &ob,
+                             bool aVector, bool bVector, MatMulShape *s) {
+  std::vector<int64_t> bias = shapeOf(op.input_desc(2));
+  std::vector<int64_t> y = shapeOf(op.output_desc(0));
+  if (bias.size() > y.size())
+    return opError(op, "bias has more dims than Y");
+  bias.insert(bias.begin(), y.size() - bias.size(), 1);
+  for (size_t i = 0; i < y.size(); ++i)
+    if (bias[i] != 1 && bias[i] != y[i])
+      return opError(op, "bias does not broadcast to Y");
+  if (aVector)
+    bias.insert(bias.begin() + ob.size(), 1);
+  if (bVector)
+    bias.push_back(1);
+  size_t rank = bias.size();
+  std::vector<int64_t> stride(rank, 0);
+  for (int64_t i = rank, acc = 1; i-- > 0;) {
+    stride[i] = bias[i] == 1 ? 0 : acc;
+    acc *= bias[i];
+  }
+  s->biasRowStride = stride[rank - 2];
+  s->biasColStride = stride[rank - 1];
+  int64_t batch = 1;
+  for (int64_t d : ob)
+    batch *= d;
+  s->biasOffset.assign(batch, 0);
+  for (int64_t idx = 0; idx < batch; ++idx) {
+    int64_t rest = idx, off = 0;
+    for (size_t i = ob.size(); i-- > 0;) {
+      off += (rest % ob[i]) * stride[i];
+      rest /= ob[i];
+    }
+    s->biasOffset[idx] = off;
+  }
+  s->hasBias = true;
+  s->bytes += 4 * numElements(op.input_desc(2));
+  return rt::Status::ok();
+}
 
 rt::Status analyzeMatMul(const om::OpDef &op, MatMulShape *s) {
   GEFLOW_RT_RETURN_IF_ERROR(nn::requireFloat(op));
-  if (op.input_desc_size() != 2)
+  GEFLOW_RT_RETURN_IF_ERROR(nn::parseActivation(op, &s->act));
+  bool fused = op.type() == "fused_matmul";
+  if (op.input_desc_size() != 2 && !(fused && op.input_desc_size() == 3))
     return opError(op, "needs inputs A and B");
   std::vector<int64_t> a = shapeOf(op.input_desc(0));
   std::vector<int64_t> b = shapeOf(op.input_desc(1));
   if (a.empty() || b.empty())
     return opError(op, "operands must have rank >= 1");
+  bool aVector = a.size() == 1, bVector = b.size() == 1;
   if (a.size() == 1)
     a.insert(a.begin(), 1);
   if (b.size() == 1)
@@ -227,11 +288,20 @@ rt::Status analyzeMatMul(const om::OpDef &op, MatMulShape *s) {
     return opError(op, "output shape does not match the broadcast result");
   s->bytes = 4 * (aBatch * s->m * s->k + bBatch * s->k * s->n +
                   batch * s->m * s->n);
-  if (bBatch == 1 && aBatch == batch) {
+  if (nn::hasInput(op, 2))
+    GEFLOW_RT_RETURN_IF_ERROR(analyzeMatMulBias(op, ob, aVector, bVector, s));
+  bool biasFolds =
+      !s->hasBias ||
+      (s->biasRowStride == 0 &&
+       std::all_of(s->biasOffset.begin(), s->biasOffset.end(),
+                   [](int64_t o) { return o == 0; }));
+  if (bBatch == 1 && aBatch == batch && biasFolds) {
     s->m *= batch;
     s->batch = 1;
     s->aOffset = {0};
     s->bOffset = {0};
+    if (s->hasBias)
+      s->biasOffset = {0};
     return rt::Status::ok();
   }
   s->batch = batch;
@@ -284,10 +354,28 @@ public:
                 [&](int64_t batch, int64_t r0, int64_t r1, int64_t c0, int64_t c1) {
       if (r0 >= r1 || c0 >= c1)
         return;
+      float *yb = y + batch * s_.m * s_.n;
       nn::gemm(false, false, r1 - r0, c1 - c0, s_.k, 1.0f,
                a + s_.aOffset[batch] + r0 * s_.k, s_.k,
-               b + s_.bOffset[batch] + c0, s_.n, 0.0f,
-               y + (batch * s_.m + r0) * s_.n + c0, s_.n);
+               b + s_.bOffset[batch] + c0, s_.n, 0.0f, yb + r0 * s_.n + c0,
+               s_.n);
+      if (!s_.hasBias && s_.act.kind == nn::Activation::kNone)
+        return;
+      const float *bias =
+          s_.hasBias ? static_cast<const float *>(inputs[2].data) : nullptr;
+      for (int64_t i = r0; i < r1; ++i) {
+        float *row = yb + i * s_.n + c0;
+        if (bias) {
+          const float *brow =
+              bias + s_.biasOffset[batch] + i * s_.biasRowStride;
+          Eigen::Map<Eigen::ArrayXf> out(row, c1 - c0);
+          if (s_.biasColStride)
+            out += Eigen::Map<const Eigen::ArrayXf>(brow + c0, c1 - c0);
+          else
+            out += *brow;
+        }
+        nn::applyActivation(s_.act, row, c1 - c0);
+      }
     });
     return rt::Status::ok();
   }
@@ -309,4 +397,6 @@ rt::Status createMatMul(const KernelSpec &spec, std::unique_ptr<Kernel> *out) {
 void geflow::kernels::registerGemmKernels(KernelRegistry &registry) {
   registry.add("gemm", {planGemm, createGemm});
   registry.add("matmul", {planMatMul, createMatMul});
+  registry.add("fused_gemm", {planGemm, createGemm});
+  registry.add("fused_matmul", {planMatMul, createMatMul});
 }

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 using namespace geflow;
 using namespace geflow::kernels;
@@ -151,4 +152,67 @@ rt::Status nn::requireFloat(const om::OpDef &op, int exceptOutput) {
 uint32_t nn::blocksForFlops(int64_t items, double flopsPerItem) {
   double grain = std::ceil(kMinBlockFlops / std::max(flopsPerItem, 1.0));
   return blocksForWork(items, static_cast<int64_t>(grain));
+}
+
+rt::Status nn::parseActivation(const om::OpDef &op, Activation *out) {
+  std::string name = attrString(op, "activation", "none");
+  std::vector<float> params = attrFloats(op, "activation_params");
+  auto param = [&](size_t i, float fallback) {
+    return i < params.size() ? params[i] : fallback;
+  };
+  *out = Activation();
+  if (name == "none") {
+    out->kind = Activation::kNone;
+  } else if (name == "relu") {
+    out->kind = Activation::kRelu;
+  } else if (name == "sigmoid") {
+    out->kind = Activation::kSigmoid;
+  } else if (name == "tanh") {
+    out->kind = Activation::kTanh;
+  } else if (name == "hard_swish") {
+    out->kind = Activation::kHardSwish;
+  } else if (name == "leaky_relu") {
+    out->kind = Activation::kLeakyRelu;
+    out->a = param(0, 0.01f);
+  } else if (name == "clip") {
+    out->kind = Activation::kClip;
+    out->a = param(0, -std::numeric_limits<float>::infinity());
+    out->b = param(1, std::numeric_limits<float>::infinity());
+  } else if (name == "hard_sigmoid") {
+    out->kind = Activation::kHardSigmoid;
+    out->a = param(0, 0.2f);
+    out->b = param(1, 0.5f);
+  } else {
+    return opError(op, "activation '" + name + "' is not supported");
+  }
+  return rt::Status::ok();
+}
+
+void nn::applyActivation(const Activation &act, float *data, int64_t n) {
+  Eigen::Map<Eigen::ArrayXf> x(data, n);
+  switch (act.kind) {
+  case Activation::kNone:
+    break;
+  case Activation::kRelu:
+    x = x.max(0.0f);
+    break;
+  case Activation::kSigmoid:
+    x = (1.0f + (-x).exp()).inverse();
+    break;
+  case Activation::kTanh:
+    x = x.tanh();
+    break;
+  case Activation::kHardSwish:
+    x = x * (x * (1.0f / 6.0f) + 0.5f).max(0.0f).min(1.0f);
+    break;
+  case Activation::kLeakyRelu:
+    x = (x < 0.0f).select(x * act.a, x);
+    break;
+  case Activation::kClip:
+    x = x.max(act.a).min(act.b);
+    break;
+  case Activation::kHardSigmoid:
+    x = (x * act.a + act.b).max(0.0f).min(1.0f);
+    break;
+  }
 }

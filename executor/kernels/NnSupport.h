@@ -60,6 +60,20 @@ bool hasInput(const om::OpDef &op, int i);
 /// (outputs listed in `except` may have other dtypes, e.g. max_pool Indices).
 rt::Status requireFloat(const om::OpDef &op, int exceptOutput = -1);
 
+/// The trailing activation of a fused cube op (fused_conv, fused_gemm,
+/// fused_matmul): `activation` names the ONNX op, `activation_params` its float
+/// attributes in ONNX order (leaky_relu [alpha], clip [min, max], hard_sigmoid
+/// [alpha, beta]); missing params take ONNX's defaults.
+struct Activation {
+  enum Kind { kNone, kRelu, kSigmoid, kTanh, kHardSwish, kLeakyRelu, kClip,
+              kHardSigmoid };
+  Kind kind = kNone;
+  float a = 0, b = 0;
+};
+rt::Status parseActivation(const om::OpDef &op, Activation *out);
+/// Applies `act` in place to `n` contiguous floats.
+void applyActivation(const Activation &act, float *data, int64_t n);
+
 /// maxBlocks for `items` equal work items of `flopsPerItem` each: every block
 /// carries at least kMinBlockFlops so it is worth a launch.
 inline constexpr double kMinBlockFlops = 1 << 18;

@@ -10,6 +10,8 @@
 // count_include_pad by the window positions inside the padded input. max_pool's
 // Indices are flat over the whole input (n, c and spatial), row-major for
 // storage_order 0 and column-major within a plane for storage_order 1.
+// max_pool also takes the other element types ONNX allows it (float64, int8,
+// uint8); the rest is float32.
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,6 +39,7 @@ struct PoolPlan {
   bool columnMajorIndices = false;
   bool hasIndices = false;
   int64_t inElems = 0, outElems = 0;
+  om::DataType dtype = om::DT_FLOAT;
 };
 
 int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
@@ -47,7 +50,17 @@ int64_t floorDiv(int64_t a, int64_t b) {
 rt::Status analyzePool(const om::OpDef &op, PoolKind kind, PoolPlan *p) {
   p->kind = kind;
   p->hasIndices = kind == PoolKind::kMax && op.output_desc_size() > 1;
-  GEFLOW_RT_RETURN_IF_ERROR(nn::requireFloat(op, p->hasIndices ? 1 : -1));
+  if (op.input_desc_size() > 0 && op.output_desc_size() > 0)
+    p->dtype = op.input_desc(0).dtype();
+  bool otherType = kind == PoolKind::kMax &&
+                   (p->dtype == om::DT_DOUBLE || p->dtype == om::DT_INT8 ||
+                    p->dtype == om::DT_UINT8);
+  if (otherType) {
+    if (op.output_desc(0).dtype() != p->dtype)
+      return opError(op, "Y must have X's element type");
+  } else {
+    GEFLOW_RT_RETURN_IF_ERROR(nn::requireFloat(op, p->hasIndices ? 1 : -1));
+  }
   if (p->hasIndices && op.output_desc(1).dtype() != om::DT_INT64)
     return opError(op, "Indices must be int64");
   if (op.input_desc_size() != 1)
@@ -87,7 +100,7 @@ template <PoolKind Kind> rt::Status planPool(const om::OpDef &op, KernelPlan *ou
   double perPlane = static_cast<double>(p.w.outSize()) * p.w.kernelSize();
   out->maxBlocks = nn::blocksForFlops(p.planes, perPlane);
   out->cost.flops = perPlane * p.planes;
-  out->cost.bytes = 4.0 * (p.inElems + p.outElems) +
+  out->cost.bytes = static_cast<double>(dtypeSize(p.dtype)) * (p.inElems + p.outElems) +
                     (p.hasIndices ? 8.0 * p.outElems : 0.0);
   return rt::Status::ok();
 }
@@ -115,6 +128,20 @@ public:
         p_.hasIndices ? static_cast<int64_t *>(outputs[1].data) : nullptr;
     BlockRange planes = blockRange(p_.planes, blockIdx, blockDim);
     const int64_t inSize = p_.w.inSize(), outSize = p_.w.outSize();
+    if (p_.dtype != om::DT_FLOAT) {
+      switch (p_.dtype) {
+      case om::DT_DOUBLE:
+        maxPlanes<double>(inputs[0].data, outputs[0].data, indices, planes);
+        break;
+      case om::DT_INT8:
+        maxPlanes<int8_t>(inputs[0].data, outputs[0].data, indices, planes);
+        break;
+      default:
+        maxPlanes<uint8_t>(inputs[0].data, outputs[0].data, indices, planes);
+        break;
+      }
+      return rt::Status::ok();
+    }
     for (int64_t c = planes.begin; c < planes.end; ++c) {
       const float *in = x + c * inSize;
       float *out = y + c * outSize;
@@ -130,7 +157,8 @@ public:
         averagePlane(in, out);
         break;
       case PoolKind::kMax:
-        maxPlane(in, out, indices ? indices + c * outSize : nullptr, c * inSize);
+        maxPlane<float>(in, out, indices ? indices + c * outSize : nullptr,
+                        c * inSize);
         break;
       }
     }
@@ -167,7 +195,18 @@ private:
     }
   }
 
-  void maxPlane(const float *in, float *out, int64_t *idx, int64_t base) const {
+  template <typename T>
+  void maxPlanes(const void *x, void *y, int64_t *indices,
+                 BlockRange planes) const {
+    const int64_t inSize = p_.w.inSize(), outSize = p_.w.outSize();
+    for (int64_t c = planes.begin; c < planes.end; ++c)
+      maxPlane<T>(static_cast<const T *>(x) + c * inSize,
+                  static_cast<T *>(y) + c * outSize,
+                  indices ? indices + c * outSize : nullptr, c * inSize);
+  }
+
+  template <typename T>
+  void maxPlane(const T *in, T *out, int64_t *idx, int64_t base) const {
     const Window &w = p_.w;
     int64_t r[3][2], pad[3][2];
     // Index strides of (d0, d1, d2) within a plane.
@@ -183,16 +222,18 @@ private:
         windowDim(1, o1, r[1], pad[1]);
         for (int64_t o2 = 0; o2 < w.out[2]; ++o2) {
           windowDim(2, o2, r[2], pad[2]);
-          float best = -std::numeric_limits<float>::infinity();
+          T best = std::numeric_limits<T>::has_infinity
+                       ? -std::numeric_limits<T>::infinity()
+                       : std::numeric_limits<T>::lowest();
           int64_t b0 = -1, b1 = 0, b2 = 0;
           for (int64_t k0 = r[0][0]; k0 < r[0][1]; ++k0) {
             int64_t i0 = o0 * w.stride[0] - w.padBegin[0] + k0 * w.dilation[0];
             for (int64_t k1 = r[1][0]; k1 < r[1][1]; ++k1) {
               int64_t i1 = o1 * w.stride[1] - w.padBegin[1] + k1 * w.dilation[1];
               int64_t start = o2 * w.stride[2] - w.padBegin[2];
-              const float *row = in + (i0 * w.in[1] + i1) * w.in[2] + start;
+              const T *row = in + (i0 * w.in[1] + i1) * w.in[2] + start;
               for (int64_t k2 = r[2][0]; k2 < r[2][1]; ++k2) {
-                float v = row[k2 * w.dilation[2]];
+                T v = row[k2 * w.dilation[2]];
                 if (v > best || b0 < 0) {
                   best = v;
                   b0 = i0;

@@ -221,6 +221,10 @@ std::vector<ConvCase> convCases() {
       {{1, 4, 5, 4, 4}, {4, 1, 3, 3, 3}, 4, {}, {1, 1, 1, 1, 1, 1}, {2, 1, 1}, "", false},
       {{1, 64, 24, 24}, {4, 64, 3, 3}, 1, {}, {1, 1, 1, 1}, {}, "", true},
       {{2, 16, 20, 20}, {8, 8, 3, 3}, 2, {1, 2}, {2, 1, 0, 1}, {1, 2}, "", true},
+      // Small feature maps: output channels split over work items too.
+      {{1, 256, 4, 4}, {64, 256, 3, 3}, 1, {}, {1, 1, 1, 1}, {}, "", true},
+      {{1, 64, 3, 3}, {96, 64, 1, 1}, 1, {}, {}, {}, "", true},
+      {{1, 32, 5, 5}, {80, 16, 3, 3}, 2, {2, 2}, {1, 1, 1, 1}, {}, "", false},
   };
 }
 
@@ -266,6 +270,83 @@ TEST(ConvKernel, PlanSplitsAndCounts) {
                    4.0 * (outputs + 64 * 64 * 9 + outputs + 64));
 }
 
+/// ONNX's activations, for the fused ops' reference.
+float activate(const std::string &name, const std::vector<float> &p, float x) {
+  if (name == "relu") return std::max(x, 0.0f);
+  if (name == "sigmoid") return 1.0f / (1.0f + std::exp(-x));
+  if (name == "tanh") return std::tanh(x);
+  if (name == "hard_swish") return x * std::min(1.0f, std::max(0.0f, x / 6.0f + 0.5f));
+  if (name == "leaky_relu") return x < 0 ? x * (p.empty() ? 0.01f : p[0]) : x;
+  if (name == "clip") return std::min(p[1], std::max(p[0], x));
+  if (name == "hard_sigmoid") {
+    float a = p.empty() ? 0.2f : p[0], b = p.empty() ? 0.5f : p[1];
+    return std::min(1.0f, std::max(0.0f, a * x + b));
+  }
+  return x;
+}
+
+TEST(FusedConvKernel, AppliesActivation) {
+  struct Act {
+    std::string name;
+    std::vector<float> params;
+  };
+  std::vector<Act> acts = {{"none", {}},        {"relu", {}},
+                           {"sigmoid", {}},     {"tanh", {}},
+                           {"hard_swish", {}},  {"leaky_relu", {0.1f}},
+                           {"leaky_relu", {}},  {"clip", {-0.2f, 0.3f}},
+                           {"hard_sigmoid", {}}, {"hard_sigmoid", {0.3f, 0.4f}}};
+  std::vector<ConvCase> cases = {
+      {{1, 3, 7, 8}, {5, 3, 3, 3}, 1, {}, {1, 1, 1, 1}, {}, "", true},
+      {{1, 4, 9, 9}, {4, 1, 3, 3}, 4, {2, 2}, {1, 1, 1, 1}, {}, "", true},
+      {{2, 8, 5, 5}, {6, 8, 1, 1}, 1, {}, {}, {}, "", false},
+      {{1, 64, 3, 3}, {96, 64, 1, 1}, 1, {}, {}, {}, "", true},
+  };
+  unsigned seed = 900;
+  for (const ConvCase &c : cases)
+    for (const Act &act : acts) {
+      Geo g = convGeometry(c);
+      Shape y = {c.x[0], c.w[0]};
+      for (size_t i = 0; i + 2 < c.x.size(); ++i)
+        y.push_back(g.out[3 - (c.x.size() - 2) + i]);
+      om::OpDef op = makeOp("fused_conv", c, y);
+      (*op.mutable_attr())["activation"].set_s(act.name);
+      if (!act.params.empty())
+        for (float v : act.params)
+          (*op.mutable_attr())["activation_params"].mutable_list()->add_f(v);
+      std::vector<float> x = random(count(c.x), seed++);
+      std::vector<float> w = random(count(c.w), seed++);
+      std::vector<float> b = random(c.w[0], seed++);
+      std::vector<float> want = referenceConv(c, g, x, w, b, c.w[0]);
+      for (float &v : want)
+        v = activate(act.name, act.params, v);
+      for (uint32_t blocks : {1u, 3u}) {
+        SCOPED_TRACE(act.name + " blocks " + std::to_string(blocks));
+        std::vector<float> got(want.size(), 12345.0f);
+        rt::Status st = runOp(op, {x.data(), w.data(), b.data()}, got.data(), blocks);
+        ASSERT_TRUE(st.isOk()) << st.toString();
+        expectNear(got, want);
+      }
+    }
+}
+
+TEST(FusedConvKernel, RejectsUnknownActivation) {
+  ConvCase c{{1, 2, 4, 4}, {2, 2, 1, 1}, 1, {}, {}, {}, "", false};
+  om::OpDef op = makeOp("fused_conv", c, {1, 2, 4, 4});
+  (*op.mutable_attr())["activation"].set_s("gelu");
+  KernelPlan plan;
+  rt::Status st = planKernel(op, &plan);
+  ASSERT_FALSE(st.isOk());
+  EXPECT_NE(st.message().find("activation 'gelu'"), std::string::npos);
+}
+
+TEST(ConvKernel, SmallFeatureMapStillSplits) {
+  ConvCase c{{1, 512, 7, 7}, {512, 512, 3, 3}, 1, {}, {1, 1, 1, 1}, {}, "", true};
+  om::OpDef op = makeOp("conv", c, {1, 512, 7, 7});
+  KernelPlan plan;
+  ASSERT_TRUE(planKernel(op, &plan).isOk());
+  EXPECT_GE(plan.maxBlocks, 16u);
+}
+
 TEST(ConvKernel, Errors) {
   ConvCase c{{1, 4, 5, 5}, {4, 2, 3, 3}, 3, {}, {}, {}, "", false};
   om::OpDef op = makeOp("conv", c, {1, 4, 3, 3});
@@ -305,14 +386,17 @@ TEST(ConvKernel, SpeedOfOne3x3Conv) {
                       {b.data(), &op.input_desc(2)}};
   TensorView out{y.data(), &op.output_desc(0)};
   ASSERT_TRUE(kernel->run(in, &out, 0, 1).isOk()); // warm-up
-  int reps = 5;
-  auto t0 = std::chrono::steady_clock::now();
-  for (int i = 0; i < reps; ++i)
+  // Best of several runs: the host is shared, the minimum is the figure.
+  double best = 1e9;
+  for (int i = 0; i < 8; ++i) {
+    auto t0 = std::chrono::steady_clock::now();
     ASSERT_TRUE(kernel->run(in, &out, 0, 1).isOk());
-  double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    best = std::min(best, std::chrono::duration<double>(
+                              std::chrono::steady_clock::now() - t0).count());
+  }
   double flops = 2.0 * 64 * 64 * 9 * 56 * 56;
   std::printf("conv 1x64x56x56 3x3 -> 64, one block: %.2f ms, %.1f GFLOP/s\n",
-              1e3 * sec / reps, flops * reps / sec / 1e9);
+              1e3 * best, flops / best / 1e9);
 }
 
 //===----------------------------------------------------------------------===//
@@ -337,7 +421,7 @@ Geo convTransposeGeometry(const ConvCase &c, int64_t m) {
       g.out[j] = c.outputShape.empty() ? g.in[j] * g.s[j] : c.outputShape[i];
       int64_t total = std::max<int64_t>(
           0, g.s[j] * (g.in[j] - 1) + op[i] + span - g.out[j]);
-      g.pb[j] = c.autoPad == "SAME_LOWER" ? total - total / 2 : total / 2;
+      g.pb[j] = c.autoPad == "SAME_UPPER" ? total / 2 : total - total / 2;
     } else {
       g.pb[j] = pd[i];
       g.out[j] = g.s[j] * (g.in[j] - 1) + op[i] + span - pd[i] - pd[i + r];
@@ -390,6 +474,7 @@ TEST(ConvTransposeKernel, MatchesDirectLoops) {
       {{1, 2, 3, 3}, {2, 3, 3, 3}, 1, {2, 2}, {1, 1, 1, 1}, {}, "", true, {1, 1}},
       {{2, 4, 4, 3}, {4, 3, 3, 3}, 2, {2, 1}, {0, 1, 1, 0}, {1, 2}, "", true},
       {{1, 1, 3, 3}, {1, 2, 3, 3}, 1, {3, 2}, {}, {}, "", false, {}, {10, 8}},
+      {{1, 2, 4, 4}, {2, 2, 3, 3}, 1, {2, 2}, {0, 0, 0, 0}, {}, "", true, {}, {7, 8}},
       {{1, 2, 5}, {2, 2, 3}, 1, {2}, {0, 1}, {}, "", true},
       {{1, 1, 3, 3}, {1, 2, 3, 3}, 1, {2, 2}, {}, {}, "SAME_UPPER", false},
       {{1, 1, 3, 4}, {1, 2, 2, 3}, 1, {2, 2}, {}, {}, "SAME_LOWER", true},
