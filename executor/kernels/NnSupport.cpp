@@ -154,6 +154,13 @@ uint32_t nn::blocksForFlops(int64_t items, double flopsPerItem) {
   return blocksForWork(items, static_cast<int64_t>(grain));
 }
 
+uint32_t nn::blocksForVectorWork(int64_t items, double flopsPerItem,
+                                 double bytesPerItem) {
+  double grain = std::ceil(std::min(kMinBlockFlops / std::max(flopsPerItem, 1.0),
+                                    kMinBlockBytes / std::max(bytesPerItem, 1.0)));
+  return blocksForWork(items, static_cast<int64_t>(grain));
+}
+
 rt::Status nn::parseActivation(const om::OpDef &op, Activation *out) {
   std::string name = attrString(op, "activation", "none");
   std::vector<float> params = attrFloats(op, "activation_params");

@@ -78,6 +78,12 @@ void applyActivation(const Activation &act, float *data, int64_t n);
 /// carries at least kMinBlockFlops so it is worth a launch.
 inline constexpr double kMinBlockFlops = 1 << 18;
 uint32_t blocksForFlops(int64_t items, double flopsPerItem);
+/// The same for memory-bound vector work: a block is worth a launch when it
+/// does kMinBlockFlops or moves kMinBlockBytes (about a launch latency of one
+/// vector core's share of HBM bandwidth), whichever comes first.
+inline constexpr double kMinBlockBytes = 32 << 10;
+uint32_t blocksForVectorWork(int64_t items, double flopsPerItem,
+                             double bytesPerItem);
 
 } // namespace geflow::kernels::nn
 

@@ -79,8 +79,8 @@ rt::Status planChannelNorm(const om::OpDef &op, KernelPlan *out) {
   ChannelPlan p;
   GEFLOW_RT_RETURN_IF_ERROR(analyzeChannelNorm(op, Instance, &p));
   out->engine = rt::Engine::kAiv;
-  out->maxBlocks =
-      nn::blocksForFlops(p.planes(), p.flopsPerElement() * p.planeSize);
+  out->maxBlocks = nn::blocksForVectorWork(
+      p.planes(), p.flopsPerElement() * p.planeSize, 8.0 * p.planeSize);
   double elems = static_cast<double>(p.planes()) * p.planeSize;
   out->cost.flops = p.flopsPerElement() * elems;
   out->cost.bytes = 4.0 * (2 * elems + (Instance ? 2 : 4) * p.channels);
@@ -220,7 +220,7 @@ rt::Status planLayerNorm(const om::OpDef &op, KernelPlan *out) {
   LayerPlan p;
   GEFLOW_RT_RETURN_IF_ERROR(analyzeLayerNorm(op, &p));
   out->engine = rt::Engine::kAiv;
-  out->maxBlocks = nn::blocksForFlops(p.rows, 8.0 * p.cols);
+  out->maxBlocks = nn::blocksForVectorWork(p.rows, 8.0 * p.cols, 8.0 * p.cols);
   double elems = static_cast<double>(p.rows) * p.cols;
   out->cost.flops = 8.0 * elems;
   out->cost.bytes = 4.0 * (2 * elems + p.paramElems + (p.outputs - 1) * p.rows);

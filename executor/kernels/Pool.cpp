@@ -98,10 +98,11 @@ template <PoolKind Kind> rt::Status planPool(const om::OpDef &op, KernelPlan *ou
   GEFLOW_RT_RETURN_IF_ERROR(analyzePool(op, Kind, &p));
   out->engine = rt::Engine::kAiv;
   double perPlane = static_cast<double>(p.w.outSize()) * p.w.kernelSize();
-  out->maxBlocks = nn::blocksForFlops(p.planes, perPlane);
   out->cost.flops = perPlane * p.planes;
   out->cost.bytes = static_cast<double>(dtypeSize(p.dtype)) * (p.inElems + p.outElems) +
                     (p.hasIndices ? 8.0 * p.outElems : 0.0);
+  out->maxBlocks = nn::blocksForVectorWork(
+      p.planes, perPlane, out->cost.bytes / std::max<int64_t>(p.planes, 1));
   return rt::Status::ok();
 }
 

@@ -345,6 +345,17 @@ TEST(GlobalPoolKernels, AverageAndMax) {
   }
 }
 
+TEST(MaxPoolKernel, PlanSplitsOverPlanes) {
+  PoolCase c{{1, 64, 112, 112}, {3, 3}, {2, 2}, {1, 1, 1, 1}, {}, ""};
+  om::OpDef op = makeOp("max_pool", c, {1, 64, 56, 56});
+  KernelPlan plan;
+  ASSERT_TRUE(planKernel(op, &plan).isOk());
+  EXPECT_EQ(plan.engine, rt::Engine::kAiv);
+  EXPECT_GE(plan.maxBlocks, 32u);
+  EXPECT_DOUBLE_EQ(plan.cost.flops, 64.0 * 56 * 56 * 9);
+  EXPECT_DOUBLE_EQ(plan.cost.bytes, 4.0 * 64 * (112 * 112 + 56 * 56) + 8.0 * 64 * 56 * 56);
+}
+
 TEST(PoolKernels, Errors) {
   PoolCase c{{1, 2, 5, 5}, {3, 3}, {}, {}, {}, ""};
   om::OpDef op = makeOp("average_pool", c, {1, 2, 3, 3});
