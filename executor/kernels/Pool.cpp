@@ -21,6 +21,7 @@
 #include <Eigen/Core>
 
 #include <algorithm>
+#include <array>
 #include <limits>
 
 using namespace geflow;
@@ -40,11 +41,25 @@ struct PoolPlan {
   bool hasIndices = false;
   int64_t inElems = 0, outElems = 0;
   om::DataType dtype = om::DT_FLOAT;
+  // Per dim and output index: the taps inside the input [begin, end) and
+  // inside the padded input (for count_include_pad), computed once.
+  std::vector<std::array<int64_t, 4>> taps[3];
 };
 
 int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 int64_t floorDiv(int64_t a, int64_t b) {
   return a >= 0 ? a / b : -((-a + b - 1) / b);
+}
+
+/// The taps k of one window dim whose input index o*s - pb + k*d is inside
+/// [lo, hi): returns [kBegin, kEnd).
+inline void tapRange(int64_t o, int64_t s, int64_t pb, int64_t d, int64_t k,
+                     int64_t lo, int64_t hi, int64_t *kBegin, int64_t *kEnd) {
+  int64_t start = o * s - pb;
+  *kBegin = std::max<int64_t>(0, ceilDiv(std::max<int64_t>(0, lo - start), d));
+  *kEnd = std::min<int64_t>(k, floorDiv(hi - 1 - start, d) + 1);
+  if (*kEnd < *kBegin)
+    *kEnd = *kBegin;
 }
 
 rt::Status analyzePool(const om::OpDef &op, PoolKind kind, PoolPlan *p) {
@@ -90,7 +105,20 @@ rt::Status analyzePool(const om::OpDef &op, PoolKind kind, PoolPlan *p) {
                            " values");
   p->countIncludePad = attrInt(op, "count_include_pad", 0) != 0;
   p->columnMajorIndices = attrInt(op, "storage_order", 0) != 0;
-  return nn::resolveWindow(op, xs, ys, kernel, /*useDilations=*/true, &p->w);
+  GEFLOW_RT_RETURN_IF_ERROR(
+      nn::resolveWindow(op, xs, ys, kernel, /*useDilations=*/true, &p->w));
+  const Window &w = p->w;
+  for (int d = 0; d < 3; ++d) {
+    p->taps[d].resize(w.out[d]);
+    for (int64_t o = 0; o < w.out[d]; ++o) {
+      std::array<int64_t, 4> &t = p->taps[d][o];
+      tapRange(o, w.stride[d], w.padBegin[d], w.dilation[d], w.kernel[d], 0,
+               w.in[d], &t[0], &t[1]);
+      tapRange(o, w.stride[d], w.padBegin[d], w.dilation[d], w.kernel[d],
+               -w.padBegin[d], w.in[d] + w.padEnd[d], &t[2], &t[3]);
+    }
+  }
+  return rt::Status::ok();
 }
 
 template <PoolKind Kind> rt::Status planPool(const om::OpDef &op, KernelPlan *out) {
@@ -104,17 +132,6 @@ template <PoolKind Kind> rt::Status planPool(const om::OpDef &op, KernelPlan *ou
   out->maxBlocks = nn::blocksForVectorWork(
       p.planes, perPlane, out->cost.bytes / std::max<int64_t>(p.planes, 1));
   return rt::Status::ok();
-}
-
-/// The taps k of one window dim whose input index o*s - pb + k*d is inside
-/// [lo, hi): returns [kBegin, kEnd).
-inline void tapRange(int64_t o, int64_t s, int64_t pb, int64_t d, int64_t k,
-                     int64_t lo, int64_t hi, int64_t *kBegin, int64_t *kEnd) {
-  int64_t start = o * s - pb;
-  *kBegin = std::max<int64_t>(0, ceilDiv(std::max<int64_t>(0, lo - start), d));
-  *kEnd = std::min<int64_t>(k, floorDiv(hi - 1 - start, d) + 1);
-  if (*kEnd < *kBegin)
-    *kEnd = *kBegin;
 }
 
 class PoolKernel final : public Kernel {
@@ -255,11 +272,11 @@ private:
   /// Valid taps r = [begin, end) of dim d at output o, and in `pad` the taps
   /// inside the padded input (for count_include_pad).
   void windowDim(int d, int64_t o, int64_t *r, int64_t *pad) const {
-    const Window &w = p_.w;
-    tapRange(o, w.stride[d], w.padBegin[d], w.dilation[d], w.kernel[d], 0,
-             w.in[d], &r[0], &r[1]);
-    tapRange(o, w.stride[d], w.padBegin[d], w.dilation[d], w.kernel[d],
-             -w.padBegin[d], w.in[d] + w.padEnd[d], &pad[0], &pad[1]);
+    const std::array<int64_t, 4> &t = p_.taps[d][o];
+    r[0] = t[0];
+    r[1] = t[1];
+    pad[0] = t[2];
+    pad[1] = t[3];
   }
 
   const PoolPlan p_;
