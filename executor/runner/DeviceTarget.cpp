@@ -54,6 +54,7 @@ public:
   rt::Status eventElapsedMs(rt::Event *a, rt::Event *b, float *ms) override {
     return d_.eventElapsedMs(a, b, ms);
   }
+  bool hasAiCpu() const override { return d_.spec().aiCpuCnt > 0; }
 
 private:
   rt::Device &d_;

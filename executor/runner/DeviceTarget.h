@@ -45,6 +45,8 @@ public:
   virtual rt::Status freeAsync(void *ptr, rt::Stream *stream) = 0;
   virtual rt::Status eventElapsedMs(rt::Event *start, rt::Event *end,
                                     float *ms) = 0;
+  /// Whether the device has AICPU cores (a spec may have none).
+  virtual bool hasAiCpu() const { return true; }
 };
 
 /// A target over `device`, which must outlive it.

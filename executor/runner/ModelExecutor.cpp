@@ -394,7 +394,7 @@ rt::Status LoadedModel::enqueue(const std::vector<Buffer> &inputs,
     rt::KernelLaunch end;
     end.name = name_ + "/end";
     end.opType = "ModelEnd";
-    end.engine = rt::Engine::kAiCpu;
+    end.engine = target_->hasAiCpu() ? rt::Engine::kAiCpu : rt::Engine::kAic;
     keep(target_->launchKernel(caller, end, &e->relay));
   }
   if (exec->workspace)

@@ -79,6 +79,18 @@ TEST_F(Executor, ExecuteGivesRealValuesAndDeviceTime) {
   EXPECT_GT(stats.deviceTimeNs, 0);
 }
 
+TEST_F(Executor, WithTheKernelLibrarysElementwiseKernels) {
+  if (!kernels::hasKernel("add") || !kernels::hasKernel("relu"))
+    GTEST_SKIP() << "the kernel library has no add/relu yet";
+  std::unique_ptr<exec::LoadedModel> m;
+  rt::Status st = exec::LoadedModel::load(*device_, path_, &m); // default kernels
+  ASSERT_TRUE(st.isOk()) << st.toString();
+  std::vector<float> x = inputFor(4), y(8, -99.0f);
+  st = m->execute({{x.data(), 32}}, {{y.data(), 32}});
+  ASSERT_TRUE(st.isOk()) << st.toString();
+  EXPECT_EQ(y, addReluExpected(x));
+}
+
 TEST_F(Executor, OneLoadedModelManyTimes) {
   auto m = load();
   ASSERT_TRUE(m);
