@@ -15,6 +15,22 @@
 namespace geflow::om {
 namespace {
 
+/// Names come from the file: keep a message on one line whatever they hold.
+std::string clean(const std::string &s) {
+  std::string out;
+  for (unsigned char c : s) {
+    if (c >= 0x20 && c != 0x7f) {
+      out += char(c);
+    } else {
+      static const char hex[] = "0123456789abcdef";
+      out += "\\x";
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    }
+  }
+  return out;
+}
+
 class Validator {
 public:
   Validator(const ModelDef &m, const ModelTaskDef &t, const MemoryPlan &mem,
@@ -33,8 +49,8 @@ private:
   }
   std::string opRef(int i) const {
     const OpDef &op = graph_->op(i);
-    return "op " + std::to_string(i) + " '" + op.name() + "' (" + op.type() +
-           ")";
+    return "op " + std::to_string(i) + " '" + clean(op.name()) + "' (" +
+           clean(op.type()) + ")";
   }
 
   static bool intAttr(const OpDef &op, const char *name, int64_t *v) {
@@ -50,24 +66,27 @@ private:
                      int *op, int *k) const {
     size_t colon = ref.rfind(':');
     if (colon == std::string::npos || colon == 0 || colon + 1 == ref.size())
-      return bad(where + ": input reference '" + ref +
+      return bad(where + ": input reference '" + clean(ref) +
                  "' is not of the form 'producer:k'");
     std::string name = ref.substr(0, colon), idx = ref.substr(colon + 1);
     for (char c : idx)
       if (c < '0' || c > '9')
-        return bad(where + ": input reference '" + ref +
+        return bad(where + ": input reference '" + clean(ref) +
                    "' has a non-numeric output index");
     auto it = byName_.find(name);
     if (it == byName_.end())
-      return bad(where + ": input '" + ref + "' names no op of the graph");
+      return bad(where + ": input '" + clean(ref) +
+                 "' names no op of the graph");
     if (idx.size() > 9)
-      return bad(where + ": input '" + ref + "': output index out of range");
+      return bad(where + ": input '" + clean(ref) +
+                 "': output index out of range");
     *op = it->second;
     *k = std::stoi(idx);
     int outs = graph_->op(*op).output_desc_size();
     if (*k >= outs)
-      return bad(where + ": input '" + ref + "': output " + std::to_string(*k) +
-                 " out of range ('" + name + "' has " + std::to_string(outs) +
+      return bad(where + ": input '" + clean(ref) + "': output " +
+                 std::to_string(*k) + " out of range ('" + clean(name) +
+                 "' has " + std::to_string(outs) +
                  " outputs)");
     return rt::Status::ok();
   }
@@ -81,7 +100,7 @@ private:
     for (int i = 0; i < g.op_size(); ++i) {
       const OpDef &op = g.op(i);
       if (op.name().empty())
-        return bad("op " + std::to_string(i) + " (" + op.type() +
+        return bad("op " + std::to_string(i) + " (" + clean(op.type()) +
                    ") has no name");
       if (!byName_.emplace(op.name(), i).second)
         return bad(opRef(i) + ": duplicate op name");
@@ -96,13 +115,13 @@ private:
       for (const std::string &in : op.input()) {
         if (!in.empty() && in[0] == '^') {
           if (!byName_.count(in.substr(1)))
-            return bad(where + ": control input '" + in +
+            return bad(where + ": control input '" + clean(in) +
                        "' names no op of the graph");
           sawControl = true;
           continue;
         }
         if (sawControl)
-          return bad(where + ": data input '" + in +
+          return bad(where + ": data input '" + clean(in) +
                      "' after a control input");
         ++dataInputs;
         if (in.empty())
@@ -169,13 +188,13 @@ private:
     for (int i = 0; i < g.input_size(); ++i) {
       auto it = byName_.find(g.input(i));
       if (it == byName_.end() || g.op(it->second).type() != "Data")
-        return bad("graph input " + std::to_string(i) + " '" + g.input(i) +
-                   "' is not a Data op");
+        return bad("graph input " + std::to_string(i) + " '" +
+                   clean(g.input(i)) + "' is not a Data op");
       int64_t v = -1;
       intAttr(g.op(it->second), "index", &v);
       if (v != i)
-        return bad("graph input " + std::to_string(i) + " '" + g.input(i) +
-                   "' has index " + std::to_string(v));
+        return bad("graph input " + std::to_string(i) + " '" +
+                   clean(g.input(i)) + "' has index " + std::to_string(v));
       inputBytes_.push_back(g.op(it->second).output_desc(0).size());
     }
     for (int i = 0; i < g.output_size(); ++i) {
@@ -267,7 +286,7 @@ private:
         int p, k;
         GEFLOW_RT_RETURN_IF_ERROR(resolve(in, opRef(i), &p, &k));
         if (!placed_.count({uint32_t(p), uint32_t(k)}))
-          return bad(opRef(i) + ": input '" + in +
+          return bad(opRef(i) + ": input '" + clean(in) +
                      "' has no placement in MEMORY");
       }
     }

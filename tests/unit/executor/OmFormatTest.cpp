@@ -220,6 +220,9 @@ const BadModelCase kBadModels[] = {
     {"InputReference",
      [](om::OmModel &m) { m.modelDef.mutable_graph(0)->mutable_op(2)->set_input(1, "k:0"); },
      "model.om: op 2 'add' (add): input 'k:0' names no op of the graph"},
+    {"NameWithANewline",
+     [](om::OmModel &m) { m.modelDef.mutable_graph(0)->mutable_op(2)->set_input(1, "k\n:0"); },
+     "model.om: op 2 'add' (add): input 'k\\x0a:0' names no op of the graph"},
     {"InputOutputIndex",
      [](om::OmModel &m) { m.modelDef.mutable_graph(0)->mutable_op(3)->set_input(0, "add:2"); },
      "model.om: op 3 'relu' (relu): input 'add:2': output 2 out of range ('add' has 1 outputs)"},
@@ -236,7 +239,9 @@ class OmBadModel : public ::testing::TestWithParam<BadModelCase> {};
 TEST_P(OmBadModel, GivesItsOwnMessage) {
   om::OmModel m = addReluModel();
   GetParam().damage(m);
-  EXPECT_EQ(loadError(serialize(m)), GetParam().message);
+  std::string error = loadError(serialize(m));
+  EXPECT_EQ(error, GetParam().message);
+  EXPECT_EQ(error.find('\n'), std::string::npos);
 }
 
 INSTANTIATE_TEST_SUITE_P(Loader, OmBadModel, ::testing::ValuesIn(kBadModels),
