@@ -10,6 +10,7 @@
 
 #include "executor/model/OmFormat.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -17,6 +18,8 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <vector>
 
 namespace geflow::om {
 namespace {
@@ -162,6 +165,25 @@ rt::Status parseAndValidate(LoadedOmImpl &om, const std::string &src) {
         return bad(src, std::string("partitions ") + partitionTypeName(a.type) +
                             " and " + partitionTypeName(b.type) + " overlap");
     }
+  // Alignment padding is covered by no checksum; it must be zero so that
+  // every byte of the file is checked by something.
+  {
+    std::vector<std::pair<uint64_t, uint64_t>> used = {
+        {0, tableOffset + tableSize}};
+    for (uint32_t i = 0; i < count; ++i)
+      used.push_back({byType[i].offset, byType[i].offset + byType[i].size});
+    std::sort(used.begin(), used.end());
+    uint64_t at = 0;
+    for (const auto &[begin, end] : used) {
+      for (uint64_t k = at; k < begin; ++k)
+        if (d[k] != 0)
+          return bad(src, "nonzero padding byte at offset " + std::to_string(k));
+      at = std::max(at, end);
+    }
+    for (uint64_t k = at; k < total; ++k)
+      if (d[k] != 0)
+        return bad(src, "nonzero padding byte at offset " + std::to_string(k));
+  }
   for (uint32_t i = 0; i < count; ++i) {
     const PartitionEntry &p = byType[i];
     if (omChecksum(d + p.offset, p.size) != p.checksum)

@@ -150,6 +150,22 @@ TEST(OmFormat, FlippedByteInHeaderOrTable) {
   EXPECT_EQ(loadError(bad), "model.om: partition table checksum mismatch");
 }
 
+TEST(OmFormat, EveryFlippedByteAndEveryTruncationFails) {
+  std::string bytes = serialize(addReluModel());
+  ASSERT_EQ(loadError(bytes), "");
+  for (size_t at = 0; at < bytes.size(); ++at) {
+    std::string bad = bytes;
+    bad[at] ^= 0x10;
+    std::string error = loadError(bad);
+    EXPECT_NE(error, "") << "byte " << at;
+    EXPECT_EQ(error.find('\n'), std::string::npos);
+  }
+  for (size_t len = 0; len < bytes.size(); ++len)
+    EXPECT_EQ(loadError(bytes.substr(0, len)).rfind("model.om: truncated: ", 0),
+              0u)
+        << "length " << len;
+}
+
 TEST(OmFormat, BadMagicAndVersion) {
   std::string bytes = serialize(addReluModel());
   std::string bad = bytes;
