@@ -1,18 +1,29 @@
 #!/usr/bin/env bash
-# `make demo`: the main job on the bundled example. Today that is importing
-# examples/models/tiny_cnn.onnx into the ge dialect and running the runtime's
-# three-stage pipeline sample; compile/run take over as they land.
+# `make demo`: the main job on the bundled example. Import the model into the ge
+# dialect, compile it to an OM artifact, run it on the simulated NPU with a fixed
+# input and check the result against PyTorch's, then run the runtime's
+# three-stage pipeline sample on one stream and on three.
 set -euo pipefail
 build=${1:-build}
 bin="$build/bin"
 model=examples/models/tiny_cnn.onnx
+out="$build/demo"
+mkdir -p "$out"
 
 section() { printf '\n\033[1m== %s ==\033[0m\n' "$*"; }
 
 section "geflow import $model  (weights elided above 16 elements)"
 "$bin/geflow" import "$model" --elide-weights=16
 
-if [[ -x "$bin/geflow-pipeline-sample" ]]; then
-  section "runtime sample: 3-stage pipeline, one stream vs three streams"
-  "$bin/geflow-pipeline-sample"
-fi
+section "geflow compile $model -o $out/tiny_cnn.om"
+"$bin/geflow" compile "$model" -o "$out/tiny_cnn.om"
+
+section "geflow run $out/tiny_cnn.om  (checked against PyTorch's output)"
+"$bin/geflow" run "$out/tiny_cnn.om" --repeat 20 \
+  --input image=examples/models/tiny_cnn.image.npy \
+  --expect probs=examples/models/tiny_cnn.probs.npy \
+  --output-dir "$out/outputs" --trace "$out/trace.json"
+echo "  outputs in $out/outputs, trace in $out/trace.json (open in ui.perfetto.dev or chrome://tracing)"
+
+section "runtime sample: 3-stage pipeline, one stream vs three streams"
+"$bin/geflow-pipeline-sample"

@@ -4,8 +4,12 @@
   tiny_cnn.onnx   Conv+BN+ReLU stem, two parallel branches joined by an Add (the shape
                   a multi-stream plan splits), global pooling, a view(N, -1) that exports
                   as a Shape->Gather->Unsqueeze->Concat->Reshape chain, Gemm, Softmax.
+  tiny_cnn.image.npy, tiny_cnn.probs.npy
+                  a fixed input and PyTorch's output for it: `make demo` checks
+                  geflow's result against them.
 """
 import os
+import numpy as np
 import torch
 import torch.nn as nn
 
@@ -32,9 +36,14 @@ def main():
     torch.manual_seed(0)
     here = os.path.dirname(os.path.abspath(__file__))
     model = TinyCnn().eval()
-    torch.onnx.export(model, torch.randn(1, 3, 32, 32), os.path.join(here, "tiny_cnn.onnx"),
+    image = torch.randn(1, 3, 32, 32)
+    torch.onnx.export(model, image, os.path.join(here, "tiny_cnn.onnx"),
                       input_names=["image"], output_names=["probs"], opset_version=13,
                       do_constant_folding=False)
+    with torch.no_grad():
+        probs = model(image)
+    np.save(os.path.join(here, "tiny_cnn.image.npy"), image.numpy())
+    np.save(os.path.join(here, "tiny_cnn.probs.npy"), probs.numpy())
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "frontends/onnx/OnnxImporter.h"
+#include "tests/conformance/TestDataBinding.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "onnx/onnx_pb.h"
@@ -41,24 +42,8 @@ struct Totals {
   int imported = 0, bound = 0, unsupported = 0, failed = 0;
 };
 
-bool isDynamicShapeError(const std::string &message) {
-  return message.find("no static shape") != std::string::npos ||
-         message.find("the rank is unknown") != std::string::npos;
-}
-
-/// The inputs (by position) that decide an op's result shape.
-bool isShapeOperand(const std::string &op, int position) {
-  if (op == "Reshape" || op == "Expand" || op == "Tile" || op == "TopK" ||
-      op == "Split" || op == "Squeeze" || op == "Unsqueeze" || op == "ReduceSum")
-    return position == 1;
-  if (op == "Slice" || op == "Pad" || op == "Resize" || op == "Upsample")
-    return position >= 1;
-  return op == "ConstantOfShape" || op == "Range";
-}
-
-/// Turns the model's integer graph inputs and the inputs that feed shape operands
-/// into initializers holding the values of test_data_set_0/input_K.pb, then
-/// imports it.
+/// Binds the model's integer inputs and the inputs feeding shape operands to
+/// the values of test_data_set_0, then imports it.
 bool importWithBoundIntInputs(const fs::path &model, std::string &message) {
   onnx::ModelProto proto;
   {
@@ -66,38 +51,11 @@ bool importWithBoundIntInputs(const fs::path &model, std::string &message) {
     if (!proto.ParseFromIstream(&in))
       return false;
   }
-  onnx::GraphProto &graph = *proto.mutable_graph();
-  std::set<std::string> shapeInputs;
-  for (const auto &node : graph.node())
-    for (int i = 0; i < node.input_size(); ++i)
-      if (isShapeOperand(node.op_type(), i))
-        shapeInputs.insert(node.input(i));
-  std::vector<onnx::ValueInfoProto> kept;
-  bool boundAny = false;
-  for (int k = 0; k < graph.input_size(); ++k) {
-    const onnx::ValueInfoProto &input = graph.input(k);
-    int32_t type = input.type().tensor_type().elem_type();
-    fs::path data = model.parent_path() / "test_data_set_0" /
-                    ("input_" + std::to_string(k) + ".pb");
-    bool bind = type == onnx::TensorProto::INT64 ||
-                type == onnx::TensorProto::INT32 || shapeInputs.count(input.name());
-    if (bind && fs::exists(data)) {
-      onnx::TensorProto tensor;
-      std::ifstream in(data, std::ios::binary);
-      if (tensor.ParseFromIstream(&in)) {
-        tensor.set_name(input.name());
-        *graph.add_initializer() = std::move(tensor);
-        boundAny = true;
-        continue;
-      }
-    }
-    kept.push_back(input);
-  }
-  if (!boundAny)
+  size_t before = proto.graph().initializer_size();
+  geflow::conformance::bindShapeInputs(proto, model.parent_path() / "test_data_set_0",
+                                       /*alsoIntegerInputs=*/true);
+  if (proto.graph().initializer_size() == static_cast<int>(before))
     return false;
-  graph.clear_input();
-  for (auto &input : kept)
-    *graph.add_input() = std::move(input);
   mlir::MLIRContext context(mlir::MLIRContext::Threading::DISABLED);
   auto module = geflow::importOnnxModel(context, std::move(proto), model.string());
   if (module)
@@ -174,7 +132,8 @@ int main(int argc, char **argv) {
         continue;
       }
       std::string message = llvm::toString(module.takeError());
-      if (isDynamicShapeError(message) && importWithBoundIntInputs(model, message)) {
+      if (geflow::conformance::needsBinding(message) &&
+          importWithBoundIntInputs(model, message)) {
         ++t.bound;
         if (verbose)
           llvm::outs() << "bound        " << folder << "/" << test << "\n";

@@ -50,6 +50,13 @@ cl::opt<std::string> tracePath("trace",
                                cl::desc("Write a Chrome/Perfetto trace of the last execution"),
                                cl::value_desc("file"), cl::sub(runSub),
                                cl::cat(geflowCategory()));
+cl::list<std::string> expectFiles(
+    "expect", cl::desc("Check an output against a reference tensor file (repeatable)"),
+    cl::value_desc("name=file"), cl::sub(runSub), cl::cat(geflowCategory()));
+cl::opt<double> rtol("rtol", cl::desc("Relative tolerance of --expect"), cl::init(1e-3),
+                     cl::sub(runSub), cl::cat(geflowCategory()));
+cl::opt<double> atol("atol", cl::desc("Absolute tolerance of --expect"), cl::init(1e-5),
+                     cl::sub(runSub), cl::cat(geflowCategory()));
 cl::opt<uint64_t> seed("seed", cl::desc("Seed of the random inputs"), cl::init(0),
                        cl::sub(runSub), cl::cat(geflowCategory()));
 
@@ -131,6 +138,25 @@ std::string summarizeValues(const HostTensor &tensor) {
   return formatv("  min {0:G4}  max {1:G4}  mean {2:G4}", lo, hi, sum / n).str();
 }
 
+/// Compares the outputs named by --expect with their reference files.
+Error checkExpectations(const std::vector<HostTensor> &outputs) {
+  for (const std::string &spec : expectFiles) {
+    auto [name, file] = StringRef(spec).split('=');
+    auto it = llvm::find_if(outputs, [&](const HostTensor &t) { return t.name == name; });
+    if (file.empty() || it == outputs.end())
+      return runError("--expect '" + spec + "': expected OUTPUT=FILE naming an output");
+    auto want = readTensorFile(file.str());
+    if (!want)
+      return want.takeError();
+    std::string diff = compareTensors(*it, *want, rtol, atol);
+    if (!diff.empty())
+      return runError("output '" + name + "' differs from '" + file + "': " + diff);
+    outs() << formatv("  output {0} matches {1} (rtol {2:E0}, atol {3:E0})\n", name, file,
+                      rtol.getValue(), atol.getValue());
+  }
+  return Error::success();
+}
+
 Error runModel() {
   std::unique_ptr<om::LoadedOm> om;
   if (rt::Status s = om::loadOmFile(modelPath, &om); !s.isOk())
@@ -204,7 +230,7 @@ Error runModel() {
   for (const HostTensor &tensor : outputs)
     outs() << formatv("  output {0}: {1}{2}\n", tensor.name,
                       describe(tensor.dtype, tensor.shape), summarizeValues(tensor));
-  return Error::success();
+  return checkExpectations(outputs);
 }
 
 int runRun() {

@@ -8,6 +8,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cmath>
 #include <cstring>
 #include <random>
 #include <regex>
@@ -272,6 +273,71 @@ Error cli::writeTensorFile(const HostTensor &tensor, const std::string &path) {
   if (error)
     return fileError(path, "cannot write: " + llvm::toString(std::move(error)));
   return Error::success();
+}
+
+template <typename T> static double valueAt(const uint8_t *bytes, int64_t i) {
+  T v;
+  std::memcpy(&v, bytes + i * sizeof(T), sizeof(T));
+  return static_cast<double>(v);
+}
+
+/// IEEE half to float, subnormals and non-finite values included.
+static double halfToDouble(uint16_t h) {
+  int sign = h >> 15, exponent = (h >> 10) & 0x1f, mantissa = h & 0x3ff;
+  double magnitude;
+  if (exponent == 0)
+    magnitude = std::ldexp(mantissa, -24);
+  else if (exponent == 31)
+    magnitude = mantissa ? NAN : INFINITY;
+  else
+    magnitude = std::ldexp(mantissa + 1024, exponent - 25);
+  return sign ? -magnitude : magnitude;
+}
+
+/// Element i of `t` as a double; false for element types we cannot read.
+static bool readValue(const HostTensor &t, int64_t i, double *out) {
+  const uint8_t *b = t.bytes.data();
+  switch (t.dtype) {
+  case om::DT_FLOAT: *out = valueAt<float>(b, i); return true;
+  case om::DT_DOUBLE: *out = valueAt<double>(b, i); return true;
+  case om::DT_INT64: *out = valueAt<int64_t>(b, i); return true;
+  case om::DT_INT32: *out = valueAt<int32_t>(b, i); return true;
+  case om::DT_INT16: *out = valueAt<int16_t>(b, i); return true;
+  case om::DT_INT8: *out = valueAt<int8_t>(b, i); return true;
+  case om::DT_UINT8:
+  case om::DT_BOOL: *out = valueAt<uint8_t>(b, i); return true;
+  case om::DT_UINT16: *out = valueAt<uint16_t>(b, i); return true;
+  case om::DT_FLOAT16: *out = halfToDouble(valueAt<uint16_t>(b, i)); return true;
+  case om::DT_UINT32: *out = valueAt<uint32_t>(b, i); return true;
+  case om::DT_UINT64: *out = valueAt<uint64_t>(b, i); return true;
+  default: return false;
+  }
+}
+
+std::string cli::compareTensors(const HostTensor &got, const HostTensor &want,
+                                double rtol, double atol) {
+  std::string expected = describe(want.dtype, want.shape);
+  std::string given = describe(got.dtype, got.shape);
+  if (expected != given)
+    return "expected " + expected + ", got " + given;
+  bool exact = want.dtype != om::DT_FLOAT && want.dtype != om::DT_DOUBLE &&
+               want.dtype != om::DT_FLOAT16;
+  for (int64_t i = 0, n = want.numElements(); i < n; ++i) {
+    double g, w;
+    if (!readValue(got, i, &g) || !readValue(want, i, &w))
+      return "cannot compare elements of " + expected;
+    if (std::isnan(w) && std::isnan(g))
+      continue;
+    bool ok = exact || std::isinf(w) ? g == w
+                                     : std::fabs(g - w) <= atol + rtol * std::fabs(w);
+    if (!ok) {
+      char text[160];
+      std::snprintf(text, sizeof text, "element %lld: got %.7g, want %.7g",
+                    static_cast<long long>(i), g, w);
+      return text;
+    }
+  }
+  return "";
 }
 
 HostTensor cli::randomTensor(om::DataType dtype, const std::vector<int64_t> &shape,

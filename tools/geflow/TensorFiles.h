@@ -34,6 +34,12 @@ llvm::Expected<HostTensor> readTensorFile(const std::string &path);
 /// Writes `tensor` as .npy or .pb by `path`'s extension, atomically.
 llvm::Error writeTensorFile(const HostTensor &tensor, const std::string &path);
 
+/// Empty when `got` has `want`'s type and shape and every element satisfies
+/// |got - want| <= atol + rtol * |want| (NaN matches NaN; integers and booleans
+/// must be equal); otherwise what differs first, e.g. "element 3: got 0.5, want 1".
+std::string compareTensors(const HostTensor &got, const HostTensor &want,
+                           double rtol, double atol);
+
 /// Fills a tensor with seeded pseudo-random values: floats in [-1, 1), integers
 /// in [0, 10), booleans.
 HostTensor randomTensor(om::DataType dtype, const std::vector<int64_t> &shape,

@@ -1,0 +1,292 @@
+//===- Conformance.cpp - ONNX backend tests through compile and run -------===//
+//
+// geflow-conformance [--root DIR] [--folder NAME]... [--expected-failures FILE]
+//                    [--filter SUBSTRING] [--verbose]
+//
+// For every test_*/model.onnx under the folders of libonnx's backend test data:
+// import, compile to OM, load on a simulated device, run every
+// test_data_set_N and compare with output_K.pb using the backend's tolerances
+// (|got - want| <= atol + rtol * |want|, rtol 1e-3, atol 1e-7; integers and
+// booleans exactly). A model with an op outside the dialect is skipped.
+//
+// Prints a line for each non-pass with its reason, then `N passed, N failed,
+// N skipped`. Exits 1 when a test fails that the expected-failures list does
+// not name, or when a listed test passes (so the list only shrinks).
+//
+//===----------------------------------------------------------------------===//
+
+#include "tests/conformance/TestDataBinding.h"
+#include "tools/geflow/TensorFiles.h"
+
+#include "executor/runner/ModelExecutor.h"
+#include "frontends/onnx/OnnxImporter.h"
+#include "passes/Pipeline.h"
+#include "runtime/Device.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include "onnx/onnx_pb.h"
+
+#include <array>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace fs = std::filesystem;
+using namespace geflow;
+using namespace geflow::conformance;
+
+namespace {
+
+constexpr double kRtol = 1e-3;
+constexpr double kAtol = 1e-7;
+
+enum class Verdict { kPass, kFail, kSkip };
+
+struct Outcome {
+  Verdict verdict;
+  std::string reason;
+};
+
+Outcome fail(const std::string &reason) { return {Verdict::kFail, reason}; }
+
+class Runner {
+public:
+  Runner(rt::Device &device, std::string tempDir)
+      : device_(device), tempDir_(std::move(tempDir)) {}
+
+  Outcome run(const fs::path &testDir) {
+    fs::path modelPath = testDir / "model.onnx";
+    onnx::ModelProto proto;
+    {
+      std::ifstream in(modelPath, std::ios::binary);
+      if (!proto.ParseFromIstream(&in))
+        return fail("cannot parse model.onnx");
+    }
+    std::vector<fs::path> dataSets;
+    for (const auto &entry : fs::directory_iterator(testDir))
+      if (entry.is_directory() &&
+          entry.path().filename().string().rfind("test_data_set_", 0) == 0)
+        dataSets.push_back(entry.path());
+    std::sort(dataSets.begin(), dataSets.end());
+    if (dataSets.empty())
+      return {Verdict::kSkip, "no test data"};
+
+    // The runtime inputs, by position in the data sets; constants bound from
+    // the first data set drop out (see TestDataBinding.h).
+    std::vector<int> runtimeInputs = runtimeInputPositions(proto);
+    auto model = compile(proto, modelPath.string());
+    if (!model) {
+      std::string message = llvm::toString(model.takeError());
+      if (!needsBinding(message))
+        return classifyCompileError(message);
+      onnx::ModelProto bound = proto;
+      runtimeInputs = bindShapeInputs(bound, dataSets.front());
+      model = compile(std::move(bound), modelPath.string());
+      if (!model)
+        return classifyCompileError(llvm::toString(model.takeError()));
+    }
+
+    std::string omPath = tempDir_ + "/model.om";
+    if (rt::Status s = om::writeOmFile(*model, omPath); !s.isOk())
+      return fail("write OM: " + s.message());
+    std::unique_ptr<exec::LoadedModel> loaded;
+    if (rt::Status s = exec::LoadedModel::load(device_, omPath, &loaded); !s.isOk())
+      return fail("load: " + s.message());
+
+    for (const fs::path &dataSet : dataSets) {
+      Outcome outcome = runDataSet(*loaded, dataSet, runtimeInputs);
+      if (outcome.verdict != Verdict::kPass)
+        return outcome;
+    }
+    return {Verdict::kPass, ""};
+  }
+
+private:
+  llvm::Expected<om::OmModel> compile(onnx::ModelProto proto,
+                                      const std::string &name) {
+    mlir::MLIRContext context(mlir::MLIRContext::Threading::DISABLED);
+    auto module = importOnnxModel(context, std::move(proto), name);
+    if (!module)
+      return module.takeError();
+    passes::CompileOptions options;
+    return passes::compileModule(**module, options);
+  }
+
+  static Outcome classifyCompileError(const std::string &message) {
+    if (message.find("unsupported op") != std::string::npos)
+      return {Verdict::kSkip, message};
+    return fail("compile: " + message);
+  }
+
+  Outcome runDataSet(exec::LoadedModel &model, const fs::path &dataSet,
+                     const std::vector<int> &runtimeInputs) {
+    if (runtimeInputs.size() != model.inputs().size())
+      return fail("model has " + std::to_string(model.inputs().size()) +
+                  " inputs, test data binds " + std::to_string(runtimeInputs.size()));
+    std::vector<cli::HostTensor> inputs;
+    std::vector<exec::Buffer> inputBuffers;
+    for (size_t i = 0; i < runtimeInputs.size(); ++i) {
+      auto path = dataSet / ("input_" + std::to_string(runtimeInputs[i]) + ".pb");
+      auto tensor = cli::readTensorFile(path.string());
+      if (!tensor)
+        return fail(llvm::toString(tensor.takeError()));
+      const exec::TensorInfo &info = model.inputs()[i];
+      if (cli::describe(tensor->dtype, tensor->shape) != cli::describe(info.dtype, info.shape))
+        return fail("input " + std::to_string(i) + ": model wants " +
+                    cli::describe(info.dtype, info.shape) + ", data is " +
+                    cli::describe(tensor->dtype, tensor->shape));
+      inputs.push_back(std::move(*tensor));
+    }
+    for (cli::HostTensor &t : inputs)
+      inputBuffers.push_back({t.bytes.data(), t.bytes.size()});
+
+    std::vector<cli::HostTensor> outputs(model.outputs().size());
+    std::vector<exec::Buffer> outputBuffers;
+    for (size_t i = 0; i < outputs.size(); ++i) {
+      const exec::TensorInfo &info = model.outputs()[i];
+      outputs[i].dtype = info.dtype;
+      outputs[i].shape = info.shape;
+      outputs[i].bytes.resize(info.bytes);
+      outputBuffers.push_back({outputs[i].bytes.data(), outputs[i].bytes.size()});
+    }
+    if (rt::Status s = model.execute(inputBuffers, outputBuffers); !s.isOk())
+      return fail("run: " + s.message());
+
+    for (size_t k = 0; k < outputs.size(); ++k) {
+      auto path = dataSet / ("output_" + std::to_string(k) + ".pb");
+      if (!fs::exists(path))
+        continue; // an optional output the test does not check
+      auto want = cli::readTensorFile(path.string());
+      if (!want)
+        return fail(llvm::toString(want.takeError()));
+      std::string diff = cli::compareTensors(outputs[k], *want, kRtol, kAtol);
+      if (!diff.empty())
+        return fail("output " + std::to_string(k) + ": " + diff);
+    }
+    return {Verdict::kPass, ""};
+  }
+
+  rt::Device &device_;
+  std::string tempDir_;
+};
+
+std::set<std::string> readList(const std::string &path) {
+  std::set<std::string> names;
+  std::ifstream in(path);
+  for (std::string line; std::getline(in, line);) {
+    line = line.substr(0, line.find('#'));
+    llvm::StringRef name = llvm::StringRef(line).trim();
+    if (!name.empty())
+      names.insert(name.str());
+  }
+  return names;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  std::string root = "/usr/share/libonnx-testdata/data";
+  std::vector<std::string> folders;
+  std::string expectedFailuresPath, filter;
+  bool verbose = false;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    auto next = [&]() -> std::string {
+      if (i + 1 >= argc) {
+        llvm::errs() << "geflow-conformance: error: " << arg << " needs a value\n";
+        std::exit(2);
+      }
+      return argv[++i];
+    };
+    if (arg == "--root") root = next();
+    else if (arg == "--folder") folders.push_back(next());
+    else if (arg == "--expected-failures") expectedFailuresPath = next();
+    else if (arg == "--filter") filter = next();
+    else if (arg == "--verbose") verbose = true;
+    else {
+      llvm::errs() << "geflow-conformance: error: unknown argument '" << arg << "'\n";
+      return 2;
+    }
+  }
+  if (folders.empty())
+    folders = {"node", "pytorch-converted", "pytorch-operator", "simple"};
+  std::set<std::string> expectedFailures;
+  if (!expectedFailuresPath.empty())
+    expectedFailures = readList(expectedFailuresPath);
+
+  rt::DeviceOptions deviceOptions;
+  deviceOptions.workerThreads = 2;
+  std::unique_ptr<rt::Device> device;
+  if (rt::Status s = rt::Device::create(deviceOptions, &device); !s.isOk()) {
+    llvm::errs() << "geflow-conformance: error: " << s.message() << "\n";
+    return 1;
+  }
+  llvm::SmallString<128> tempDir;
+  if (std::error_code ec = llvm::sys::fs::createUniqueDirectory("geflow-conformance", tempDir)) {
+    llvm::errs() << "geflow-conformance: error: cannot make a temporary folder: "
+                 << ec.message() << "\n";
+    return 1;
+  }
+  Runner runner(*device, std::string(tempDir));
+
+  int passed = 0, failed = 0, skipped = 0, unexpected = 0;
+  std::map<std::string, std::array<int, 3>> perFolder;
+  for (const std::string &folder : folders) {
+    fs::path dir = fs::path(root) / folder;
+    if (!fs::is_directory(dir))
+      continue;
+    std::vector<fs::path> tests;
+    for (const auto &entry : fs::directory_iterator(dir))
+      if (fs::exists(entry.path() / "model.onnx"))
+        tests.push_back(entry.path());
+    std::sort(tests.begin(), tests.end());
+    for (const fs::path &test : tests) {
+      std::string name = folder + "/" + test.filename().string();
+      if (!filter.empty() && name.find(filter) == std::string::npos)
+        continue;
+      Outcome outcome = runner.run(test);
+      bool listed = expectedFailures.count(name) != 0;
+      switch (outcome.verdict) {
+      case Verdict::kPass:
+        ++passed, ++perFolder[folder][0];
+        if (listed) {
+          ++unexpected;
+          llvm::outs() << "UNEXPECTED PASS " << name
+                       << ": remove it from the expected-failures list\n";
+        } else if (verbose) {
+          llvm::outs() << "PASS " << name << "\n";
+        }
+        break;
+      case Verdict::kFail:
+        ++failed, ++perFolder[folder][1];
+        if (!listed)
+          ++unexpected;
+        llvm::outs() << (listed ? "XFAIL " : "FAIL ") << name << ": "
+                     << outcome.reason << "\n";
+        break;
+      case Verdict::kSkip:
+        ++skipped, ++perFolder[folder][2];
+        llvm::outs() << "SKIP " << name << ": " << outcome.reason << "\n";
+        break;
+      }
+    }
+  }
+  llvm::sys::fs::remove_directories(tempDir);
+
+  for (const auto &[folder, counts] : perFolder)
+    llvm::outs() << "  " << folder << ": " << counts[0] << " passed, " << counts[1]
+                 << " failed, " << counts[2] << " skipped\n";
+  if (unexpected)
+    llvm::outs() << unexpected
+                 << " result(s) disagree with the expected-failures list\n";
+  llvm::outs() << passed << " passed, " << failed << " failed, " << skipped
+               << " skipped\n";
+  return unexpected ? 1 : 0;
+}
