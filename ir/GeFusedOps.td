@@ -5,9 +5,10 @@
 // FusedConv convention: `activation` names the ONNX op applied to the result,
 // `activation_params` holds its float attributes in ONNX order:
 //   none, relu, sigmoid, tanh, hard_swish   no params
-//   leaky_relu                              [alpha]
-//   clip                                    [min, max]
-//   hard_sigmoid                            [alpha, beta]
+//   leaky_relu                              [alpha = 0.01]
+//   clip                                    [min = -inf, max = +inf]
+//   hard_sigmoid                            [alpha = 0.2, beta = 0.5]
+// Trailing params may be left out and take those (ONNX's) defaults.
 //
 //===----------------------------------------------------------------------===//
 

@@ -9,8 +9,8 @@ func.func @activation(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) {
 // -----
 
 func.func @params(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) {
-  // expected-error @+1 {{'ge.fused_conv' op activation "clip" takes 2 activation_params but has 1}}
-  %0 = ge.fused_conv %x, %w {activation = "clip", activation_params = array<f32: 6.0>} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32>
+  // expected-error @+1 {{'ge.fused_conv' op activation "clip" takes at most 2 activation_params but has 3}}
+  %0 = ge.fused_conv %x, %w {activation = "clip", activation_params = array<f32: 0.0, 6.0, 1.0>} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32>
   return
 }
 
@@ -33,7 +33,7 @@ func.func @conv_rank(%x: tensor<3x8xf32>, %w: tensor<4x3xf32>) {
 // -----
 
 func.func @gemm_relu_params(%a: tensor<2x8xf32>, %b: tensor<8x16xf32>) {
-  // expected-error @+1 {{'ge.fused_gemm' op activation "relu" takes 0 activation_params but has 1}}
+  // expected-error @+1 {{'ge.fused_gemm' op activation "relu" takes at most 0 activation_params but has 1}}
   %0 = ge.fused_gemm %a, %b {activation = "relu", activation_params = array<f32: 1.0>} : (tensor<2x8xf32>, tensor<8x16xf32>) -> tensor<2x16xf32>
   return
 }

@@ -15,5 +15,8 @@ func.func @fused(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<4x
   %3 = ge.fused_matmul %a, %m, %c {activation = "sigmoid"} : (tensor<2x8xf32>, tensor<8x16xf32>, tensor<16xf32>) -> tensor<2x16xf32>
   // CHECK: ge.fused_matmul {{.*}} : (tensor<2x8xf32>, tensor<8x16xf32>) -> tensor<2x16xf32>
   %4 = ge.fused_matmul %a, %m : (tensor<2x8xf32>, tensor<8x16xf32>) -> tensor<2x16xf32>
+  // Omitted trailing params take ONNX's defaults.
+  // CHECK: ge.fused_matmul {{.*}} {activation = "leaky_relu"}
+  %5 = ge.fused_matmul %a, %m {activation = "leaky_relu"} : (tensor<2x8xf32>, tensor<8x16xf32>) -> tensor<2x16xf32>
   return
 }
