@@ -227,47 +227,53 @@ private:
   void maxPlane(const T *in, T *out, int64_t *idx, int64_t base) const {
     const Window &w = p_.w;
     int64_t r[3][2], pad[3][2];
-    // Index strides of (d0, d1, d2) within a plane.
-    int64_t s0 = w.in[1] * w.in[2], s1 = w.in[2], s2 = 1;
-    if (p_.columnMajorIndices) {
-      s0 = 1;
-      s1 = w.in[0];
-      s2 = w.in[0] * w.in[1];
-    }
+    const int64_t rowStride = w.in[2], planeStride = w.in[1] * w.in[2];
     for (int64_t o0 = 0; o0 < w.out[0]; ++o0) {
       windowDim(0, o0, r[0], pad[0]);
       for (int64_t o1 = 0; o1 < w.out[1]; ++o1) {
         windowDim(1, o1, r[1], pad[1]);
         for (int64_t o2 = 0; o2 < w.out[2]; ++o2) {
           windowDim(2, o2, r[2], pad[2]);
+          // The first strict maximum in window order; its offset in the
+          // plane is its row-major index.
+          const T *bestAt = nullptr;
           T best = std::numeric_limits<T>::has_infinity
                        ? -std::numeric_limits<T>::infinity()
                        : std::numeric_limits<T>::lowest();
-          int64_t b0 = -1, b1 = 0, b2 = 0;
           for (int64_t k0 = r[0][0]; k0 < r[0][1]; ++k0) {
             int64_t i0 = o0 * w.stride[0] - w.padBegin[0] + k0 * w.dilation[0];
             for (int64_t k1 = r[1][0]; k1 < r[1][1]; ++k1) {
               int64_t i1 = o1 * w.stride[1] - w.padBegin[1] + k1 * w.dilation[1];
-              int64_t start = o2 * w.stride[2] - w.padBegin[2];
-              const T *row = in + (i0 * w.in[1] + i1) * w.in[2] + start;
+              const T *row = in + i0 * planeStride + i1 * rowStride +
+                             o2 * w.stride[2] - w.padBegin[2];
               for (int64_t k2 = r[2][0]; k2 < r[2][1]; ++k2) {
-                T v = row[k2 * w.dilation[2]];
-                if (v > best || b0 < 0) {
-                  best = v;
-                  b0 = i0;
-                  b1 = i1;
-                  b2 = start + k2 * w.dilation[2];
+                const T *at = row + k2 * w.dilation[2];
+                if (!bestAt || *at > best) {
+                  best = *at;
+                  bestAt = at;
                 }
               }
             }
           }
           *out++ = best;
           if (idx)
-            *idx++ = b0 < 0 ? -1 : base + b0 * s0 + b1 * s1 + b2 * s2;
+            *idx++ = bestAt ? base + indexInPlane(bestAt - in) : -1;
         }
       }
     }
   }
+
+  /// storage_order: row-major offsets stay; column-major ones reverse the
+  /// order of the spatial dims.
+  int64_t indexInPlane(int64_t offset) const {
+    if (!p_.columnMajorIndices)
+      return offset;
+    const Window &w = p_.w;
+    int64_t i2 = offset % w.in[2], i1 = (offset / w.in[2]) % w.in[1],
+            i0 = offset / (w.in[1] * w.in[2]);
+    return i0 + i1 * w.in[0] + i2 * w.in[0] * w.in[1];
+  }
+
 
   /// Valid taps r = [begin, end) of dim d at output o, and in `pad` the taps
   /// inside the padded input (for count_include_pad).
