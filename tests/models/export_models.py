@@ -4,10 +4,14 @@
     /usr/bin/python3 export_models.py OUT_DIR [NAME ...]
 
 Writes OUT_DIR/<name>.onnx for torchvision ResNet-18, MobileNet v2, ShuffleNet v2
-x0.5, GoogLeNet, a small nn.TransformerEncoder (2 layers, d_model 64, 4 heads,
+x0.5, GoogLeNet, SqueezeNet 1.1, a small nn.TransformerEncoder (2 layers, d_model 64, 4 heads,
 seq 16, batch 1), and ShuffleNet v2 x0.5 again with a dynamic batch axis, and MobileNet v2 at opset 11. Opset 17
 with constant folding keeps the exports inside the ge op list. Exits 77 (ctest's
 skip code here) when torch or torchvision cannot be imported.
+
+Beside each static model it writes <name>.input.npy, PyTorch's <name>.output.npy for
+that input, and <name>.atol: 1e-3 of the output's largest magnitude, the tolerance
+the run tests hold geflow to.
 """
 import os
 import sys
@@ -15,7 +19,7 @@ import sys
 SKIP = 77
 
 
-NAMES = ["resnet18", "mobilenet_v2", "shufflenet_v2_x0_5", "googlenet",
+NAMES = ["resnet18", "mobilenet_v2", "shufflenet_v2_x0_5", "googlenet", "squeezenet1_1",
          "transformer_encoder", "shufflenet_v2_x0_5_dynamic", "mobilenet_v2_opset11"]
 
 
@@ -23,9 +27,10 @@ def up_to_date(out_dir, wanted):
     """True when every requested export exists and is newer than this script."""
     script_time = os.path.getmtime(__file__)
     for name in (wanted or NAMES):
-        path = os.path.join(out_dir, name + ".onnx")
-        if not os.path.exists(path) or os.path.getmtime(path) < script_time:
-            return False
+        for suffix in [".onnx"] + ([] if "dynamic" in name else [".output.npy"]):
+            path = os.path.join(out_dir, name + suffix)
+            if not os.path.exists(path) or os.path.getmtime(path) < script_time:
+                return False
     return True
 
 
@@ -39,6 +44,7 @@ def main():
         print(f"models in {out_dir} are up to date")
         return 0
     try:
+        import numpy as np
         import torch
         import torchvision.models as tvm
     except Exception as exc:  # ImportError, or a half-installed package
@@ -69,6 +75,7 @@ def main():
         "shufflenet_v2_x0_5": (lambda: tvm.shufflenet_v2_x0_5(), image, None),
         "googlenet": (lambda: tvm.googlenet(aux_logits=False, init_weights=True),
                       image, None),
+        "squeezenet1_1": (lambda: tvm.squeezenet1_1(), image, None),
         "transformer_encoder": (Encoder, torch.randn(16, 1, 64), None),
         "shufflenet_v2_x0_5_dynamic": (
             lambda: tvm.shufflenet_v2_x0_5(), image,
@@ -90,6 +97,13 @@ def main():
                               do_constant_folding=True,
                               input_names=["input"], output_names=["output"],
                               dynamic_axes=dynamic_axes)
+            if dynamic_axes is None:
+                reference = model(example).numpy()
+                stem = os.path.join(out_dir, name)
+                np.save(stem + ".input.npy", example.numpy())
+                np.save(stem + ".output.npy", reference)
+                with open(stem + ".atol", "w") as f:
+                    f.write(f"{1e-3 * float(np.abs(reference).max()):.9g}\n")
         print(f"exported {path} ({os.path.getsize(path) // 1024} KiB)")
     return 0
 
