@@ -148,6 +148,51 @@ TEST(ElementwiseTest, BinaryBroadcastsBothWays) {
     EXPECT_EQ(runOp(op, {a, b}, blocks)[0].values<float>(), expected);
 }
 
+TEST(ElementwiseTest, BroadcastMatchesNaiveIndexing) {
+  // Pairs of shapes that broadcast, including unit dims on both sides and
+  // ranks that differ; checked against per-element index arithmetic.
+  const std::vector<std::pair<std::vector<int64_t>, std::vector<int64_t>>> cases = {
+      {{2, 3, 4}, {2, 1, 4}}, {{2, 1, 4}, {1, 3, 1}}, {{5, 1, 1, 7}, {3, 1, 7}},
+      {{1}, {4, 1, 3}},       {{6, 1}, {1, 1, 5}},    {{2, 3, 1, 5}, {3, 4, 1}},
+      {{1, 1}, {1, 1}},       {{129, 65}, {65}},      {{3, 1, 40}, {3, 50, 1}}};
+  for (const auto &[sa, sb] : cases) {
+    size_t rank = std::max(sa.size(), sb.size());
+    std::vector<int64_t> pa(rank - sa.size(), 1), pb(rank - sb.size(), 1), out(rank);
+    pa.insert(pa.end(), sa.begin(), sa.end());
+    pb.insert(pb.end(), sb.begin(), sb.end());
+    for (size_t d = 0; d < rank; ++d)
+      out[d] = std::max(pa[d], pb[d]);
+    int64_t na = 1, nb = 1, no = 1;
+    for (size_t d = 0; d < rank; ++d) {
+      na *= pa[d];
+      nb *= pb[d];
+      no *= out[d];
+    }
+    std::vector<float> a(na), b(nb), expected(no);
+    for (int64_t i = 0; i < na; ++i)
+      a[i] = static_cast<float>(i);
+    for (int64_t i = 0; i < nb; ++i)
+      b[i] = static_cast<float>(1000 * i);
+    for (int64_t o = 0; o < no; ++o) {
+      int64_t rest = o, ia = 0, ib = 0, sa2 = 1, sb2 = 1;
+      for (int d = static_cast<int>(rank) - 1; d >= 0; --d) {
+        int64_t idx = rest % out[d];
+        rest /= out[d];
+        ia += (pa[d] == 1 ? 0 : idx) * sa2;
+        ib += (pb[d] == 1 ? 0 : idx) * sb2;
+        sa2 *= pa[d];
+        sb2 *= pb[d];
+      }
+      expected[o] = a[ia] + b[ib];
+    }
+    auto ta = tensor<float>(sa, a), tb = tensor<float>(sb, b);
+    om::OpDef op = OpBuilder("add").input(ta).input(tb).output(om::DT_FLOAT, out);
+    for (uint32_t blocks : kBlockDims)
+      EXPECT_EQ(runOp(op, {ta, tb}, blocks)[0].values<float>(), expected)
+          << "blocks " << blocks << " case " << sa.size() << "-d + " << sb.size() << "-d";
+  }
+}
+
 TEST(ElementwiseTest, BinaryOpsScalarAndSameShape) {
   auto a = tensor<float>({2, 3}, {1, 2, 3, 4, 5, 6});
   auto s = tensor<float>({}, {2});

@@ -78,10 +78,8 @@ template <class T>
 HostTensor tensor(const std::vector<int64_t> &shape, const std::vector<T> &values) {
   HostTensor t;
   t.desc = makeDesc(dtypeFor<T>(), shape);
-  t.bytes.resize(values.size() * sizeof(T));
-  if (!values.empty())
-    std::memcpy(t.bytes.data(), static_cast<const void *>(values.data()),
-                t.bytes.size());
+  const auto *src = reinterpret_cast<const uint8_t *>(values.data());
+  t.bytes.assign(src, src + values.size() * sizeof(T));
   return t;
 }
 
