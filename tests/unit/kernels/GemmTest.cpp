@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <random>
+#include <thread>
 
 using namespace geflow;
 using namespace geflow::kernels;
@@ -46,7 +47,7 @@ void setFloat(om::OpDef &op, const std::string &name, float v) {
   (*op.mutable_attr())[name].set_f(v);
 }
 
-/// Plans, creates and runs `op` as `blockDim` blocks, one after another.
+/// Plans, creates and runs `op` as `blockDim` blocks.
 rt::Status runOp(const om::OpDef &op, const std::vector<const float *> &in,
                  float *out, uint32_t blockDim) {
   KernelPlan plan;
@@ -62,8 +63,17 @@ rt::Status runOp(const om::OpDef &op, const std::vector<const float *> &in,
   for (int i = 0; i < op.input_desc_size(); ++i)
     inputs[i] = {const_cast<float *>(in[i]), &op.input_desc(i)};
   TensorView output{out, &op.output_desc(0)};
+  // Blocks run concurrently on threads of their own, as on the device.
+  std::vector<rt::Status> results(blockDim);
+  std::vector<std::thread> threads;
   for (uint32_t b = 0; b < blockDim; ++b)
-    GEFLOW_RT_RETURN_IF_ERROR(kernel->run(inputs.data(), &output, b, blockDim));
+    threads.emplace_back([&, b] {
+      results[b] = kernel->run(inputs.data(), &output, b, blockDim);
+    });
+  for (std::thread &t : threads)
+    t.join();
+  for (const rt::Status &st : results)
+    GEFLOW_RT_RETURN_IF_ERROR(st);
   return rt::Status::ok();
 }
 

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <random>
+#include <thread>
 
 using namespace geflow;
 using namespace geflow::kernels;
@@ -39,7 +40,7 @@ std::vector<float> random(int64_t n, unsigned seed, float lo = -1.0f,
   return v;
 }
 
-/// Plans, creates and runs `op` as `blockDim` blocks, one after another.
+/// Plans, creates and runs `op` as `blockDim` blocks.
 rt::Status runOp(const om::OpDef &op, const std::vector<const float *> &in,
                  const std::vector<float *> &outs, uint32_t blockDim) {
   KernelPlan plan;
@@ -56,9 +57,17 @@ rt::Status runOp(const om::OpDef &op, const std::vector<const float *> &in,
     inputs.push_back({const_cast<float *>(in[i]), &op.input_desc(i)});
   for (int i = 0; i < op.output_desc_size(); ++i)
     outputs.push_back({outs[i], &op.output_desc(i)});
+  // Blocks run concurrently on threads of their own, as on the device.
+  std::vector<rt::Status> results(blockDim);
+  std::vector<std::thread> threads;
   for (uint32_t b = 0; b < blockDim; ++b)
-    GEFLOW_RT_RETURN_IF_ERROR(
-        kernel->run(inputs.data(), outputs.data(), b, blockDim));
+    threads.emplace_back([&, b] {
+      results[b] = kernel->run(inputs.data(), outputs.data(), b, blockDim);
+    });
+  for (std::thread &t : threads)
+    t.join();
+  for (const rt::Status &st : results)
+    GEFLOW_RT_RETURN_IF_ERROR(st);
   return rt::Status::ok();
 }
 
