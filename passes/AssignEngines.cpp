@@ -18,7 +18,8 @@ namespace geflow::passes {
 #define GEN_PASS_DEF_ASSIGNENGINES
 #include "passes/Passes.h.inc"
 
-mlir::LogicalResult assignEngines(mlir::func::FuncOp func, bool requireKernels) {
+mlir::LogicalResult assignEngines(mlir::func::FuncOp func,
+                                  bool requireKernels) {
   mlir::Builder builder(func.getContext());
   mlir::WalkResult result = func.walk([&](mlir::Operation *op) {
     if (op == func.getOperation() || !isComputeOp(op) ||

@@ -32,7 +32,8 @@ static uint32_t coreLimitFor(mlir::Operation *op, rt::Engine engine) {
       engine != rt::Engine::kMix)
     return 0;
   auto limit = op->getAttrOfType<mlir::IntegerAttr>(name);
-  return limit ? static_cast<uint32_t>(std::max<int64_t>(limit.getInt(), 0)) : 0;
+  return limit ? static_cast<uint32_t>(std::max<int64_t>(limit.getInt(), 0))
+               : 0;
 }
 
 mlir::LogicalResult annotateTasks(mlir::func::FuncOp func,

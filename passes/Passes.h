@@ -1,4 +1,5 @@
-//===- Passes.h - geflow's passes on the ge dialect ---------------*- C++ -*-===//
+//===- Passes.h - geflow's passes on the ge dialect ---------------*- C++
+//-*-===//
 //
 // Create functions and option structs of every pass in Passes.td, and
 // registerGePasses() for geflow-opt (passes plus the `ge-pipeline` pipeline).

@@ -5,6 +5,8 @@
 #include "passes/Passes.h"
 #include "passes/emit/OmEmitter.h"
 
+#include "executor/model/OmFormat.h"
+
 #include "runtime/soc/SocSpec.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -32,7 +34,8 @@ llvm::Error makeError(const llvm::Twine &message) {
 /// `geflow-opt --ge-pipeline='soc=... reuse=...'`: CompileOptions' compiler
 /// half as pass-pipeline options.
 struct GePipelineOptions : mlir::PassPipelineOptions<GePipelineOptions> {
-  Option<std::string> soc{*this, "soc", llvm::cl::desc("SoC preset or spec file"),
+  Option<std::string> soc{*this, "soc",
+                          llvm::cl::desc("SoC preset or spec file"),
                           llvm::cl::init("ascend910b-sim")};
   Option<bool> reuse{*this, "reuse",
                      llvm::cl::desc("Reuse the memory of dead buffers"),
@@ -71,7 +74,8 @@ void buildGePipeline(mlir::OpPassManager &pm, const CompileOptions &options) {
 void registerGePasses() {
   registerGeflowPasses();
   mlir::PassPipelineRegistration<GePipelineOptions>(
-      "ge-pipeline", "The GE pipeline (passes/Pipeline.cpp), up to task annotation",
+      "ge-pipeline",
+      "The GE pipeline (passes/Pipeline.cpp), up to task annotation",
       [](mlir::OpPassManager &pm, const GePipelineOptions &o) {
         CompileOptions options;
         options.soc = o.soc;
@@ -110,7 +114,17 @@ llvm::Expected<om::OmModel> compileModule(mlir::ModuleOp module,
   emit.requireKernels = options.requireKernels;
   emit.aicoreNum = options.aicoreNum;
   emit.vectorcoreNum = options.vectorcoreNum;
-  return emitOmModel(module, spec, emit);
+  llvm::Expected<om::OmModel> model = emitOmModel(module, spec, emit);
+  if (!model)
+    return model.takeError();
+  // The loader's checks, here, so an emission bug shows at compile time.
+  rt::Status valid = om::validateOmModel(
+      *model, options.modelName.empty() ? "model" : options.modelName);
+  if (!valid.isOk())
+    return makeError("internal error: task emission produced an invalid "
+                     "model: " +
+                     valid.message());
+  return model;
 }
 
 CompileStats summarize(const om::OmModel &model) {
@@ -120,7 +134,8 @@ CompileStats summarize(const om::OmModel &model) {
     stats.opCount = graph.op_size();
     for (const om::OpDef &op : graph.op())
       if (op.type() != "Data" && op.type() != "Const" &&
-          op.type() != "NetOutput" && op.type() != "Send" && op.type() != "Recv")
+          op.type() != "NetOutput" && op.type() != "Send" &&
+          op.type() != "Recv")
         ++stats.computeOpCount;
   }
   for (const om::TaskDef &task : model.taskDef.task())
@@ -155,10 +170,9 @@ llvm::Expected<CompileResult> compileOnnxFile(llvm::StringRef path,
   CompileResult result;
   result.model = std::move(*model);
   result.stats = summarize(result.model);
-  result.stats.compileTimeMs =
-      std::chrono::duration<double, std::milli>(
-          std::chrono::steady_clock::now() - start)
-          .count();
+  result.stats.compileTimeMs = std::chrono::duration<double, std::milli>(
+                                   std::chrono::steady_clock::now() - start)
+                                   .count();
   return result;
 }
 

@@ -1,4 +1,5 @@
-//===- Pipeline.h - the GE pipeline, built in one place ----------*- C++ -*-===//
+//===- Pipeline.h - the GE pipeline, built in one place ----------*- C++
+//-*-===//
 //
 // The pass order of DESIGN.md ("Passes (pipeline order)") as far as it exists:
 // canonicalize/fold, engine assignment, memory planning, task annotation; then
@@ -42,16 +43,17 @@ struct CompileOptions {
 
 /// Figures a person compares across commits.
 struct CompileStats {
-  uint64_t opCount = 0;       // GraphDef ops: Data, Const, compute, Send/Recv, NetOutput
+  uint64_t opCount =
+      0; // GraphDef ops: Data, Const, compute, Send/Recv, NetOutput
   uint64_t computeOpCount = 0;
-  uint64_t kernelCount = 0;   // KERNEL tasks
+  uint64_t kernelCount = 0; // KERNEL tasks
   uint64_t taskCount = 0;
   uint64_t streamCount = 0;
   uint64_t eventCount = 0;
   uint64_t weightsBytes = 0;
   uint64_t workspaceBytes = 0;
   uint64_t workspaceBytesWithoutReuse = 0;
-  double compileTimeMs = 0;   // import included for compileOnnxFile
+  double compileTimeMs = 0; // import included for compileOnnxFile
 };
 
 struct CompileResult {
@@ -68,8 +70,8 @@ llvm::Expected<om::OmModel> compileModule(mlir::ModuleOp module,
 
 /// Imports `path`, compiles it and measures the result. Errors are one line
 /// without an "error: " prefix, like the importer's.
-llvm::Expected<CompileResult> compileOnnxFile(llvm::StringRef path,
-                                              const CompileOptions &options = {});
+llvm::Expected<CompileResult>
+compileOnnxFile(llvm::StringRef path, const CompileOptions &options = {});
 
 /// The stats of a built model (compileTimeMs left 0).
 CompileStats summarize(const om::OmModel &model);

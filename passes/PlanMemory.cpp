@@ -24,8 +24,8 @@ namespace geflow::passes {
 mlir::LogicalResult planMemory(mlir::func::FuncOp func, bool reuse,
                                int64_t alignment) {
   if (alignment <= 0)
-    return func.emitOpError() << "memory alignment must be positive, got "
-                              << alignment;
+    return func.emitOpError()
+           << "memory alignment must be positive, got " << alignment;
   if (!func.getBody().hasOneBlock())
     return func.emitOpError() << "memory planning needs a single-block body";
   mlir::Block &body = func.getBody().front();
@@ -42,7 +42,8 @@ mlir::LogicalResult planMemory(mlir::func::FuncOp func, bool reuse,
     int64_t bytes = tensorBytes(value.getType());
     if (bytes < 0)
       return mlir::emitError(value.getLoc())
-             << "memory planning needs a static tensor shape and a GE dtype, got "
+             << "memory planning needs a static tensor shape and a GE dtype, "
+                "got "
              << value.getType();
     BufferRequest request;
     request.size = static_cast<uint64_t>(bytes);
@@ -102,8 +103,9 @@ mlir::LogicalResult planMemory(mlir::func::FuncOp func, bool reuse,
       op.setAttr(kOutputOffsetsAttr, builder.getDenseI64ArrayAttr(it->second));
   }
   func->setAttr(kInputOffsetsAttr, builder.getDenseI64ArrayAttr(inputOffsets));
-  func->setAttr(kWorkspaceSizeAttr,
-                builder.getI64IntegerAttr(static_cast<int64_t>(plan.workspaceSize)));
+  func->setAttr(
+      kWorkspaceSizeAttr,
+      builder.getI64IntegerAttr(static_cast<int64_t>(plan.workspaceSize)));
   func->setAttr(kWorkspaceSizeNoReuseAttr,
                 builder.getI64IntegerAttr(
                     static_cast<int64_t>(plan.workspaceSizeWithoutReuse)));

@@ -15,11 +15,13 @@
 namespace geflow::passes {
 
 /// On each op with results: workspace offset of every result (array<i64>).
-inline constexpr llvm::StringLiteral kOutputOffsetsAttr = "geflow.output_offsets";
+inline constexpr llvm::StringLiteral kOutputOffsetsAttr =
+    "geflow.output_offsets";
 /// On the function: workspace offset of every argument (array<i64>).
 inline constexpr llvm::StringLiteral kInputOffsetsAttr = "geflow.input_offsets";
 /// On the function: bytes of the workspace, with and without reuse (i64).
-inline constexpr llvm::StringLiteral kWorkspaceSizeAttr = "geflow.workspace_size";
+inline constexpr llvm::StringLiteral kWorkspaceSizeAttr =
+    "geflow.workspace_size";
 inline constexpr llvm::StringLiteral kWorkspaceSizeNoReuseAttr =
     "geflow.workspace_size_no_reuse";
 /// On each compute op: the task's block_dim (i64) and cost (f64).

@@ -27,8 +27,9 @@ double cubeMacs(const om::OpDef &op) {
     const auto &shape = op.input_desc(input).shape();
     if (index < 0)
       index += shape.size();
-    return index >= 0 && index < shape.size() ? std::max<int64_t>(shape[index], 1)
-                                              : 1;
+    return index >= 0 && index < shape.size()
+               ? std::max<int64_t>(shape[index], 1)
+               : 1;
   };
   auto weightWindow = [&]() { // W: [M, C/group, k...]; C/group * prod(k)
     int64_t n = 1;
@@ -42,8 +43,9 @@ double cubeMacs(const om::OpDef &op) {
   if (type == "conv" || type == "fused_conv")
     return out * weightWindow();
   if (type == "conv_transpose") // every input element meets the whole window
-    return op.input_desc_size() ? double(elements(op.input_desc(0))) * weightWindow()
-                                : 0;
+    return op.input_desc_size()
+               ? double(elements(op.input_desc(0))) * weightWindow()
+               : 0;
   if (type == "matmul" || type == "fused_matmul")
     return out * dim(0, -1);
   if (type == "gemm" || type == "fused_gemm") {
@@ -68,7 +70,8 @@ kernels::KernelPlan estimatePlan(const om::OpDef &op) {
     outElements += elements(d);
   }
   plan.cost.bytes = bytes;
-  plan.cost.flops = plan.engine == rt::Engine::kAic ? 2 * cubeMacs(op) : outElements;
+  plan.cost.flops =
+      plan.engine == rt::Engine::kAic ? 2 * cubeMacs(op) : outElements;
   double blocks = std::ceil(outElements / 1024.0);
   plan.maxBlocks = static_cast<uint32_t>(std::clamp(blocks, 1.0, 65535.0));
   return plan;
@@ -95,10 +98,10 @@ llvm::Expected<OpPlan> planOp(const om::OpDef &op, bool requireKernels) {
     return result;
   }
   if (requireKernels)
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "node '" + op.name() + "' (" + op.type() +
-                                       "): no kernel for op type '" + op.type() +
-                                       "'");
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        "node '" + (op.name().empty() ? "?" : op.name()) + "' (" + op.type() +
+            "): no kernel for op type '" + op.type() + "'");
   result.kernel = estimatePlan(op);
   return result;
 }

@@ -1,4 +1,5 @@
-//===- KernelPlanning.h - engine, split and cost of one op -------*- C++ -*-===//
+//===- KernelPlanning.h - engine, split and cost of one op -------*- C++
+//-*-===//
 //
 // The kernel plan (executor/kernels/Kernel.h) is the source of truth for an
 // op's engine, how finely it splits and what it costs, so the compiler and

@@ -1,4 +1,5 @@
-//===- MemoryPlanner.h - offsets in one workspace, reusing dead buffers -*- C++ -*-===//
+//===- MemoryPlanner.h - offsets in one workspace, reusing dead buffers -*- C++
+//-*-===//
 //
 // The algorithm of ge-plan-memory, free of MLIR so it is easy to test and to
 // reuse. A buffer is a size and a lifetime in task positions: written at
@@ -31,11 +32,12 @@ struct BufferRequest {
 
 /// True when every use of `earlier` completes before `later` is written, so
 /// `later` may take `earlier`'s memory.
-using OrderedBefore =
-    std::function<bool(const BufferRequest &earlier, const BufferRequest &later)>;
+using OrderedBefore = std::function<bool(const BufferRequest &earlier,
+                                         const BufferRequest &later)>;
 
 /// One stream: positions are the execution order.
-bool orderedOnOneStream(const BufferRequest &earlier, const BufferRequest &later);
+bool orderedOnOneStream(const BufferRequest &earlier,
+                        const BufferRequest &later);
 
 struct MemoryPlanOptions {
   bool reuse = true;

@@ -59,7 +59,8 @@ om::MemRef memRef(om::MemRef::Kind kind, int64_t index, int64_t offset) {
 /// Builds one model; holds what the GraphDef walk learns about each value.
 class OmEmitter {
 public:
-  OmEmitter(func::FuncOp func, const rt::SocSpec &soc, const EmitOptions &options)
+  OmEmitter(func::FuncOp func, const rt::SocSpec &soc,
+            const EmitOptions &options)
       : func_(func), soc_(soc), options_(options) {}
 
   llvm::Expected<om::OmModel> run(StringRef modelName);
@@ -180,9 +181,10 @@ std::string OmEmitter::emitEvent(StringRef type, int64_t eventId,
                                  int64_t stream,
                                  const std::string &computeName) {
   bool isSend = type == "Send";
-  om::OpDef &def = addOp(uniqueName(computeName + (isSend ? "_Send_" : "_Recv_") +
-                                    std::to_string(eventId)),
-                         type, stream);
+  om::OpDef &def =
+      addOp(uniqueName(computeName + (isSend ? "_Send_" : "_Recv_") +
+                       std::to_string(eventId)),
+            type, stream);
   (*def.mutable_attr())["event_id"].set_i(eventId);
   if (isSend)
     def.add_input("^" + computeName);
@@ -199,14 +201,15 @@ std::string OmEmitter::emitEvent(StringRef type, int64_t eventId,
 llvm::Error OmEmitter::emitCompute(Operation *op) {
   int64_t stream = intAttr(op, GeDialect::kStreamAttr, 0);
   maxStream_ = std::max(maxStream_, stream);
-  if (auto priority = op->getAttrOfType<IntegerAttr>(GeDialect::kStreamPriorityAttr))
+  if (auto priority =
+          op->getAttrOfType<IntegerAttr>(GeDialect::kStreamPriorityAttr))
     streamPriority_.emplace(stream, priority.getInt());
 
   int64_t aicoreNum = intAttr(op, GeDialect::kAicoreNumAttr, 0);
   int64_t vectorcoreNum = intAttr(op, GeDialect::kVectorcoreNumAttr, 0);
   if (aicoreNum > int64_t(soc_.cubeCoreCnt))
-    return opError(op, "_op_aicore_num is " + llvm::Twine(aicoreNum) +
-                           " but " + soc_.source + " has " +
+    return opError(op, "_op_aicore_num is " + llvm::Twine(aicoreNum) + " but " +
+                           soc_.source + " has " +
                            llvm::Twine(soc_.cubeCoreCnt) + " cube cores");
   if (vectorcoreNum > int64_t(soc_.vectorCoreCnt))
     return opError(op, "_op_vectorcore_num is " + llvm::Twine(vectorcoreNum) +
@@ -251,7 +254,8 @@ llvm::Error OmEmitter::emitCompute(Operation *op) {
     attrs["_stream_label"].set_s(label.str());
     attrs["_user_stream_label"].set_s(label.str());
   }
-  if (auto priority = op->getAttrOfType<IntegerAttr>(GeDialect::kStreamPriorityAttr))
+  if (auto priority =
+          op->getAttrOfType<IntegerAttr>(GeDialect::kStreamPriorityAttr))
     attrs["_user_stream_priority"].set_i(priority.getInt());
   if (auto inner = op->getAttrOfType<BoolAttr>(GeDialect::kInnerParallelAttr))
     attrs["_enable_inner_parallel"].set_b(inner.getValue());
@@ -259,8 +263,12 @@ llvm::Error OmEmitter::emitCompute(Operation *op) {
     attrs["_op_aicore_num"].set_i(aicoreNum);
   if (op->hasAttr(GeDialect::kVectorcoreNumAttr))
     attrs["_op_vectorcore_num"].set_i(vectorcoreNum);
-  int64_t blockDim = intAttr(op, kBlockDimAttr, 1);
-  attrs["_block_dim"].set_i(blockDim);
+  // GE: an op-level core limit wins over the global one (ge.aicoreNum).
+  if (!op->hasAttr(GeDialect::kAicoreNumAttr))
+    aicoreNum = options_.aicoreNum;
+  if (!op->hasAttr(GeDialect::kVectorcoreNumAttr))
+    vectorcoreNum = options_.vectorcoreNum;
+  int64_t blockDim = std::max<int64_t>(intAttr(op, kBlockDimAttr, 1), 1);
 
   StringRef engineName = "AIV";
   if (auto engine = op->getAttrOfType<StringAttr>(GeDialect::kEngineAttr))
@@ -269,12 +277,19 @@ llvm::Error OmEmitter::emitCompute(Operation *op) {
   if (!engine)
     return opError(op, "unknown engine '" + engineName + "'");
 
+  int64_t limit = *engine == om::AIV                           ? vectorcoreNum
+                  : (*engine == om::AIC || *engine == om::MIX) ? aicoreNum
+                                                               : 0;
+  if (limit > 0)
+    blockDim = std::min(blockDim, limit);
+  attrs["_block_dim"].set_i(blockDim);
+
   om::TaskDef &task = *model_.taskDef.add_task();
   task.set_type(om::KERNEL);
   task.set_stream_id(stream);
   task.set_op_index(opIndex);
   task.set_engine(*engine);
-  task.set_block_dim(static_cast<uint32_t>(std::max<int64_t>(blockDim, 1)));
+  task.set_block_dim(static_cast<uint32_t>(blockDim));
   task.set_flops(floatAttr(op, kFlopsAttr));
   task.set_bytes(floatAttr(op, kBytesAttr));
   task.set_aicore_num(static_cast<uint32_t>(aicoreNum));
@@ -299,17 +314,23 @@ llvm::Error OmEmitter::emitCompute(Operation *op) {
 llvm::Error OmEmitter::emitOutputs(Operation *terminator) {
   om::OpDef &net = addOp(uniqueName("NetOutput"), "NetOutput", 0);
   uint32_t netIndex = net.id();
+  // Output names (aclmdlGetOutputNameByIndex) from the results' ge.name.
+  om::ListValue *names = (*net.mutable_attr())["output_names"].mutable_list();
   for (OpOperand &operand : terminator->getOpOperands()) {
     Value v = operand.get();
     auto it = locations_.find(v);
     if (it == locations_.end())
-      return makeError("graph output " + llvm::Twine(operand.getOperandNumber()) +
+      return makeError("graph output " +
+                       llvm::Twine(operand.getOperandNumber()) +
                        " is not produced by the graph");
     const Location &loc = it->second;
     graph().mutable_op(netIndex)->add_input(loc.ref);
     *graph().mutable_op(netIndex)->add_input_desc() =
         toTensorDescriptor(v.getType());
     graph().add_output(loc.ref);
+    auto geName = func_.getResultAttrOfType<StringAttr>(
+        operand.getOperandNumber(), GeDialect::kNameAttr);
+    names->add_s(geName ? geName.str() : loc.ref);
 
     om::TaskDef &task = *model_.taskDef.add_task();
     task.set_type(om::MEMCPY_ASYNC);
@@ -324,6 +345,15 @@ llvm::Error OmEmitter::emitOutputs(Operation *terminator) {
 }
 
 llvm::Expected<om::OmModel> OmEmitter::run(StringRef modelName) {
+  if (options_.aicoreNum > soc_.cubeCoreCnt)
+    return makeError("ge.aicoreNum is " + llvm::Twine(options_.aicoreNum) +
+                     " but " + soc_.source + " has " +
+                     llvm::Twine(soc_.cubeCoreCnt) + " cube cores");
+  if (options_.vectorcoreNum > soc_.vectorCoreCnt)
+    return makeError("ge.vectorcoreNum is " +
+                     llvm::Twine(options_.vectorcoreNum) + " but " +
+                     soc_.source + " has " + llvm::Twine(soc_.vectorCoreCnt) +
+                     " vector cores");
   model_.socName = soc_.source.empty() ? soc_.socVersion : soc_.source;
   om::ModelDef &modelDef = model_.modelDef;
   modelDef.set_name(modelName.str());
@@ -334,8 +364,8 @@ llvm::Expected<om::OmModel> OmEmitter::run(StringRef modelName) {
   attrs["soc_name"].set_s(model_.socName);
   attrs["ge.aicoreNum"].set_i(options_.aicoreNum ? options_.aicoreNum
                                                  : soc_.cubeCoreCnt);
-  attrs["ge.vectorcoreNum"].set_i(options_.vectorcoreNum ? options_.vectorcoreNum
-                                                         : soc_.vectorCoreCnt);
+  attrs["ge.vectorcoreNum"].set_i(
+      options_.vectorcoreNum ? options_.vectorcoreNum : soc_.vectorCoreCnt);
   modelDef.add_graph()->set_name(modelName.str());
 
   if (llvm::Error err = emitData())

@@ -34,8 +34,10 @@ struct EmitOptions {
   std::string modelName;
   /// Fail on an op with no kernel instead of estimating its plan.
   bool requireKernels = false;
-  /// Global core limits recorded as "ge.aicoreNum" / "ge.vectorcoreNum"
-  /// (0: the chip's counts).
+  /// Global core limits (`--aicore-num "aic|aiv"`), recorded as
+  /// "ge.aicoreNum" / "ge.vectorcoreNum" and applied to every task without an
+  /// op-level limit: its aicore_num / vectorcore_num, and a block_dim cap
+  /// (0: none; the model records the chip's counts).
   uint32_t aicoreNum = 0;
   uint32_t vectorcoreNum = 0;
 };

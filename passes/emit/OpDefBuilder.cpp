@@ -117,8 +117,9 @@ llvm::Error appendElementsBytes(ElementsAttr value, std::vector<uint8_t> &out) {
   auto dense = dyn_cast<DenseElementsAttr>(value);
   Type elementType = value.getShapedType().getElementType();
   if (!dense)
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "constant is not a dense elements attribute");
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        "constant is not a dense elements attribute");
   int64_t bytes = elementBytes(elementType);
   if (bytes < 0)
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
@@ -149,7 +150,8 @@ static bool convertAttr(Attribute attr, om::AttrDef &out, llvm::Error &err) {
     return true;
   }
   if (auto i = dyn_cast<IntegerAttr>(attr)) {
-    out.set_i(i.getType().isUnsignedInteger() ? int64_t(i.getUInt()) : i.getInt());
+    out.set_i(i.getType().isUnsignedInteger() ? int64_t(i.getUInt())
+                                              : i.getInt());
     return true;
   }
   if (auto f = dyn_cast<FloatAttr>(attr)) {
@@ -211,7 +213,8 @@ llvm::Error fillOpDef(Operation *op, om::OpDef &def,
     llvm::Error err = llvm::Error::success();
     bool converted = convertAttr(named.getValue(), value, err);
     if (err)
-      return opError(op, "attribute '" + name + "': " + toString(std::move(err)));
+      return opError(op,
+                     "attribute '" + name + "': " + toString(std::move(err)));
     if (!converted)
       return opError(op, "attribute '" + name + "' has no OM form");
     (*def.mutable_attr())[name.str()] = std::move(value);
@@ -224,7 +227,8 @@ llvm::Error fillOpDef(Operation *op, om::OpDef &def,
       def.add_input(refOf(v));
     *def.add_input_desc() = toTensorDescriptor(v.getType());
   };
-  std::optional<Attribute> segments = op->getInherentAttr("operandSegmentSizes");
+  std::optional<Attribute> segments =
+      op->getInherentAttr("operandSegmentSizes");
   auto sizes = segments ? dyn_cast_or_null<DenseI32ArrayAttr>(*segments)
                         : DenseI32ArrayAttr();
   if (!sizes) {

@@ -120,7 +120,8 @@ TEST(PlanMemory, TinyCnnLiveBuffersNeverOverlap) {
   plan.workspaceSize =
       func->getAttrOfType<mlir::IntegerAttr>(kWorkspaceSizeAttr).getInt();
   uint64_t noReuse =
-      func->getAttrOfType<mlir::IntegerAttr>(kWorkspaceSizeNoReuseAttr).getInt();
+      func->getAttrOfType<mlir::IntegerAttr>(kWorkspaceSizeNoReuseAttr)
+          .getInt();
   expectNoLiveOverlap(requests, plan, 64);
   EXPECT_EQ(requests.size(), 14u); // the image and 13 op results
   EXPECT_LT(plan.workspaceSize, noReuse);

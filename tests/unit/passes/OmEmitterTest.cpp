@@ -1,8 +1,11 @@
-//===- OmEmitterTest.cpp - the OM model task emission builds ---------------===//
+//===- OmEmitterTest.cpp - the OM model task emission builds
+//---------------===//
 
 #include "TestSupport.h"
 
 #include "passes/emit/OmEmitter.h"
+
+#include "executor/model/OmFormat.h"
 
 #include "runtime/soc/CostModel.h"
 #include "runtime/soc/SocSpec.h"
@@ -37,6 +40,8 @@ TEST(EmitOmModel, TinyCnnOpsTasksAndBlockDims) {
   auto model = emitOmModel(*module, spec);
   ASSERT_TRUE(bool(model)) << llvm::toString(model.takeError());
 
+  rt::Status valid = om::validateOmModel(*model, "tiny_cnn");
+  EXPECT_TRUE(valid.isOk()) << valid.toString();
   ASSERT_EQ(model->modelDef.graph_size(), 1);
   const om::GraphDef &graph = model->modelDef.graph(0);
   auto types = countTypes(graph);
@@ -73,8 +78,8 @@ TEST(EmitOmModel, TinyCnnOpsTasksAndBlockDims) {
     EXPECT_GT(task.op_index(), lastOp) << "kernels follow op order";
     lastOp = task.op_index();
     const om::OpDef &op = graph.op(task.op_index());
-    rt::Engine engine = task.engine() == om::AIC ? rt::Engine::kAic
-                                                 : rt::Engine::kAiv;
+    rt::Engine engine =
+        task.engine() == om::AIC ? rt::Engine::kAic : rt::Engine::kAiv;
     bool cube = op.type() == "conv" || op.type() == "gemm";
     EXPECT_EQ(task.engine(), cube ? om::AIC : om::AIV) << op.name();
     EXPECT_GE(task.block_dim(), 1u) << op.name();
@@ -107,8 +112,9 @@ TEST(EmitOmModel, TinyCnnOpsTasksAndBlockDims) {
   EXPECT_LT(memory.workspace_size(), memory.workspace_size_without_reuse());
   for (const om::TensorPlacement &p : memory.placement()) {
     const om::OpDef &op = graph.op(p.op_index());
-    EXPECT_EQ(p.location().kind(), op.type() == "Const" ? om::MemRef::WEIGHT
-                                                        : om::MemRef::WORKSPACE);
+    EXPECT_EQ(p.location().kind(), op.type() == "Const"
+                                       ? om::MemRef::WEIGHT
+                                       : om::MemRef::WORKSPACE);
     if (p.location().kind() == om::MemRef::WORKSPACE) {
       EXPECT_LE(p.location().offset() + p.size(), memory.workspace_size());
     }
@@ -147,6 +153,9 @@ TEST(EmitOmModel, ConvOpDefCarriesInputsAttrsAndDescs) {
   EXPECT_EQ(conv.output_desc(0).size(), 4 * 8 * 8 * 4);
   EXPECT_EQ(graph.op(3).type(), "NetOutput");
   EXPECT_EQ(graph.op(3).input(0), "conv1:0");
+  ASSERT_EQ(graph.op(3).attr().at("output_names").list().s_size(), 1);
+  EXPECT_EQ(graph.op(3).attr().at("output_names").list().s(0), "y");
+  EXPECT_TRUE(om::validateOmModel(*model, "conv").isOk());
   // A splat constant is written out in full.
   const om::OpDef &w = graph.op(1);
   EXPECT_EQ(w.attr().at("weight_size").i(), 4 * 3 * 3 * 3 * 4);
@@ -167,6 +176,8 @@ TEST(EmitOmModel, OutputsThatAreInputsOrConstantsAreCopied) {
   ASSERT_TRUE(module);
   auto model = emitOmModel(*module, soc910b());
   ASSERT_TRUE(bool(model)) << llvm::toString(model.takeError());
+  rt::Status valid = om::validateOmModel(*model, "copies");
+  EXPECT_TRUE(valid.isOk()) << valid.toString();
   const auto &tasks = model->taskDef.task();
   ASSERT_EQ(tasks.size(), 1 + 1 + 3);
   const om::TaskDef &in = tasks[0], &outX = tasks[2], &outC = tasks[3],
@@ -197,6 +208,8 @@ TEST(EmitOmModel, StreamsAndEventsBecomeSendRecvAndEventTasks) {
   ASSERT_TRUE(module);
   auto model = emitOmModel(*module, soc910b());
   ASSERT_TRUE(bool(model)) << llvm::toString(model.takeError());
+  rt::Status valid = om::validateOmModel(*model, "events");
+  EXPECT_TRUE(valid.isOk()) << valid.toString();
   const om::ModelTaskDef &tasks = model->taskDef;
   EXPECT_EQ(tasks.stream_num(), 2u);
   ASSERT_EQ(tasks.stream_priority_size(), 2);
@@ -207,9 +220,9 @@ TEST(EmitOmModel, StreamsAndEventsBecomeSendRecvAndEventTasks) {
   for (const om::TaskDef &t : tasks.task())
     types.push_back(t.type());
   std::vector<om::TaskType> expected = {
-      om::MEMCPY_ASYNC, om::KERNEL,       om::EVENT_RECORD, // a, send 0
-      om::EVENT_WAIT,   om::KERNEL,       om::EVENT_RECORD, // b on stream 1
-      om::EVENT_WAIT,   om::KERNEL,       om::MEMCPY_ASYNC};
+      om::MEMCPY_ASYNC, om::KERNEL, om::EVENT_RECORD, // a, send 0
+      om::EVENT_WAIT,   om::KERNEL, om::EVENT_RECORD, // b on stream 1
+      om::EVENT_WAIT,   om::KERNEL, om::MEMCPY_ASYNC};
   EXPECT_EQ(types, expected);
   EXPECT_EQ(tasks.task(2).stream_id(), 0u);
   EXPECT_EQ(tasks.task(2).event_id(), 0u);
@@ -224,7 +237,8 @@ TEST(EmitOmModel, StreamsAndEventsBecomeSendRecvAndEventTasks) {
   EXPECT_EQ(b.name(), "b");
   EXPECT_EQ(b.stream_id(), 1);
   EXPECT_EQ(b.attr().at("_op_vectorcore_num").i(), 4);
-  EXPECT_EQ(b.input(b.input_size() - 1), "^" + graph.op(tasks.task(3).op_index()).name());
+  EXPECT_EQ(b.input(b.input_size() - 1),
+            "^" + graph.op(tasks.task(3).op_index()).name());
   const om::OpDef &send = graph.op(tasks.task(2).op_index());
   EXPECT_EQ(send.type(), "Send");
   EXPECT_EQ(send.attr().at("event_id").i(), 0);
@@ -245,6 +259,38 @@ TEST(EmitOmModel, CoreLimitAboveTheChipIsAnError) {
   std::string message = llvm::toString(model.takeError());
   EXPECT_NE(message.find("node 'a'"), std::string::npos) << message;
   EXPECT_NE(message.find("_op_vectorcore_num"), std::string::npos) << message;
+}
+
+} // namespace
+
+namespace {
+
+TEST(EmitOmModel, GlobalCoreLimitAppliesWhereNoOpLimitIs) {
+  mlir::MLIRContext context;
+  auto module = fixtures::parse(context, R"mlir(
+    func.func @main(%x: tensor<1x64x64x64xf32>) -> (tensor<1x64x64x64xf32>, tensor<1x64x64x64xf32>) {
+      %a = ge.relu %x : tensor<1x64x64x64xf32> loc("a")
+      %b = ge.relu %x {ge.vectorcore_num = 3 : i64} : tensor<1x64x64x64xf32> loc("b")
+      return %a, %b : tensor<1x64x64x64xf32>, tensor<1x64x64x64xf32>
+    })mlir");
+  ASSERT_TRUE(module);
+  EmitOptions options;
+  options.vectorcoreNum = 2;
+  auto model = emitOmModel(*module, soc910b(), options);
+  ASSERT_TRUE(bool(model)) << llvm::toString(model.takeError());
+  const om::TaskDef &a = model->taskDef.task(1), &b = model->taskDef.task(2);
+  EXPECT_EQ(a.vectorcore_num(), 2u);
+  EXPECT_LE(a.block_dim(), 2u);
+  EXPECT_EQ(b.vectorcore_num(), 3u); // the op's own limit wins
+  EXPECT_LE(b.block_dim(), 3u);
+  EXPECT_EQ(model->modelDef.attr().at("ge.vectorcoreNum").i(), 2);
+
+  options.vectorcoreNum = 1000;
+  auto tooMany = emitOmModel(*module, soc910b(), options);
+  ASSERT_FALSE(bool(tooMany));
+  std::string message = llvm::toString(tooMany.takeError());
+  EXPECT_NE(message.find("ge.vectorcoreNum is 1000"), std::string::npos)
+      << message;
 }
 
 } // namespace

@@ -4,6 +4,10 @@
 
 #include "passes/Pipeline.h"
 
+#include "executor/model/OmModel.h"
+
+#include "llvm/Support/FileSystem.h"
+
 using namespace geflow;
 using namespace geflow::passes;
 
@@ -23,6 +27,34 @@ TEST(Pipeline, CompilesTinyCnn) {
   EXPECT_GT(stats.compileTimeMs, 0);
   EXPECT_EQ(result->model.modelDef.name(), "tiny_cnn");
   EXPECT_EQ(result->model.socName, "ascend910b-sim");
+}
+
+TEST(Pipeline, TinyCnnHasAKernelForEveryOp) {
+  // The kernels' own plans, not the compiler's estimate, for every op.
+  CompileOptions options;
+  options.requireKernels = true;
+  auto result = compileOnnxFile(fixtures::tinyCnnPath(), options);
+  ASSERT_TRUE(bool(result)) << llvm::toString(result.takeError());
+  EXPECT_EQ(result->stats.kernelCount, 13u);
+}
+
+TEST(Pipeline, WrittenModelLoadsBack) {
+  auto result = compileOnnxFile(fixtures::tinyCnnPath());
+  ASSERT_TRUE(bool(result)) << llvm::toString(result.takeError());
+  llvm::SmallString<128> path;
+  ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("tiny_cnn", "om", path));
+  rt::Status written = om::writeOmFile(result->model, path.str().str());
+  ASSERT_TRUE(written.isOk()) << written.toString();
+  std::unique_ptr<om::LoadedOm> loaded;
+  rt::Status st = om::loadOmFile(path.str().str(), &loaded);
+  llvm::sys::fs::remove(path);
+  ASSERT_TRUE(st.isOk()) << st.toString();
+  EXPECT_EQ(loaded->graph().op_size(),
+            result->model.modelDef.graph(0).op_size());
+  EXPECT_EQ(loaded->taskDef().task_size(), 15);
+  EXPECT_EQ(loaded->memoryPlan().workspace_size(),
+            result->stats.workspaceBytes);
+  EXPECT_EQ(loaded->weightsSize(), result->stats.weightsBytes);
 }
 
 TEST(Pipeline, NoReuseMeansNoSharing) {

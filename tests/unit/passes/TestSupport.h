@@ -30,7 +30,8 @@ inline mlir::OwningOpRef<mlir::ModuleOp> parse(mlir::MLIRContext &context,
   return mlir::parseSourceString<mlir::ModuleOp>(text, &context);
 }
 
-inline mlir::OwningOpRef<mlir::ModuleOp> importTinyCnn(mlir::MLIRContext &context) {
+inline mlir::OwningOpRef<mlir::ModuleOp>
+importTinyCnn(mlir::MLIRContext &context) {
   registerOnnxImportDialects(context);
   auto module = importOnnxFile(context, tinyCnnPath());
   if (!module) {
