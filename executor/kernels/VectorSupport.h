@@ -187,6 +187,11 @@ template <class K> KernelEntry entryFor() {
   return KernelEntry{&planVia<K>, &createVia<K>};
 }
 
+/// Parts of a family that live in a file of their own: cast (elementwise),
+/// shape / constant_of_shape / range (data movement).
+void registerCastKernel(KernelRegistry &registry);
+void registerShapeKernels(KernelRegistry &registry);
+
 /// "needs N inputs" / dtype errors in one place.
 rt::Status checkArity(const om::OpDef &op, int minInputs, int minOutputs);
 rt::Status unsupportedDtype(const om::OpDef &op, om::DataType dt);
