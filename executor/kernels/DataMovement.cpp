@@ -42,14 +42,17 @@ public:
       return opError(op, "output must have the input's dtype and element count");
     if (op.output_desc_size() > 1)
       k->maskBytes_ = numElements(op.output_desc(1)) * dtypeSize(op.output_desc(1).dtype());
-    // Dropout runs in inference form only: a training_mode operand must be false.
+    // Dropout runs in inference form only: training_mode must be false, or
+    // the ratio 0 (then training is the identity too).
     if (op.type() == "dropout" && hasInput(op, 2)) {
       k->trainingMode_ = true;
       k->trainingConst_ = constantInput(spec, 2);
-      if (k->trainingConst_ && *static_cast<const uint8_t *>(k->trainingConst_))
-        return opError(op, "training_mode=true is not supported (inference only)");
+      k->ratioConst_ = constantInput(spec, 1);
+      k->ratioDtype_ = hasInput(op, 1) ? op.input_desc(1).dtype() : om::DT_UNDEFINED;
       k->op_.set_name(op.name());
       k->op_.set_type(op.type());
+      if (k->trainingConst_ && (!hasInput(op, 1) || k->ratioConst_))
+        GEFLOW_RT_RETURN_IF_ERROR(k->checkInference(k->trainingConst_, k->ratioConst_));
     }
     // Split over bytes in chunks worth kGrain float elements.
     k->setPlan(op, k->bytes_ + k->maskBytes_, kGrain * 4, 0);
@@ -59,11 +62,10 @@ public:
 
   rt::Status run(const TensorView *inputs, const TensorView *outputs,
                  uint32_t blockIdx, uint32_t blockDim) const override {
-    if (trainingMode_) {
-      const void *t = operandData(trainingConst_, inputs, 2);
-      if (t && *static_cast<const uint8_t *>(t))
-        return opError(op_, "training_mode=true is not supported (inference only)");
-    }
+    if (trainingMode_)
+      GEFLOW_RT_RETURN_IF_ERROR(checkInference(
+          operandData(trainingConst_, inputs, 2),
+          ratioDtype_ != om::DT_UNDEFINED ? operandData(ratioConst_, inputs, 1) : nullptr));
     BlockRange r = blockRange(bytes_, blockIdx, blockDim);
     auto *in = static_cast<const char *>(inputs[0].data);
     auto *o = static_cast<char *>(outputs[0].data);
@@ -79,8 +81,16 @@ public:
 private:
   CopyKernel() = default;
   int64_t bytes_ = 0, maskBytes_ = 0;
+  rt::Status checkInference(const void *training, const void *ratio) const {
+    // ONNX: the ratio defaults to 0.5.
+    double r = ratio ? loadAsDouble(ratio, ratioDtype_, 0) : 0.5;
+    if (training && *static_cast<const uint8_t *>(training) && r != 0)
+      return opError(op_, "training_mode=true is not supported (inference only)");
+    return rt::Status::ok();
+  }
   bool trainingMode_ = false;
-  const void *trainingConst_ = nullptr;
+  const void *trainingConst_ = nullptr, *ratioConst_ = nullptr;
+  om::DataType ratioDtype_ = om::DT_UNDEFINED;
   om::OpDef op_;
 };
 
@@ -266,7 +276,7 @@ rt::Status buildPad(const om::OpDef &op, const Operands &in, IndexMap *map) {
       axes.push_back(d);
   if (pads.size() != 2 * axes.size())
     return opError(op, "pads must hold 2 values per padded axis");
-  std::vector<int64_t> before(rank, 0), after(rank, 0);
+  std::vector<int64_t> before(shape.size(), 0), after(shape.size(), 0);
   for (size_t i = 0; i < axes.size(); ++i) {
     int64_t a = normalizeAxis(axes[i], rank);
     if (a < 0 || a >= rank)

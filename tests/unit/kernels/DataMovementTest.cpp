@@ -80,6 +80,11 @@ TEST(DataMovementTest, DropoutRefusesTrainingMode) {
   }
   auto inference = boolTensor({}, {0});
   EXPECT_EQ(runOp(op, {x, ratio, inference}, 3)[0].values<float>(), (std::vector<float>{1, 2}));
+  // Training with ratio 0 is the identity.
+  auto zero = tensor<float>({}, {0.0f});
+  for (bool constants : {false, true})
+    EXPECT_EQ(runOp(op, {x, zero, training}, 3, constants)[0].values<float>(),
+              (std::vector<float>{1, 2}));
 }
 
 TEST(DataMovementTest, TransposeDefaultAndExplicitPerm) {
