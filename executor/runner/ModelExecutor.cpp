@@ -4,6 +4,7 @@
 #include "executor/model/OmFormat.h"
 #include "runtime/Device.h"
 
+#include <algorithm>
 #include <map>
 
 namespace geflow::exec {
@@ -242,7 +243,8 @@ LoadedModel::~LoadedModel() {
   for (const SyncSlot &slot : allSlots_) {
     (void)target_->destroyStream(slot.stream);
     (void)target_->destroyEvent(slot.t0);
-    (void)target_->destroyEvent(slot.t1);
+    for (rt::Event *e : slot.ends)
+      (void)target_->destroyEvent(e);
   }
   for (rt::Event *e : events_)
     (void)target_->destroyEvent(e);
@@ -281,7 +283,8 @@ rt::Status LoadedModel::checkBuffers(const std::vector<Buffer> &inputs,
 rt::Status LoadedModel::enqueue(const std::vector<Buffer> &inputs,
                                 const std::vector<Buffer> &outputs,
                                 rt::Stream *caller, bool relayErrors,
-                                rt::Event *t0, rt::Event *t1,
+                                rt::Event *t0,
+                                const std::vector<rt::Event *> *ends,
                                 std::shared_ptr<Execution> *out) {
   GEFLOW_RT_RETURN_IF_ERROR(checkBuffers(inputs, outputs));
   const om::ModelTaskDef &td = om_->taskDef();
@@ -381,12 +384,11 @@ rt::Status LoadedModel::enqueue(const std::vector<Buffer> &inputs,
     }
   }
 
+  const std::vector<rt::Event *> &endEvents = ends ? *ends : endEvents_;
   for (size_t i = 0; i < streams_.size(); ++i) {
-    keep(target_->recordEvent(endEvents_[i], streams_[i]));
-    keep(target_->streamWaitEvent(caller, endEvents_[i]));
+    keep(target_->recordEvent(endEvents[i], streams_[i]));
+    keep(target_->streamWaitEvent(caller, endEvents[i]));
   }
-  if (t1)
-    keep(target_->recordEvent(t1, caller));
   if (relayErrors) {
     // GE ends a model with a task on the caller's stream; ours turns a kernel
     // failure of this execution into the caller's stream failing.
@@ -427,7 +429,11 @@ rt::Status LoadedModel::acquireSlot(SyncSlot *out) {
   SyncSlot slot;
   GEFLOW_RT_RETURN_IF_ERROR(target_->createStream(0, &slot.stream));
   GEFLOW_RT_RETURN_IF_ERROR(target_->createEvent(&slot.t0));
-  GEFLOW_RT_RETURN_IF_ERROR(target_->createEvent(&slot.t1));
+  for (size_t i = 0; i < streams_.size(); ++i) {
+    rt::Event *end = nullptr;
+    GEFLOW_RT_RETURN_IF_ERROR(target_->createEvent(&end));
+    slot.ends.push_back(end);
+  }
   std::lock_guard<std::mutex> lock(slotMu_);
   allSlots_.push_back(slot);
   *out = slot;
@@ -446,7 +452,7 @@ rt::Status LoadedModel::execute(const std::vector<Buffer> &inputs,
   GEFLOW_RT_RETURN_IF_ERROR(acquireSlot(&slot));
   std::shared_ptr<Execution> exec;
   rt::Status st = enqueue(inputs, outputs, slot.stream, /*relayErrors=*/false,
-                          slot.t0, slot.t1, &exec);
+                          slot.t0, &slot.ends, &exec);
   if (st.isOk())
     st = target_->synchronizeStream(slot.stream);
   else
@@ -454,9 +460,17 @@ rt::Status LoadedModel::execute(const std::vector<Buffer> &inputs,
   if (st.isOk() && exec)
     st = exec->error();
   if (st.isOk() && stats) {
-    float ms = 0;
-    st = target_->eventElapsedMs(slot.t0, slot.t1, &ms);
-    stats->deviceTimeNs = rt::VirtualNs(double(ms) * 1e6 + 0.5);
+    // The last model stream to finish ends the execution; the caller's
+    // joins after it are not the model's time.
+    float longest = 0;
+    for (rt::Event *end : slot.ends) {
+      float ms = 0;
+      st = target_->eventElapsedMs(slot.t0, end, &ms);
+      if (!st.isOk())
+        break;
+      longest = std::max(longest, ms);
+    }
+    stats->deviceTimeNs = rt::VirtualNs(double(longest) * 1e6 + 0.5);
   }
   releaseSlot(slot);
   if (!st.isOk() && st.message().rfind(name_ + ": ", 0) != 0)

@@ -109,17 +109,23 @@ private:
   rt::Status prepare(const LoadOptions &options);
   rt::Status checkBuffers(const std::vector<Buffer> &inputs,
                           const std::vector<Buffer> &outputs) const;
-  /// Enqueues everything on the model's streams and on `caller`. `t0` / `t1`
-  /// (may be null) are recorded on `caller` around the execution.
+  /// Enqueues everything on the model's streams and on `caller`. `t0` (may
+  /// be null) is recorded on `caller` before the model's streams start;
+  /// `ends` (may be null) replace endEvents_ as the events each model stream
+  /// records when it is done.
   rt::Status enqueue(const std::vector<Buffer> &inputs,
                      const std::vector<Buffer> &outputs, rt::Stream *caller,
-                     bool relayErrors, rt::Event *t0, rt::Event *t1,
+                     bool relayErrors, rt::Event *t0,
+                     const std::vector<rt::Event *> *ends,
                      std::shared_ptr<Execution> *out);
 
-  /// A stream and two timing events a synchronous execution borrows.
+  /// What a synchronous execution borrows: a stream, and its own start and
+  /// per-stream end events, so its device time is read from its own records
+  /// (first task start to last stream end) whatever other threads enqueue.
   struct SyncSlot {
     rt::Stream *stream = nullptr;
-    rt::Event *t0 = nullptr, *t1 = nullptr;
+    rt::Event *t0 = nullptr;
+    std::vector<rt::Event *> ends; // one per model stream
   };
   rt::Status acquireSlot(SyncSlot *out);
   void releaseSlot(const SyncSlot &slot);

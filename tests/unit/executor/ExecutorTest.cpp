@@ -77,6 +77,10 @@ TEST_F(Executor, ExecuteGivesRealValuesAndDeviceTime) {
   ASSERT_TRUE(st.isOk()) << st.toString();
   EXPECT_EQ(y, addReluExpected(x));
   EXPECT_GT(stats.deviceTimeNs, 0);
+  // The simulation is deterministic: the same execution takes the same time.
+  exec::ExecutionStats again;
+  ASSERT_TRUE(m->execute({{x.data(), 32}}, {{y.data(), 32}}, &again).isOk());
+  EXPECT_EQ(again.deviceTimeNs, stats.deviceTimeNs);
 }
 
 TEST_F(Executor, WithTheKernelLibrarysElementwiseKernels) {
