@@ -53,8 +53,10 @@ def PlanMemory : Pass<"ge-plan-memory", "::mlir::func::FuncOp"> {
     `geflow.workspace_size_no_reuse` (the sum of all aligned buffers).
 
     Reuse is decided by one predicate (MemoryPlanner.h), "every use of the
-    earlier buffer is ordered before the later buffer's writer"; on one stream
-    that is the op order, and a multi-stream plan supplies event ordering.
+    earlier buffer is ordered before the later buffer's writer". On one stream
+    that is the op order. When ops carry `ge.stream` ids other than 0, memory
+    passes on only within a stream, from buffers whose readers are all on it;
+    event insertion can widen that with the events it places.
   }];
   let options = [
     Option<"reuse", "reuse", "bool", /*default=*/"true",

@@ -36,6 +36,15 @@ mlir::LogicalResult planMemory(mlir::func::FuncOp func, bool reuse,
     position[&op] = next++;
   const int64_t end = next; // the output copies
 
+  auto streamOf = [](mlir::Operation *op) -> int64_t {
+    auto stream =
+        op->getAttrOfType<mlir::IntegerAttr>(mlir::ge::GeDialect::kStreamAttr);
+    return stream ? stream.getInt() : 0;
+  };
+  bool multiStream = false;
+  for (mlir::Operation &op : body)
+    multiStream |= streamOf(&op) != 0;
+
   std::vector<BufferRequest> requests;
   llvm::SmallVector<mlir::Value> values;
   auto addBuffer = [&](mlir::Value value, int64_t def) -> mlir::LogicalResult {
@@ -50,15 +59,15 @@ mlir::LogicalResult planMemory(mlir::func::FuncOp func, bool reuse,
     request.def = def;
     request.lastUse = def;
     if (mlir::Operation *producer = value.getDefiningOp())
-      if (auto stream = producer->getAttrOfType<mlir::IntegerAttr>(
-              mlir::ge::GeDialect::kStreamAttr))
-        request.stream = stream.getInt();
+      request.stream = streamOf(producer);
     for (mlir::OpOperand &use : value.getUses()) {
       mlir::Operation *user = body.findAncestorOpInBlock(*use.getOwner());
-      int64_t at = !user || user->hasTrait<mlir::OpTrait::IsTerminator>()
-                       ? end
-                       : position.lookup(user);
+      bool isResult = !user || user->hasTrait<mlir::OpTrait::IsTerminator>();
+      int64_t at = isResult ? end : position.lookup(user);
       request.lastUse = std::max(request.lastUse, at);
+      // The output copies run on the producer's stream (OmEmitter).
+      if (!isResult && streamOf(user) != request.stream)
+        request.readersOnWriterStream = false;
     }
     requests.push_back(request);
     values.push_back(value);
@@ -82,6 +91,11 @@ mlir::LogicalResult planMemory(mlir::func::FuncOp func, bool reuse,
   MemoryPlanOptions options;
   options.reuse = reuse;
   options.alignment = static_cast<uint64_t>(alignment);
+  // DESIGN.md pass 8: across streams, memory passes on only when something
+  // orders the last reader before the new writer; without events that is
+  // stream order alone.
+  if (multiStream)
+    options.orderedBefore = orderedOnSameStream;
   MemoryPlanResult plan = planBuffers(requests, options);
 
   mlir::Builder builder(func.getContext());

@@ -12,6 +12,12 @@ bool orderedOnOneStream(const BufferRequest &earlier,
   return earlier.lastUse < later.def;
 }
 
+bool orderedOnSameStream(const BufferRequest &earlier,
+                         const BufferRequest &later) {
+  return earlier.stream == later.stream && earlier.readersOnWriterStream &&
+         earlier.lastUse < later.def;
+}
+
 uint64_t alignedBufferSize(uint64_t size, uint64_t alignment) {
   if (alignment == 0)
     alignment = 1;

@@ -28,6 +28,8 @@ struct BufferRequest {
   int64_t def = 0;     // position of the writer
   int64_t lastUse = 0; // position of the last reader (>= def)
   int64_t stream = 0;  // stream of the writer (for stream-aware orderings)
+  /// Every reader runs on `stream` too (so stream order alone orders them).
+  bool readersOnWriterStream = true;
 };
 
 /// True when every use of `earlier` completes before `later` is written, so
@@ -38,6 +40,13 @@ using OrderedBefore = std::function<bool(const BufferRequest &earlier,
 /// One stream: positions are the execution order.
 bool orderedOnOneStream(const BufferRequest &earlier,
                         const BufferRequest &later);
+
+/// Several streams and no knowledge of events: only stream order counts, so
+/// memory passes on only within one stream, from a buffer whose every reader
+/// is on that stream. (Event insertion can supply a predicate that also
+/// accepts an event ordering the last reader before the new writer.)
+bool orderedOnSameStream(const BufferRequest &earlier,
+                         const BufferRequest &later);
 
 struct MemoryPlanOptions {
   bool reuse = true;

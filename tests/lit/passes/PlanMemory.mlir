@@ -49,3 +49,21 @@ func.func @two_results(%x: tensor<1x1x4x4xf32>) -> tensor<1x1x2x2xf32> {
   %y:2 = ge.max_pool %x {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x1x4x4xf32>) -> (tensor<1x1x2x2xf32>, tensor<1x1x2x2xi64>)
   return %y#0 : tensor<1x1x2x2xf32>
 }
+
+// Two streams and no events yet: memory passes on only along one stream.
+// %a (stream 0) is read on stream 1, so nothing takes its memory, and nothing
+// on stream 1 takes the input's; %b is read only on its own stream 1, so %d
+// (stream 1) takes its slot once %c has read it.
+// CHECK-LABEL: func.func @two_streams
+// CHECK-SAME: geflow.workspace_size = 256 : i64
+func.func @two_streams(%x: tensor<16xf32>) -> tensor<16xf32> {
+  // CHECK: ge.relu %{{.*}} {geflow.output_offsets = array<i64: 64>}
+  %a = ge.relu %x : tensor<16xf32>
+  // CHECK: ge.relu %{{.*}} {ge.stream = 1 : i64, geflow.output_offsets = array<i64: 128>}
+  %b = ge.relu %a {ge.stream = 1 : i64} : tensor<16xf32>
+  // CHECK: ge.relu %{{.*}} {ge.stream = 1 : i64, geflow.output_offsets = array<i64: 192>}
+  %c = ge.relu %b {ge.stream = 1 : i64} : tensor<16xf32>
+  // CHECK: ge.relu %{{.*}} {ge.stream = 1 : i64, geflow.output_offsets = array<i64: 128>}
+  %d = ge.relu %c {ge.stream = 1 : i64} : tensor<16xf32>
+  return %d : tensor<16xf32>
+}

@@ -131,3 +131,15 @@ TEST(PlanMemory, TinyCnnLiveBuffersNeverOverlap) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(MemoryPlanner, SameStreamOrderingNeedsReadersOnTheStream) {
+  BufferRequest a{256, 0, 1, 0}, later{256, 2, 3, 0}, other{256, 2, 3, 1};
+  EXPECT_TRUE(orderedOnSameStream(a, later));
+  EXPECT_FALSE(orderedOnSameStream(a, other));
+  a.readersOnWriterStream = false;
+  EXPECT_FALSE(orderedOnSameStream(a, later));
+}
+
+} // namespace
