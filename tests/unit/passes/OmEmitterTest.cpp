@@ -294,3 +294,39 @@ TEST(EmitOmModel, GlobalCoreLimitAppliesWhereNoOpLimitIs) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(EmitOmModel, AbsentOptionalOperandsAndSeveralResults) {
+  mlir::MLIRContext context;
+  auto module = fixtures::parse(context, R"mlir(
+    func.func @main(%x: tensor<1x1x4x4xf32>, %hi: tensor<f32>) -> (tensor<1x1x4x4xf32>, tensor<1x1x2x2xi64>) {
+      %c = ge.clip %x max %hi : (tensor<1x1x4x4xf32>, tensor<f32>) -> tensor<1x1x4x4xf32> loc("clip")
+      %y:2 = ge.max_pool %c {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x1x4x4xf32>) -> (tensor<1x1x2x2xf32>, tensor<1x1x2x2xi64>) loc("pool")
+      return %c, %y#1 : tensor<1x1x4x4xf32>, tensor<1x1x2x2xi64>
+    })mlir");
+  ASSERT_TRUE(module);
+  auto model = emitOmModel(*module, soc910b());
+  ASSERT_TRUE(bool(model)) << llvm::toString(model.takeError());
+  rt::Status valid = om::validateOmModel(*model, "optional");
+  EXPECT_TRUE(valid.isOk()) << valid.toString();
+  const om::GraphDef &graph = model->modelDef.graph(0);
+  const om::OpDef &clip = graph.op(2);
+  ASSERT_EQ(clip.name(), "clip");
+  ASSERT_EQ(clip.input_size(), 3);
+  EXPECT_EQ(clip.input(1), "");
+  EXPECT_EQ(clip.input_desc(1).dtype(), om::DT_UNDEFINED);
+  EXPECT_EQ(clip.input(2), "input_1:0");
+  EXPECT_EQ(clip.attr().count("operandSegmentSizes"), 0u);
+  const om::OpDef &pool = graph.op(3);
+  ASSERT_EQ(pool.output_desc_size(), 2);
+  EXPECT_EQ(pool.output_desc(1).dtype(), om::DT_INT64);
+  ASSERT_EQ(graph.output_size(), 2);
+  EXPECT_EQ(graph.output(1), "pool:1");
+  int placed = 0;
+  for (const om::TensorPlacement &p : model->memoryPlan.placement())
+    placed += p.op_index() == 3;
+  EXPECT_EQ(placed, 2);
+}
+
+} // namespace
