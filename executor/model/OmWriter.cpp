@@ -8,6 +8,7 @@
 
 #include "executor/model/OmFormat.h"
 
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -105,7 +106,10 @@ rt::Status serializeOm(const OmModel &model, std::string *out) {
 
 rt::Status writeFileAtomically(const std::string &path,
                                const std::string &bytes) {
-  std::string tmp = path + ".tmp." + std::to_string(::getpid());
+  // Unique per process and per call, so concurrent writers never share one.
+  static std::atomic<uint64_t> counter{0};
+  std::string tmp = path + ".tmp." + std::to_string(::getpid()) + "." +
+                    std::to_string(counter.fetch_add(1, std::memory_order_relaxed));
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0)
     return fail(path + ": cannot create '" + tmp + "': " + std::strerror(errno));
