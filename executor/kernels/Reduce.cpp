@@ -334,6 +334,18 @@ rt::Status axisLayout(const om::OpDef &op, const om::TensorDescriptor &desc,
 using SoftmaxFn = void (*)(const AxisLayout &l, bool log, const void *in,
                            void *out, int64_t begin, int64_t end);
 
+/// One row x -> y, both Eigen arrays (contiguous or strided).
+template <class T, class X, class Y> void softmaxRow(const X &x, Y &y, bool log) {
+  const T m = x.maxCoeff();
+  if (log) {
+    T lse = std::log((x - m).exp().sum());
+    y = x - m - lse;
+  } else {
+    y = (x - m).exp();
+    y /= y.sum();
+  }
+}
+
 /// Rows [begin, end) of outer * inner rows of N elements (stride inner).
 template <class T>
 void softmaxRun(const AxisLayout &l, bool log, const void *inV, void *outV,
@@ -343,16 +355,13 @@ void softmaxRun(const AxisLayout &l, bool log, const void *inV, void *outV,
   const int64_t n = l.n, inner = l.inner;
   for (int64_t row = begin; row < end; ++row) {
     int64_t base = (row / inner) * n * inner + row % inner;
-    CStrided<T> x(in + base, n, Eigen::InnerStride<>(inner));
-    Eigen::Map<Arr<T>, 0, Eigen::InnerStride<>> y(out + base, n,
-                                                  Eigen::InnerStride<>(inner));
-    const T m = x.maxCoeff();
-    if (log) {
-      T lse = std::log((x - m).exp().sum());
-      y = x - m - lse;
+    if (inner == 1) {
+      MMap<T> y(out + base, n);
+      softmaxRow<T>(CMap<T>(in + base, n), y, log);
     } else {
-      y = (x - m).exp();
-      y /= y.sum();
+      Eigen::Map<Arr<T>, 0, Eigen::InnerStride<>> y(out + base, n,
+                                                    Eigen::InnerStride<>(inner));
+      softmaxRow<T>(CStrided<T>(in + base, n, Eigen::InnerStride<>(inner)), y, log);
     }
   }
 }
