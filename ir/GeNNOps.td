@@ -98,12 +98,13 @@ def Ge_InstanceNormalizationOp : Ge_TensorOp<"instance_normalization", [SameOper
 }
 
 def Ge_LayerNormalizationOp : Ge_TensorOp<"layer_normalization", [SameOperandsAndResultElementType]> {
-  let summary = "normalise over dims [axis, rank); one result (Y)";
+  let summary = "normalise over dims [axis, rank); Y, and optionally Mean and InvStdDev";
   let arguments = (ins Ge_FloatTensor:$X, Ge_FloatTensor:$Scale, Optional<Ge_FloatTensor>:$B,
                    DefaultValuedAttr<Ge_I64Attr, "-1">:$axis,
                    DefaultValuedAttr<F32Attr, "1e-5f">:$epsilon,
                    DefaultValuedAttr<Ge_I64Attr, "1">:$stash_type);
-  let results = (outs Ge_FloatTensor:$Y);
+  // Mean and InvStdDev (ONNX's optional outputs) come as a pair or not at all.
+  let results = (outs Ge_FloatTensor:$Y, Variadic<Ge_FloatTensor>:$statistics);
   let hasVerifier = 1;
 }
 

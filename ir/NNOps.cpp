@@ -181,6 +181,16 @@ LogicalResult LayerNormalizationOp::verify() {
                            << formatShape(shapeOf(v))
                            << " which does not broadcast to the normalised dims "
                            << formatShape(normalized);
+  if (!getStatistics().empty() && getStatistics().size() != 2)
+    return emitOpError() << "has " << 1 + getStatistics().size()
+                         << " results but LayerNormalization has 1 (Y) or 3 (Y, Mean, "
+                            "InvStdDev)";
+  // Mean and InvStdDev keep the leading dims and reduce the normalised ones to 1.
+  Shape statistics(x.begin(), x.end());
+  std::fill(statistics.end() - normalized.size(), statistics.end(), 1);
+  for (unsigned i = 1; i < getNumResults(); ++i)
+    if (failed(verifyResultShape(*this, i, statistics)))
+      return failure();
   return verifyResultShape(*this, 0, x);
 }
 

@@ -414,9 +414,9 @@ LogicalResult TransposeOp::verify() {
 }
 
 LogicalResult ResizeOp::verify() {
-  if (!llvm::is_contained({"nearest", "linear"}, getMode()))
+  if (!llvm::is_contained({"nearest", "linear", "cubic"}, getMode()))
     return emitOpError() << "attribute 'mode' is \"" << getMode()
-                         << "\" but must be nearest or linear";
+                         << "\" but must be nearest, linear or cubic";
   // tf_half_pixel_for_nn left the spec in opset 13 but converted models keep it.
   if (!llvm::is_contained({"half_pixel", "pytorch_half_pixel", "align_corners",
                            "asymmetric", "tf_crop_and_resize",

@@ -217,6 +217,12 @@ llvm::Error GraphImporter::importNode(const onnx::NodeProto &node, size_t index)
 
   // Results: the ONNX outputs the ge op has, optional ones typed from the first.
   int numResults = spec->numResults < 0 ? node.output_size() : spec->numResults;
+  if (spec->extra == OpSpec::ExtraResult::Statistics) {
+    bool usesStatistics = false;
+    for (int i = 1; i < node.output_size(); ++i)
+      usesStatistics |= !node.output(i).empty() && usedNames.contains(node.output(i));
+    numResults = usesStatistics ? numResults : 1;
+  }
   for (int i = numResults; i < node.output_size(); ++i)
     if (!node.output(i).empty() && usedNames.contains(node.output(i)))
       return makeError(where + ": output #" + std::to_string(i) + " '" +
@@ -246,6 +252,17 @@ llvm::Error GraphImporter::importNode(const onnx::NodeProto &node, size_t index)
     if (i == 0 || spec->extra == OpSpec::ExtraResult::None)
       return makeError(where + ": output #" + std::to_string(i) +
                        " is required but unnamed");
+    if (spec->extra == OpSpec::ExtraResult::Statistics) {
+      // Mean and InvStdDev share a type; exactly one of them is named here.
+      const onnx::TypeProto *other = valueTypes.lookup(node.output(3 - i));
+      auto type = other ? convertTensorType(context, *other)
+                        : llvm::Expected<RankedTensorType>(makeError(
+                              where + ": no type for the statistics outputs"));
+      if (!type)
+        return type.takeError();
+      resultTypes.push_back(*type);
+      continue;
+    }
     auto first = llvm::cast<RankedTensorType>(resultTypes.front());
     Type element = spec->extra == OpSpec::ExtraResult::IndicesLikeFirst
                        ? builder.getI64Type()

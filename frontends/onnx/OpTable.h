@@ -26,7 +26,9 @@ namespace geflow::onnxfe {
 struct OpSpec {
   /// How a result beyond the ONNX outputs is typed when the model leaves it out
   /// (ir/README.md keeps optional outputs as results).
-  enum class ExtraResult { None, IndicesLikeFirst, MaskLikeFirst };
+  /// Statistics: LayerNormalization's Mean and InvStdDev, imported as a pair
+  /// when the model uses either, each typed like the other.
+  enum class ExtraResult { None, IndicesLikeFirst, MaskLikeFirst, Statistics };
 
   llvm::StringRef onnxType;
   llvm::StringRef geName;

@@ -170,8 +170,11 @@ Error runModel() {
   if (rt::Status s = rt::Device::create(deviceOptions, &device); !s.isOk())
     return statusError(s);
 
+  std::string socName = om->socName();
   std::unique_ptr<exec::LoadedModel> model;
-  if (rt::Status s = exec::LoadedModel::load(*device, modelPath, &model); !s.isOk())
+  if (rt::Status s = exec::LoadedModel::create(exec::makeDeviceTarget(*device),
+                                               std::move(om), modelPath, &model);
+      !s.isOk())
     return statusError(s);
 
   bool inputsArePb = false;
@@ -223,7 +226,7 @@ Error runModel() {
       return statusError(s);
 
   outs() << formatv("geflow run: {0} on {1}, {2} execution(s)\n", modelPath,
-                    om->socName(), hostMs.size());
+                    socName, hostMs.size());
   outs() << formatv("  host latency   {0:F3} ms (median)\n", median);
   outs() << formatv("  device time    {0:F1} us (simulated)\n",
                     stats.deviceTimeNs / 1000.0);

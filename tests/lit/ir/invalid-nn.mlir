@@ -281,6 +281,22 @@ func.func @layer_norm_axis(%x: tensor<2x3x4xf32>, %s: tensor<4xf32>) {
 // -----
 
 func.func @layer_norm_result(%x: tensor<2x3x4xf32>, %s: tensor<4xf32>) {
+  // expected-error @+1 {{'ge.layer_normalization' op has 2 results but LayerNormalization has 1 (Y) or 3 (Y, Mean, InvStdDev)}}
+  %0:2 = ge.layer_normalization %x, %s : (tensor<2x3x4xf32>, tensor<4xf32>) -> (tensor<2x3x4xf32>, tensor<2x3x1xf32>)
+  return
+}
+
+// -----
+
+func.func @layer_norm_mean_shape(%x: tensor<2x3x4xf32>, %s: tensor<4xf32>) {
+  // expected-error @+1 {{'ge.layer_normalization' op result #1 has shape [2, 3, 4] but expected [2, 3, 1]}}
+  %0:3 = ge.layer_normalization %x, %s : (tensor<2x3x4xf32>, tensor<4xf32>) -> (tensor<2x3x4xf32>, tensor<2x3x4xf32>, tensor<2x3x1xf32>)
+  return
+}
+
+// -----
+
+func.func @layer_norm_result_shape(%x: tensor<2x3x4xf32>, %s: tensor<4xf32>) {
   // expected-error @+1 {{'ge.layer_normalization' op result has shape [2, 3] but expected [2, 3, 4]}}
   %0 = ge.layer_normalization %x, %s : (tensor<2x3x4xf32>, tensor<4xf32>) -> tensor<2x3xf32>
   return

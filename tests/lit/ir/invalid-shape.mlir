@@ -524,8 +524,8 @@ func.func @transpose_result(%x: tensor<2x3xf32>) {
 // -----
 
 func.func @resize_mode(%x: tensor<1x1x2x2xf32>, %s: tensor<4xf32>) {
-  // expected-error @+1 {{'ge.resize' op attribute 'mode' is "cubic" but must be nearest or linear}}
-  %0 = ge.resize %x scales %s {mode = "cubic"} : (tensor<1x1x2x2xf32>, tensor<4xf32>) -> tensor<?x?x?x?xf32>
+  // expected-error @+1 {{'ge.resize' op attribute 'mode' is "bicubic" but must be nearest, linear or cubic}}
+  %0 = ge.resize %x scales %s {mode = "bicubic"} : (tensor<1x1x2x2xf32>, tensor<4xf32>) -> tensor<?x?x?x?xf32>
   return
 }
 

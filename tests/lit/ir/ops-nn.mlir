@@ -49,6 +49,8 @@ func.func @norms(%x: tensor<2x3x4x5xf32>, %c: tensor<3xf32>, %ln: tensor<4x5xf32
   %1 = ge.instance_normalization %x, %c, %c : (tensor<2x3x4x5xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x3x4x5xf32>
   // CHECK: ge.layer_normalization {{.*}} {axis = 2 : i64} : (tensor<2x3x4x5xf32>, tensor<4x5xf32>, tensor<4x5xf32>) -> tensor<2x3x4x5xf32>
   %2 = ge.layer_normalization %x, %ln, %ln {axis = 2 : i64} : (tensor<2x3x4x5xf32>, tensor<4x5xf32>, tensor<4x5xf32>) -> tensor<2x3x4x5xf32>
+  // CHECK: ge.layer_normalization {{.*}} -> (tensor<2x3x4x5xf32>, tensor<2x3x1x1xf32>, tensor<2x3x1x1xf32>)
+  %stats:3 = ge.layer_normalization %x, %ln {axis = 2 : i64} : (tensor<2x3x4x5xf32>, tensor<4x5xf32>) -> (tensor<2x3x4x5xf32>, tensor<2x3x1x1xf32>, tensor<2x3x1x1xf32>)
   return
 }
 
