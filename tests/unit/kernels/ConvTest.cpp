@@ -1,94 +1,24 @@
 //===- ConvTest.cpp - conv and conv_transpose against direct loops ---------===//
 
-#include "executor/kernels/Kernel.h"
-
-#include <gtest/gtest.h>
+#include "tests/unit/kernels/KernelTestUtil.h"
 
 #include <chrono>
 #include <cmath>
-#include <random>
-#include <thread>
 
 using namespace geflow;
 using namespace geflow::kernels;
+using namespace geflow::kernels::test;
 
 namespace {
 
-using Shape = std::vector<int64_t>;
-
-om::TensorDescriptor desc(const Shape &shape, om::DataType dtype = om::DT_FLOAT) {
-  om::TensorDescriptor d;
-  d.set_dtype(dtype);
-  for (int64_t v : shape)
-    d.add_shape(v);
-  return d;
-}
-
-int64_t count(const Shape &shape) {
-  int64_t n = 1;
-  for (int64_t v : shape)
-    n *= v;
-  return n;
-}
-
-std::vector<float> random(int64_t n, unsigned seed) {
-  std::mt19937 gen(seed);
-  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
-  std::vector<float> v(n);
-  for (float &x : v)
-    x = dist(gen);
-  return v;
-}
-
-void setInts(om::OpDef &op, const std::string &name, const Shape &v) {
-  om::ListValue *list = (*op.mutable_attr())[name].mutable_list();
-  for (int64_t x : v)
-    list->add_i(x);
-}
-
-/// Plans, creates and runs `op` as `blockDim` blocks; `threads` runs the
-/// blocks concurrently on host threads. `constantWeight` hands input 1 to the
-/// kernel at creation as a constant.
+/// Runs `op` as `blockDim` blocks; `threads` runs them concurrently on host
+/// threads. `constantWeight` hands input 1 to the kernel at creation as a
+/// constant.
 rt::Status runOp(const om::OpDef &op, const std::vector<const float *> &in,
                  float *out, uint32_t blockDim, bool threads = false,
                  bool constantWeight = false) {
-  KernelPlan plan;
-  GEFLOW_RT_RETURN_IF_ERROR(planKernel(op, &plan));
-  EXPECT_EQ(plan.engine, rt::Engine::kAic);
-  EXPECT_GE(plan.maxBlocks, 1u);
-  KernelSpec spec;
-  spec.op = &op;
-  spec.constantInputs.assign(op.input_desc_size(), nullptr);
-  if (constantWeight)
-    spec.constantInputs[1] = in[1];
-  std::unique_ptr<Kernel> kernel;
-  GEFLOW_RT_RETURN_IF_ERROR(createKernel(spec, &kernel));
-  std::vector<TensorView> inputs(op.input_desc_size());
-  for (int i = 0; i < op.input_desc_size(); ++i)
-    inputs[i] = {const_cast<float *>(in[i]), &op.input_desc(i)};
-  TensorView output{out, &op.output_desc(0)};
-  if (!threads) {
-    for (uint32_t b = 0; b < blockDim; ++b)
-      GEFLOW_RT_RETURN_IF_ERROR(kernel->run(inputs.data(), &output, b, blockDim));
-    return rt::Status::ok();
-  }
-  std::vector<rt::Status> results(blockDim);
-  std::vector<std::thread> pool;
-  for (uint32_t b = 0; b < blockDim; ++b)
-    pool.emplace_back([&, b] {
-      results[b] = kernel->run(inputs.data(), &output, b, blockDim);
-    });
-  for (std::thread &t : pool)
-    t.join();
-  for (const rt::Status &st : results)
-    GEFLOW_RT_RETURN_IF_ERROR(st);
-  return rt::Status::ok();
-}
-
-void expectNear(const std::vector<float> &got, const std::vector<float> &want) {
-  ASSERT_EQ(got.size(), want.size());
-  for (size_t i = 0; i < got.size(); ++i)
-    ASSERT_NEAR(got[i], want[i], 1e-4) << "at element " << i;
+  return runBuffers(op, {in.begin(), in.end()}, {out}, blockDim,
+                    {rt::Engine::kAic, threads, constantWeight ? 1 : -1});
 }
 
 /// Attributes of one test case; empty lists are left out of the OpDef.
@@ -253,7 +183,7 @@ TEST(ConvKernel, MatchesDirectLoops) {
                             blocks, /*threads=*/blocks == 7,
                             /*constantWeight=*/blocks == 3);
       ASSERT_TRUE(st.isOk()) << st.toString();
-      expectNear(got, want);
+      expectNearAbs(got, want);
     }
     ++index;
   }
@@ -326,7 +256,7 @@ TEST(FusedConvKernel, AppliesActivation) {
         std::vector<float> got(want.size(), 12345.0f);
         rt::Status st = runOp(op, {x.data(), w.data(), b.data()}, got.data(), blocks);
         ASSERT_TRUE(st.isOk()) << st.toString();
-        expectNear(got, want);
+        expectNearAbs(got, want);
       }
     }
 }
@@ -504,7 +434,7 @@ TEST(ConvTransposeKernel, MatchesDirectLoops) {
       rt::Status st = runOp(op, {x.data(), w.data(), b.data()}, got.data(),
                             blocks, /*threads=*/blocks == 7);
       ASSERT_TRUE(st.isOk()) << st.toString();
-      expectNear(got, want);
+      expectNearAbs(got, want);
     }
     ++index;
   }

@@ -10,29 +10,6 @@ using namespace geflow::kernels::test;
 
 namespace {
 
-/// Runs `op` at every block count, with shape operands at run time and as
-/// constants, and checks that all agree; returns output `k`.
-template <class T>
-std::vector<T> runAll(const om::OpDef &op, const std::vector<HostTensor> &in,
-                      int k = 0) {
-  std::vector<T> first;
-  bool have = false;
-  for (bool constants : {false, true})
-    for (uint32_t blocks : kBlockDims) {
-      auto out = runOp(op, in, blocks, constants);
-      if (out.empty())
-        return {};
-      auto v = out[k].values<T>();
-      if (!have) {
-        first = v;
-        have = true;
-      }
-      EXPECT_EQ(v, first) << op.type() << " blocks " << blocks
-                          << (constants ? " (constants)" : "");
-    }
-  return first;
-}
-
 std::vector<float> iota(int64_t n) {
   std::vector<float> v(n);
   for (int64_t i = 0; i < n; ++i)

@@ -1,86 +1,19 @@
 //===- GemmTest.cpp - gemm and matmul against direct loops -----------------===//
 
-#include "executor/kernels/Kernel.h"
-
-#include <gtest/gtest.h>
+#include "tests/unit/kernels/KernelTestUtil.h"
 
 #include <cmath>
-#include <random>
-#include <thread>
 
 using namespace geflow;
 using namespace geflow::kernels;
+using namespace geflow::kernels::test;
 
 namespace {
 
-using Shape = std::vector<int64_t>;
-
-om::TensorDescriptor desc(const std::vector<int64_t> &shape,
-                          om::DataType dtype = om::DT_FLOAT) {
-  om::TensorDescriptor d;
-  d.set_dtype(dtype);
-  for (int64_t v : shape)
-    d.add_shape(v);
-  return d;
-}
-
-int64_t count(const std::vector<int64_t> &shape) {
-  int64_t n = 1;
-  for (int64_t v : shape)
-    n *= v;
-  return n;
-}
-
-std::vector<float> random(int64_t n, unsigned seed) {
-  std::mt19937 gen(seed);
-  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
-  std::vector<float> v(n);
-  for (float &x : v)
-    x = dist(gen);
-  return v;
-}
-
-void setInt(om::OpDef &op, const std::string &name, int64_t v) {
-  (*op.mutable_attr())[name].set_i(v);
-}
-void setFloat(om::OpDef &op, const std::string &name, float v) {
-  (*op.mutable_attr())[name].set_f(v);
-}
-
-/// Plans, creates and runs `op` as `blockDim` blocks.
 rt::Status runOp(const om::OpDef &op, const std::vector<const float *> &in,
                  float *out, uint32_t blockDim) {
-  KernelPlan plan;
-  GEFLOW_RT_RETURN_IF_ERROR(planKernel(op, &plan));
-  EXPECT_EQ(plan.engine, rt::Engine::kAic);
-  EXPECT_GE(plan.maxBlocks, 1u);
-  KernelSpec spec;
-  spec.op = &op;
-  spec.constantInputs.assign(op.input_desc_size(), nullptr);
-  std::unique_ptr<Kernel> kernel;
-  GEFLOW_RT_RETURN_IF_ERROR(createKernel(spec, &kernel));
-  std::vector<TensorView> inputs(op.input_desc_size());
-  for (int i = 0; i < op.input_desc_size(); ++i)
-    inputs[i] = {const_cast<float *>(in[i]), &op.input_desc(i)};
-  TensorView output{out, &op.output_desc(0)};
-  // Blocks run concurrently on threads of their own, as on the device.
-  std::vector<rt::Status> results(blockDim);
-  std::vector<std::thread> threads;
-  for (uint32_t b = 0; b < blockDim; ++b)
-    threads.emplace_back([&, b] {
-      results[b] = kernel->run(inputs.data(), &output, b, blockDim);
-    });
-  for (std::thread &t : threads)
-    t.join();
-  for (const rt::Status &st : results)
-    GEFLOW_RT_RETURN_IF_ERROR(st);
-  return rt::Status::ok();
-}
-
-void expectNear(const std::vector<float> &got, const std::vector<float> &want) {
-  ASSERT_EQ(got.size(), want.size());
-  for (size_t i = 0; i < got.size(); ++i)
-    ASSERT_NEAR(got[i], want[i], 1e-4) << "at element " << i;
+  return runBuffers(op, {in.begin(), in.end()}, {out}, blockDim,
+                    {rt::Engine::kAic});
 }
 
 struct GemmCase {
@@ -156,7 +89,7 @@ TEST(GemmKernel, MatchesDirectLoops) {
                         got.data(), blocks)
                       .isOk());
       SCOPED_TRACE("m=" + std::to_string(c.m) + " blocks=" + std::to_string(blocks));
-      expectNear(got, want);
+      expectNearAbs(got, want);
     }
   }
 }
@@ -280,7 +213,7 @@ TEST(MatMulKernel, NumpySemantics) {
       ASSERT_TRUE(runOp(op, {a.data(), b.data()}, got.data(), blocks).isOk());
       SCOPED_TRACE("case a rank " + std::to_string(c.a.size()) + " blocks " +
                    std::to_string(blocks));
-      expectNear(got, want);
+      expectNearAbs(got, want);
     }
   }
 }
@@ -310,7 +243,7 @@ TEST(FusedGemmKernel, GemmThenActivation) {
   for (uint32_t blocks : {1u, 3u, 7u}) {
     std::vector<float> got(m * n, 12345.0f);
     ASSERT_TRUE(runOp(op, {a.data(), b.data(), c.data()}, got.data(), blocks).isOk());
-    expectNear(got, want);
+    expectNearAbs(got, want);
   }
 }
 
@@ -363,7 +296,7 @@ TEST(FusedMatMulKernel, BiasBroadcastAndRelu) {
                    std::to_string(c.bias.size()));
       std::vector<float> got(want.size(), 12345.0f);
       ASSERT_TRUE(runOp(op, {a.data(), b.data(), bias.data()}, got.data(), blocks).isOk());
-      expectNear(got, want);
+      expectNearAbs(got, want);
     }
   }
 }

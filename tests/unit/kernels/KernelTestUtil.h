@@ -24,8 +24,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <memory>
 #include <cstring>
+#include <memory>
+#include <random>
 #include <string>
 #include <thread>
 #include <type_traits>
@@ -238,6 +239,134 @@ void expectNear(const std::vector<T> &actual, const std::vector<T> &expected,
     double scale = std::max(1.0, std::abs(e));
     EXPECT_NEAR(a, e, tol * scale) << "at element " << i;
   }
+}
+
+/// Runs `op` at every block count, with inputs at run time and as constants,
+/// and checks that all agree; returns output `k`.
+template <class T>
+std::vector<T> runAll(const om::OpDef &op, const std::vector<HostTensor> &in,
+                      int k = 0) {
+  std::vector<T> first;
+  bool have = false;
+  for (bool constants : {false, true})
+    for (uint32_t blocks : kBlockDims) {
+      auto out = runOp(op, in, blocks, constants);
+      if (out.empty())
+        return {};
+      auto v = out[k].values<T>();
+      if (!have) {
+        first = v;
+        have = true;
+      }
+      EXPECT_EQ(v, first) << op.type() << " blocks " << blocks
+                          << (constants ? " (constants)" : "");
+    }
+  return first;
+}
+
+//===----------------------------------------------------------------------===//
+// Raw-buffer helpers for the NN kernel tests (conv, pool, gemm, norm), which
+// compare against direct loops over plain float vectors.
+//===----------------------------------------------------------------------===//
+
+using Shape = std::vector<int64_t>;
+
+/// A descriptor with only dtype and dims, as the emitter writes one.
+inline om::TensorDescriptor desc(const std::vector<int64_t> &shape,
+                                 om::DataType dtype = om::DT_FLOAT) {
+  om::TensorDescriptor d;
+  d.set_dtype(dtype);
+  for (int64_t v : shape)
+    d.add_shape(v);
+  return d;
+}
+
+inline int64_t count(const std::vector<int64_t> &shape) {
+  int64_t n = 1;
+  for (int64_t v : shape)
+    n *= v;
+  return n;
+}
+
+/// `n` values uniform in [lo, hi), the same for the same seed.
+inline std::vector<float> random(int64_t n, unsigned seed, float lo = -1.0f,
+                                 float hi = 1.0f) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<float> dist(lo, hi);
+  std::vector<float> v(n);
+  for (float &x : v)
+    x = dist(gen);
+  return v;
+}
+
+inline void setInt(om::OpDef &op, const std::string &name, int64_t v) {
+  (*op.mutable_attr())[name].set_i(v);
+}
+inline void setFloat(om::OpDef &op, const std::string &name, float v) {
+  (*op.mutable_attr())[name].set_f(v);
+}
+inline void setInts(om::OpDef &op, const std::string &name,
+                    const std::vector<int64_t> &v) {
+  om::ListValue *list = (*op.mutable_attr())[name].mutable_list();
+  for (int64_t x : v)
+    list->add_i(x);
+}
+
+/// How runBuffers launches the blocks.
+struct BufferRun {
+  rt::Engine engine;           ///< the engine the plan must choose
+  bool threads = true;         ///< blocks on threads of their own, as on the device
+  int constantInput = -1;      ///< this input is handed over at creation too
+};
+
+/// Plans, creates and runs `op` as `blockDim` blocks over caller-owned
+/// buffers (one per input and output descriptor).
+inline rt::Status runBuffers(const om::OpDef &op,
+                             const std::vector<const void *> &in,
+                             const std::vector<void *> &outs, uint32_t blockDim,
+                             const BufferRun &how) {
+  KernelPlan plan;
+  GEFLOW_RT_RETURN_IF_ERROR(planKernel(op, &plan));
+  EXPECT_EQ(plan.engine, how.engine);
+  EXPECT_GE(plan.maxBlocks, 1u);
+  KernelSpec spec;
+  spec.op = &op;
+  spec.constantInputs.assign(op.input_desc_size(), nullptr);
+  if (how.constantInput >= 0)
+    spec.constantInputs[how.constantInput] = in[how.constantInput];
+  std::unique_ptr<Kernel> kernel;
+  GEFLOW_RT_RETURN_IF_ERROR(createKernel(spec, &kernel));
+  std::vector<TensorView> inputs, outputs;
+  for (int i = 0; i < op.input_desc_size(); ++i)
+    inputs.push_back({const_cast<void *>(in[i]), &op.input_desc(i)});
+  for (int i = 0; i < op.output_desc_size(); ++i)
+    outputs.push_back({outs[i], &op.output_desc(i)});
+  if (!how.threads) {
+    for (uint32_t b = 0; b < blockDim; ++b)
+      GEFLOW_RT_RETURN_IF_ERROR(
+          kernel->run(inputs.data(), outputs.data(), b, blockDim));
+    return rt::Status::ok();
+  }
+  std::vector<rt::Status> results(blockDim);
+  std::vector<std::thread> threads;
+  for (uint32_t b = 0; b < blockDim; ++b)
+    threads.emplace_back([&, b] {
+      results[b] = kernel->run(inputs.data(), outputs.data(), b, blockDim);
+    });
+  for (std::thread &t : threads)
+    t.join();
+  for (const rt::Status &st : results)
+    GEFLOW_RT_RETURN_IF_ERROR(st);
+  return rt::Status::ok();
+}
+
+/// Element-wise |got - want| <= absTol; stops at the first miss.
+template <class T, class U>
+void expectNearAbs(const std::vector<T> &got, const std::vector<U> &want,
+                   double absTol = 1e-4) {
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < got.size(); ++i)
+    ASSERT_NEAR(got[i], want[i], absTol) << "at element " << i;
 }
 
 } // namespace geflow::kernels::test

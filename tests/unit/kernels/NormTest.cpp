@@ -1,80 +1,19 @@
 //===- NormTest.cpp - normalisation kernels against direct loops -----------===//
 
-#include "executor/kernels/Kernel.h"
-
-#include <gtest/gtest.h>
+#include "tests/unit/kernels/KernelTestUtil.h"
 
 #include <cmath>
-#include <random>
-#include <thread>
 
 using namespace geflow;
 using namespace geflow::kernels;
+using namespace geflow::kernels::test;
 
 namespace {
 
-using Shape = std::vector<int64_t>;
-
-om::TensorDescriptor desc(const Shape &shape, om::DataType dtype = om::DT_FLOAT) {
-  om::TensorDescriptor d;
-  d.set_dtype(dtype);
-  for (int64_t v : shape)
-    d.add_shape(v);
-  return d;
-}
-
-int64_t count(const Shape &shape) {
-  int64_t n = 1;
-  for (int64_t v : shape)
-    n *= v;
-  return n;
-}
-
-std::vector<float> random(int64_t n, unsigned seed, float lo = -1.0f,
-                          float hi = 1.0f) {
-  std::mt19937 gen(seed);
-  std::uniform_real_distribution<float> dist(lo, hi);
-  std::vector<float> v(n);
-  for (float &x : v)
-    x = dist(gen);
-  return v;
-}
-
-/// Plans, creates and runs `op` as `blockDim` blocks.
 rt::Status runOp(const om::OpDef &op, const std::vector<const float *> &in,
                  const std::vector<float *> &outs, uint32_t blockDim) {
-  KernelPlan plan;
-  GEFLOW_RT_RETURN_IF_ERROR(planKernel(op, &plan));
-  EXPECT_EQ(plan.engine, rt::Engine::kAiv);
-  EXPECT_GE(plan.maxBlocks, 1u);
-  KernelSpec spec;
-  spec.op = &op;
-  spec.constantInputs.assign(op.input_desc_size(), nullptr);
-  std::unique_ptr<Kernel> kernel;
-  GEFLOW_RT_RETURN_IF_ERROR(createKernel(spec, &kernel));
-  std::vector<TensorView> inputs, outputs;
-  for (int i = 0; i < op.input_desc_size(); ++i)
-    inputs.push_back({const_cast<float *>(in[i]), &op.input_desc(i)});
-  for (int i = 0; i < op.output_desc_size(); ++i)
-    outputs.push_back({outs[i], &op.output_desc(i)});
-  // Blocks run concurrently on threads of their own, as on the device.
-  std::vector<rt::Status> results(blockDim);
-  std::vector<std::thread> threads;
-  for (uint32_t b = 0; b < blockDim; ++b)
-    threads.emplace_back([&, b] {
-      results[b] = kernel->run(inputs.data(), outputs.data(), b, blockDim);
-    });
-  for (std::thread &t : threads)
-    t.join();
-  for (const rt::Status &st : results)
-    GEFLOW_RT_RETURN_IF_ERROR(st);
-  return rt::Status::ok();
-}
-
-void expectNear(const std::vector<float> &got, const std::vector<double> &want) {
-  ASSERT_EQ(got.size(), want.size());
-  for (size_t i = 0; i < got.size(); ++i)
-    ASSERT_NEAR(got[i], want[i], 1e-4) << "at element " << i;
+  return runBuffers(op, {in.begin(), in.end()}, {outs.begin(), outs.end()},
+                    blockDim, {rt::Engine::kAiv});
 }
 
 TEST(BatchNormKernel, MatchesFormula) {
@@ -109,7 +48,7 @@ TEST(BatchNormKernel, MatchesFormula) {
                                var.data()},
                           {got.data()}, blocks)
                         .isOk());
-        expectNear(got, want);
+        expectNearAbs(got, want);
       }
     }
   }
@@ -169,7 +108,7 @@ TEST(InstanceNormKernel, MatchesFormula) {
       ASSERT_TRUE(
           runOp(op, {in.data(), scale.data(), bias.data()}, {got.data()}, blocks)
               .isOk());
-      expectNear(got, want);
+      expectNearAbs(got, want);
     }
   }
 }
@@ -252,11 +191,11 @@ TEST(LayerNormKernel, MatchesFormula) {
         ins.push_back(bias.data());
       ASSERT_TRUE(runOp(op, ins, {got.data(), gotMean.data(), gotInv.data()}, blocks)
                       .isOk());
-      expectNear(got, want);
+      expectNearAbs(got, want);
       if (c.outputs > 1)
-        expectNear(gotMean, wantMean);
+        expectNearAbs(gotMean, wantMean);
       if (c.outputs > 2)
-        expectNear(gotInv, wantInv);
+        expectNearAbs(gotInv, wantInv);
     }
   }
 }

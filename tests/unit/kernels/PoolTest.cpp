@@ -1,79 +1,20 @@
 //===- PoolTest.cpp - pooling kernels against direct loops -----------------===//
 
-#include "executor/kernels/Kernel.h"
-
-#include <gtest/gtest.h>
+#include "tests/unit/kernels/KernelTestUtil.h"
 
 #include <cmath>
 #include <limits>
 #include <random>
-#include <thread>
 
 using namespace geflow;
 using namespace geflow::kernels;
+using namespace geflow::kernels::test;
 
 namespace {
 
-using Shape = std::vector<int64_t>;
-
-om::TensorDescriptor desc(const Shape &shape, om::DataType dtype = om::DT_FLOAT) {
-  om::TensorDescriptor d;
-  d.set_dtype(dtype);
-  for (int64_t v : shape)
-    d.add_shape(v);
-  return d;
-}
-
-int64_t count(const Shape &shape) {
-  int64_t n = 1;
-  for (int64_t v : shape)
-    n *= v;
-  return n;
-}
-
-std::vector<float> random(int64_t n, unsigned seed) {
-  std::mt19937 gen(seed);
-  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
-  std::vector<float> v(n);
-  for (float &x : v)
-    x = dist(gen);
-  return v;
-}
-
-void setInts(om::OpDef &op, const std::string &name, const Shape &v) {
-  om::ListValue *list = (*op.mutable_attr())[name].mutable_list();
-  for (int64_t x : v)
-    list->add_i(x);
-}
-
-/// Plans, creates and runs `op` as `blockDim` blocks.
 rt::Status runOp(const om::OpDef &op, const float *x,
                  const std::vector<void *> &outs, uint32_t blockDim) {
-  KernelPlan plan;
-  GEFLOW_RT_RETURN_IF_ERROR(planKernel(op, &plan));
-  EXPECT_EQ(plan.engine, rt::Engine::kAiv);
-  EXPECT_GE(plan.maxBlocks, 1u);
-  KernelSpec spec;
-  spec.op = &op;
-  spec.constantInputs.assign(1, nullptr);
-  std::unique_ptr<Kernel> kernel;
-  GEFLOW_RT_RETURN_IF_ERROR(createKernel(spec, &kernel));
-  TensorView input{const_cast<float *>(x), &op.input_desc(0)};
-  std::vector<TensorView> outputs;
-  for (int i = 0; i < op.output_desc_size(); ++i)
-    outputs.push_back({outs[i], &op.output_desc(i)});
-  // Blocks run concurrently on threads of their own, as on the device.
-  std::vector<rt::Status> results(blockDim);
-  std::vector<std::thread> threads;
-  for (uint32_t b = 0; b < blockDim; ++b)
-    threads.emplace_back([&, b] {
-      results[b] = kernel->run(&input, outputs.data(), b, blockDim);
-    });
-  for (std::thread &t : threads)
-    t.join();
-  for (const rt::Status &st : results)
-    GEFLOW_RT_RETURN_IF_ERROR(st);
-  return rt::Status::ok();
+  return runBuffers(op, {x}, outs, blockDim, {rt::Engine::kAiv});
 }
 
 struct PoolCase {

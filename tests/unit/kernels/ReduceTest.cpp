@@ -10,26 +10,6 @@ using namespace geflow::kernels::test;
 
 namespace {
 
-template <class T>
-std::vector<T> runAll(const om::OpDef &op, const std::vector<HostTensor> &in,
-                      int k = 0) {
-  std::vector<T> first;
-  bool have = false;
-  for (bool constants : {false, true})
-    for (uint32_t blocks : kBlockDims) {
-      auto out = runOp(op, in, blocks, constants);
-      if (out.empty())
-        return {};
-      auto v = out[k].values<T>();
-      if (!have) {
-        first = v;
-        have = true;
-      }
-      EXPECT_EQ(v, first) << op.type() << " blocks " << blocks;
-    }
-  return first;
-}
-
 // The ONNX reduce examples' data: shape [3, 2, 2], values 1..12.
 HostTensor example() {
   return tensor<float>({3, 2, 2}, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12});
