@@ -25,8 +25,6 @@ using namespace geflow::kernels::vec;
 
 namespace {
 
-constexpr int64_t kGrain = 4096;
-
 // --- reshape, flatten, squeeze, unsqueeze, dropout -------------------------------
 
 /// Output 0 is input 0's bytes; dropout's optional mask output is all true.

@@ -23,12 +23,6 @@ using namespace geflow::kernels::vec;
 
 namespace {
 
-constexpr int64_t kGrain = 4096;
-
-template <class T> using Arr = Eigen::Array<T, Eigen::Dynamic, 1>;
-template <class T> using CMap = Eigen::Map<const Arr<T>>;
-template <class T> using MMap = Eigen::Map<Arr<T>>;
-
 // --- unary -----------------------------------------------------------------------
 
 struct UnaryParams {

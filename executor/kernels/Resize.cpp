@@ -27,7 +27,6 @@ using namespace geflow::kernels::vec;
 
 namespace {
 
-constexpr int64_t kGrain = 4096;
 constexpr int kMaxRank = 8;
 constexpr int kMaxOuterTaps = 256;
 

@@ -17,8 +17,6 @@ using namespace geflow::kernels::vec;
 
 namespace {
 
-constexpr int64_t kGrain = 4096;
-
 // --- cast ------------------------------------------------------------------------
 
 using CastTypes = TypeList<float, double, Eigen::half, Eigen::bfloat16, int8_t,

@@ -18,8 +18,6 @@ using namespace geflow::kernels::vec;
 
 namespace {
 
-constexpr int64_t kGrain = 4096;
-
 // --- shape, constant_of_shape, range ----------------------------------------------
 
 class ShapeKernel final : public VectorKernel {

@@ -24,6 +24,14 @@
 
 namespace geflow::kernels::vec {
 
+/// Elements a block takes at the least before a vector kernel splits further.
+constexpr int64_t kGrain = 4096;
+
+/// Eigen views of a contiguous run of T.
+template <class T> using Arr = Eigen::Array<T, Eigen::Dynamic, 1>;
+template <class T> using CMap = Eigen::Map<const Arr<T>>;
+template <class T> using MMap = Eigen::Map<Arr<T>>;
+
 // --- dtypes ------------------------------------------------------------------
 
 template <class T> struct TypeTag { using type = T; };
