@@ -185,32 +185,15 @@ public:
 
 private:
   void averagePlane(const float *in, float *out) const {
-    const Window &w = p_.w;
-    int64_t r[3][2], pad[3][2];
-    for (int64_t o0 = 0; o0 < w.out[0]; ++o0) {
-      windowDim(0, o0, r[0], pad[0]);
-      for (int64_t o1 = 0; o1 < w.out[1]; ++o1) {
-        windowDim(1, o1, r[1], pad[1]);
-        for (int64_t o2 = 0; o2 < w.out[2]; ++o2) {
-          windowDim(2, o2, r[2], pad[2]);
-          float sum = 0.0f;
-          for (int64_t k0 = r[0][0]; k0 < r[0][1]; ++k0) {
-            int64_t i0 = o0 * w.stride[0] - w.padBegin[0] + k0 * w.dilation[0];
-            for (int64_t k1 = r[1][0]; k1 < r[1][1]; ++k1) {
-              int64_t i1 = o1 * w.stride[1] - w.padBegin[1] + k1 * w.dilation[1];
-              const float *row = in + (i0 * w.in[1] + i1) * w.in[2] +
-                                 o2 * w.stride[2] - w.padBegin[2];
-              for (int64_t k2 = r[2][0]; k2 < r[2][1]; ++k2)
-                sum += row[k2 * w.dilation[2]];
-            }
-          }
-          int64_t n = 1;
-          for (int d = 0; d < 3; ++d)
-            n *= p_.countIncludePad ? pad[d][1] - pad[d][0] : r[d][1] - r[d][0];
-          *out++ = n > 0 ? sum / static_cast<float>(n) : 0.0f;
-        }
-      }
-    }
+    forEachWindow([&](const int64_t(&o)[3], const int64_t(&r)[3][2],
+                      const int64_t(&pad)[3][2]) {
+      float sum = 0.0f;
+      forEachTap(in, o, r, [&](const float *at) { sum += *at; });
+      int64_t n = 1;
+      for (int d = 0; d < 3; ++d)
+        n *= p_.countIncludePad ? pad[d][1] - pad[d][0] : r[d][1] - r[d][0];
+      *out++ = n > 0 ? sum / static_cast<float>(n) : 0.0f;
+    });
   }
 
   template <typename T>
@@ -225,40 +208,57 @@ private:
 
   template <typename T>
   void maxPlane(const T *in, T *out, int64_t *idx, int64_t base) const {
-    const Window &w = p_.w;
-    int64_t r[3][2], pad[3][2];
-    const int64_t rowStride = w.in[2], planeStride = w.in[1] * w.in[2];
-    for (int64_t o0 = 0; o0 < w.out[0]; ++o0) {
-      windowDim(0, o0, r[0], pad[0]);
-      for (int64_t o1 = 0; o1 < w.out[1]; ++o1) {
-        windowDim(1, o1, r[1], pad[1]);
-        for (int64_t o2 = 0; o2 < w.out[2]; ++o2) {
-          windowDim(2, o2, r[2], pad[2]);
-          // The first strict maximum in window order; its offset in the
-          // plane is its row-major index.
-          const T *bestAt = nullptr;
-          T best = std::numeric_limits<T>::has_infinity
-                       ? -std::numeric_limits<T>::infinity()
-                       : std::numeric_limits<T>::lowest();
-          for (int64_t k0 = r[0][0]; k0 < r[0][1]; ++k0) {
-            int64_t i0 = o0 * w.stride[0] - w.padBegin[0] + k0 * w.dilation[0];
-            for (int64_t k1 = r[1][0]; k1 < r[1][1]; ++k1) {
-              int64_t i1 = o1 * w.stride[1] - w.padBegin[1] + k1 * w.dilation[1];
-              const T *row = in + i0 * planeStride + i1 * rowStride +
-                             o2 * w.stride[2] - w.padBegin[2];
-              for (int64_t k2 = r[2][0]; k2 < r[2][1]; ++k2) {
-                const T *at = row + k2 * w.dilation[2];
-                if (!bestAt || *at > best) {
-                  best = *at;
-                  bestAt = at;
-                }
-              }
-            }
-          }
-          *out++ = best;
-          if (idx)
-            *idx++ = bestAt ? base + indexInPlane(bestAt - in) : -1;
+    forEachWindow([&](const int64_t(&o)[3], const int64_t(&r)[3][2],
+                      const int64_t(&)[3][2]) {
+      // The first strict maximum in window order; its offset in the plane is
+      // its row-major index.
+      const T *bestAt = nullptr;
+      T best = std::numeric_limits<T>::has_infinity
+                   ? -std::numeric_limits<T>::infinity()
+                   : std::numeric_limits<T>::lowest();
+      forEachTap(in, o, r, [&](const T *at) {
+        if (!bestAt || *at > best) {
+          best = *at;
+          bestAt = at;
         }
+      });
+      *out++ = best;
+      if (idx)
+        *idx++ = bestAt ? base + indexInPlane(bestAt - in) : -1;
+    });
+  }
+
+  /// Calls f(o, r, pad) for every output position o of a plane in row-major
+  /// order, with its valid taps r and its taps inside the padded input pad.
+  template <class F> void forEachWindow(F &&f) const {
+    const Window &w = p_.w;
+    int64_t o[3], r[3][2], pad[3][2];
+    for (o[0] = 0; o[0] < w.out[0]; ++o[0]) {
+      windowDim(0, o[0], r[0], pad[0]);
+      for (o[1] = 0; o[1] < w.out[1]; ++o[1]) {
+        windowDim(1, o[1], r[1], pad[1]);
+        for (o[2] = 0; o[2] < w.out[2]; ++o[2]) {
+          windowDim(2, o[2], r[2], pad[2]);
+          f(o, r, pad);
+        }
+      }
+    }
+  }
+
+  /// Calls tap(at) for every valid input element of the window at output o,
+  /// in window (row-major) order.
+  template <class T, class Tap>
+  void forEachTap(const T *in, const int64_t (&o)[3], const int64_t (&r)[3][2],
+                  Tap &&tap) const {
+    const Window &w = p_.w;
+    for (int64_t k0 = r[0][0]; k0 < r[0][1]; ++k0) {
+      int64_t i0 = o[0] * w.stride[0] - w.padBegin[0] + k0 * w.dilation[0];
+      for (int64_t k1 = r[1][0]; k1 < r[1][1]; ++k1) {
+        int64_t i1 = o[1] * w.stride[1] - w.padBegin[1] + k1 * w.dilation[1];
+        const T *row = in + (i0 * w.in[1] + i1) * w.in[2] + o[2] * w.stride[2] -
+                       w.padBegin[2];
+        for (int64_t k2 = r[2][0]; k2 < r[2][1]; ++k2)
+          tap(row + k2 * w.dilation[2]);
       }
     }
   }
