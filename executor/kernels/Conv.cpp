@@ -62,6 +62,10 @@ struct ConvShape {
 
   int64_t inPerGroup() const { return inChannels / group; }
   int64_t outPerGroup() const { return outChannels / group; }
+  /// float bytes read (X, W, B) and written (Y).
+  double ioBytes() const {
+    return 4.0 * (xElems + wElems + yElems + (hasBias ? outChannels : 0));
+  }
 };
 
 rt::Status analyzeConvCommon(const om::OpDef &op, bool transpose,
@@ -295,8 +299,7 @@ rt::Status planConv(const om::OpDef &op, KernelPlan *out) {
   double outputs = static_cast<double>(c.s.yElems);
   out->cost.flops = 2.0 * c.k * outputs + (c.s.hasBias ? outputs : 0.0) +
                     (c.act.kind != nn::Activation::kNone ? outputs : 0.0);
-  out->cost.bytes = 4.0 * (c.s.xElems + c.s.wElems + c.s.yElems +
-                           (c.s.hasBias ? c.s.outChannels : 0));
+  out->cost.bytes = c.s.ioBytes();
   return rt::Status::ok();
 }
 
@@ -433,8 +436,7 @@ rt::Status planConvTranspose(const om::OpDef &op, KernelPlan *out) {
   out->cost.flops = 2.0 * c.s.batch * c.s.inChannels * c.s.outPerGroup() *
                         c.taps * c.pin +
                     static_cast<double>(c.s.yElems);
-  out->cost.bytes = 4.0 * (c.s.xElems + c.s.wElems + c.s.yElems +
-                           (c.s.hasBias ? c.s.outChannels : 0));
+  out->cost.bytes = c.s.ioBytes();
   return rt::Status::ok();
 }
 
