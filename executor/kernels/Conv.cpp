@@ -395,12 +395,8 @@ private:
   const ConvPlan c_;
 };
 
-rt::Status createConv(const KernelSpec &spec, std::unique_ptr<Kernel> *out) {
-  ConvPlan c;
-  GEFLOW_RT_RETURN_IF_ERROR(analyzeConv(*spec.op, &c));
-  *out = std::make_unique<ConvKernel>(c);
-  return rt::Status::ok();
-}
+constexpr CreateFn createConv =
+    &nn::createFromPlan<ConvKernel, ConvPlan, analyzeConv>;
 
 //===----------------------------------------------------------------------===//
 // conv_transpose
@@ -480,13 +476,9 @@ private:
   const ConvTransposePlan c_;
 };
 
-rt::Status createConvTranspose(const KernelSpec &spec,
-                               std::unique_ptr<Kernel> *out) {
-  ConvTransposePlan c;
-  GEFLOW_RT_RETURN_IF_ERROR(analyzeConvTranspose(*spec.op, &c));
-  *out = std::make_unique<ConvTransposeKernel>(c);
-  return rt::Status::ok();
-}
+constexpr CreateFn createConvTranspose =
+    &nn::createFromPlan<ConvTransposeKernel, ConvTransposePlan,
+                        analyzeConvTranspose>;
 
 } // namespace
 

@@ -178,12 +178,8 @@ private:
   const Tiling t_;
 };
 
-rt::Status createGemm(const KernelSpec &spec, std::unique_ptr<Kernel> *out) {
-  GemmShape s;
-  GEFLOW_RT_RETURN_IF_ERROR(analyzeGemm(*spec.op, &s));
-  *out = std::make_unique<GemmKernel>(s);
-  return rt::Status::ok();
-}
+constexpr CreateFn createGemm =
+    &nn::createFromPlan<GemmKernel, GemmShape, analyzeGemm>;
 
 //===----------------------------------------------------------------------===//
 // matmul: numpy semantics. A 1-D A is [1, K] and a 1-D B is [K, 1], the added
@@ -385,12 +381,8 @@ private:
   const Tiling t_;
 };
 
-rt::Status createMatMul(const KernelSpec &spec, std::unique_ptr<Kernel> *out) {
-  MatMulShape s;
-  GEFLOW_RT_RETURN_IF_ERROR(analyzeMatMul(*spec.op, &s));
-  *out = std::make_unique<MatMulKernel>(std::move(s));
-  return rt::Status::ok();
-}
+constexpr CreateFn createMatMul =
+    &nn::createFromPlan<MatMulKernel, MatMulShape, analyzeMatMul>;
 
 } // namespace
 

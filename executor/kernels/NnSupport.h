@@ -12,6 +12,7 @@
 #include "executor/kernels/KernelSupport.h"
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace geflow::kernels::nn {
@@ -84,6 +85,16 @@ uint32_t blocksForFlops(int64_t items, double flopsPerItem);
 inline constexpr double kMinBlockBytes = 32 << 10;
 uint32_t blocksForVectorWork(int64_t items, double flopsPerItem,
                              double bytesPerItem);
+
+/// The create function of kernel K, built from the Plan that `Analyze` derives
+/// from the op: the plan function runs the same analysis, so both agree.
+template <class K, class Plan, rt::Status (*Analyze)(const om::OpDef &, Plan *)>
+rt::Status createFromPlan(const KernelSpec &spec, std::unique_ptr<Kernel> *out) {
+  Plan p;
+  GEFLOW_RT_RETURN_IF_ERROR(Analyze(*spec.op, &p));
+  *out = std::make_unique<K>(std::move(p));
+  return rt::Status::ok();
+}
 
 } // namespace geflow::kernels::nn
 

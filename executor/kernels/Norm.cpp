@@ -279,12 +279,8 @@ private:
   const LayerPlan p_;
 };
 
-rt::Status createLayerNorm(const KernelSpec &spec, std::unique_ptr<Kernel> *out) {
-  LayerPlan p;
-  GEFLOW_RT_RETURN_IF_ERROR(analyzeLayerNorm(*spec.op, &p));
-  *out = std::make_unique<LayerNormKernel>(std::move(p));
-  return rt::Status::ok();
-}
+constexpr CreateFn createLayerNorm =
+    &nn::createFromPlan<LayerNormKernel, LayerPlan, analyzeLayerNorm>;
 
 } // namespace
 
