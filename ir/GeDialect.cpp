@@ -69,10 +69,17 @@ verifyScheduleAttr(NamedAttribute attr,
     return success();
   }
   if (name == GeDialect::kStreamAttr || name == GeDialect::kStreamPriorityAttr ||
-      name == GeDialect::kVectorcoreNumAttr)
+      name == GeDialect::kVectorcoreNumAttr || name == GeDialect::kWorkspaceSizeAttr ||
+      name == GeDialect::kWorkspaceSizeNoReuseAttr)
     return requireInt(0);
-  if (name == GeDialect::kAicoreNumAttr)
+  if (name == GeDialect::kAicoreNumAttr || name == GeDialect::kBlockDimAttr)
     return requireInt(1);
+  if (name == GeDialect::kFlopsAttr || name == GeDialect::kBytesAttr) {
+    auto f = dyn_cast<FloatAttr>(value);
+    if (!f || f.getValueAsDouble() < 0)
+      return emitError() << "attribute '" << name << "' must be a float >= 0";
+    return success();
+  }
   if (name == GeDialect::kStreamLabelAttr || name == GeDialect::kNameAttr)
     return requireString();
   if (name == GeDialect::kInnerParallelAttr) {
@@ -80,15 +87,15 @@ verifyScheduleAttr(NamedAttribute attr,
       return emitError() << "attribute '" << name << "' must be a bool";
     return success();
   }
-  if (name == GeDialect::kSendEventsAttr || name == GeDialect::kRecvEventsAttr) {
+  if (name == GeDialect::kSendEventsAttr || name == GeDialect::kRecvEventsAttr ||
+      name == GeDialect::kOutputOffsetsAttr || name == GeDialect::kInputOffsetsAttr) {
     auto ids = dyn_cast<DenseI64ArrayAttr>(value);
     if (!ids)
-      return emitError() << "attribute '" << name
-                         << "' must be an array<i64> of event ids";
+      return emitError() << "attribute '" << name << "' must be an array<i64>";
     for (int64_t id : ids.asArrayRef())
       if (id < 0)
-        return emitError() << "attribute '" << name << "' has event id " << id
-                           << " but ids must be >= 0";
+        return emitError() << "attribute '" << name << "' has " << id
+                           << " but its values must be >= 0";
     return success();
   }
   return emitError() << "unknown attribute '" << name

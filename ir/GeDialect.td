@@ -38,6 +38,15 @@ def Ge_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral kSendEventsAttr = "ge.send_events";
     static constexpr ::llvm::StringLiteral kRecvEventsAttr = "ge.recv_events";
     static constexpr ::llvm::StringLiteral kNameAttr = "ge.name";
+    // Set by the compiler's passes (passes/ScheduleAttrs.h).
+    static constexpr ::llvm::StringLiteral kBlockDimAttr = "ge.block_dim";
+    static constexpr ::llvm::StringLiteral kFlopsAttr = "ge.flops";
+    static constexpr ::llvm::StringLiteral kBytesAttr = "ge.bytes";
+    static constexpr ::llvm::StringLiteral kOutputOffsetsAttr = "ge.output_offsets";
+    static constexpr ::llvm::StringLiteral kInputOffsetsAttr = "ge.input_offsets";
+    static constexpr ::llvm::StringLiteral kWorkspaceSizeAttr = "ge.workspace_size";
+    static constexpr ::llvm::StringLiteral kWorkspaceSizeNoReuseAttr =
+        "ge.workspace_size_no_reuse";
   }];
 }
 

@@ -34,7 +34,7 @@ mlir::LogicalResult assignEngines(mlir::func::FuncOp func, bool requireKernels);
 mlir::LogicalResult planMemory(mlir::func::FuncOp func, bool reuse = true,
                                int64_t alignment = 64);
 
-/// ge-emit-tasks: `geflow.block_dim`, `geflow.flops`, `geflow.bytes` (and
+/// ge-emit-tasks: `ge.block_dim`, `ge.flops`, `ge.bytes` (and
 /// `ge.engine` where missing) on every compute op.
 mlir::LogicalResult annotateTasks(mlir::func::FuncOp func,
                                   const rt::CostModel &costModel,

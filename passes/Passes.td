@@ -47,10 +47,10 @@ def PlanMemory : Pass<"ge-plan-memory", "::mlir::func::FuncOp"> {
     already placed buffers whose lifetimes it overlaps, at `alignment`-byte
     offsets. Constants are not placed: they live in the weights partition.
 
-    The result is recorded as attributes: `geflow.output_offsets` (array<i64>,
+    The result is recorded as attributes: `ge.output_offsets` (array<i64>,
     one offset per result) on each op, and on the function
-    `geflow.input_offsets` (one per argument), `geflow.workspace_size` and
-    `geflow.workspace_size_no_reuse` (the sum of all aligned buffers).
+    `ge.input_offsets` (one per argument), `ge.workspace_size` and
+    `ge.workspace_size_no_reuse` (the sum of all aligned buffers).
 
     Reuse is decided by one predicate (MemoryPlanner.h), "every use of the
     earlier buffer is ordered before the later buffer's writer". On one stream
@@ -70,8 +70,8 @@ def EmitTasks : Pass<"ge-emit-tasks", "::mlir::func::FuncOp"> {
   let summary = "Annotate every compute op with its task: block_dim and cost";
   let description = [{
     The per-op half of task emission (DESIGN.md pass 9), as attributes so lit
-    tests can see it: `geflow.block_dim` (i64), `geflow.flops` and
-    `geflow.bytes` (f64). The cost and the largest useful split come from the
+    tests can see it: `ge.block_dim` (i64), `ge.flops` and
+    `ge.bytes` (f64). The cost and the largest useful split come from the
     op's kernel plan (or the compiler's estimate from the shapes when there is
     no kernel yet); block_dim is the CostModel's best split for the op on the
     chip, at most the plan's maxBlocks, the engine's cores on the SoC and the

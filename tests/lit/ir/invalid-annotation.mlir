@@ -142,7 +142,7 @@ func.func @vectorcore_attr(%x: tensor<4xf32>) {
 // -----
 
 func.func @send_events(%x: tensor<4xf32>) {
-  // expected-error @+1 {{'ge.relu' op attribute 'ge.send_events' has event id -1 but ids must be >= 0}}
+  // expected-error @+1 {{'ge.relu' op attribute 'ge.send_events' has -1 but its values must be >= 0}}
   %0 = ge.relu %x {ge.send_events = array<i64: 0, -1>} : tensor<4xf32>
   return
 }
@@ -150,7 +150,7 @@ func.func @send_events(%x: tensor<4xf32>) {
 // -----
 
 func.func @recv_events(%x: tensor<4xf32>) {
-  // expected-error @+1 {{'ge.relu' op attribute 'ge.recv_events' must be an array<i64> of event ids}}
+  // expected-error @+1 {{'ge.relu' op attribute 'ge.recv_events' must be an array<i64>}}
   %0 = ge.relu %x {ge.recv_events = [0, 1]} : tensor<4xf32>
   return
 }
