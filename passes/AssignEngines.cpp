@@ -25,17 +25,9 @@ mlir::LogicalResult assignEngines(mlir::func::FuncOp func,
     if (op == func.getOperation() || !isComputeOp(op) ||
         op->hasAttr(mlir::ge::GeDialect::kEngineAttr))
       return mlir::WalkResult::advance();
-    om::OpDef def;
-    def.set_name(nameFromLoc(op->getLoc()));
-    if (llvm::Error err = fillOpDef(op, def)) {
-      op->emitOpError() << toString(std::move(err));
+    mlir::FailureOr<OpPlan> plan = planComputeOp(op, requireKernels);
+    if (mlir::failed(plan))
       return mlir::WalkResult::interrupt();
-    }
-    llvm::Expected<OpPlan> plan = planOp(def, requireKernels);
-    if (!plan) {
-      op->emitOpError() << toString(plan.takeError());
-      return mlir::WalkResult::interrupt();
-    }
     op->setAttr(mlir::ge::GeDialect::kEngineAttr,
                 builder.getStringAttr(engineAttrName(plan->kernel.engine)));
     return mlir::WalkResult::advance();

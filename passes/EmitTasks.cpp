@@ -43,17 +43,9 @@ mlir::LogicalResult annotateTasks(mlir::func::FuncOp func,
   mlir::WalkResult result = func.walk([&](mlir::Operation *op) {
     if (!isComputeOp(op))
       return mlir::WalkResult::advance();
-    om::OpDef def;
-    def.set_name(nameFromLoc(op->getLoc()));
-    if (llvm::Error err = fillOpDef(op, def)) {
-      op->emitOpError() << toString(std::move(err));
+    mlir::FailureOr<OpPlan> plan = planComputeOp(op, requireKernels);
+    if (mlir::failed(plan))
       return mlir::WalkResult::interrupt();
-    }
-    llvm::Expected<OpPlan> plan = planOp(def, requireKernels);
-    if (!plan) {
-      op->emitOpError() << toString(plan.takeError());
-      return mlir::WalkResult::interrupt();
-    }
     // A user's or an earlier pass's engine wins over the plan's.
     rt::Engine engine = plan->kernel.engine;
     if (auto attr = op->getAttrOfType<mlir::StringAttr>(

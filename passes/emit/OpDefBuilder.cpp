@@ -256,4 +256,19 @@ llvm::Error fillOpDef(Operation *op, om::OpDef &def,
   return llvm::Error::success();
 }
 
+FailureOr<OpPlan> planComputeOp(Operation *op, bool requireKernels) {
+  om::OpDef def;
+  def.set_name(nameFromLoc(op->getLoc()));
+  if (llvm::Error err = fillOpDef(op, def)) {
+    op->emitOpError() << llvm::toString(std::move(err));
+    return failure();
+  }
+  llvm::Expected<OpPlan> plan = planOp(def, requireKernels);
+  if (!plan) {
+    op->emitOpError() << llvm::toString(plan.takeError());
+    return failure();
+  }
+  return std::move(*plan);
+}
+
 } // namespace geflow::passes

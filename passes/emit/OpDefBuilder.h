@@ -9,6 +9,7 @@
 #define GEFLOW_PASSES_EMIT_OPDEFBUILDER_H
 
 #include "executor/model/om.pb.h"
+#include "passes/emit/KernelPlanning.h"
 
 #include "mlir/IR/Operation.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -56,6 +57,10 @@ fillOpDef(mlir::Operation *op, om::OpDef &def,
 
 /// "node 'conv1' (conv): <what>" as an llvm::Error.
 llvm::Error opError(mlir::Operation *op, const llvm::Twine &what);
+
+/// The kernel plan of a compute op, from its OpDef form (so the compiler and
+/// the kernels agree by construction); on failure the error is emitted on `op`.
+mlir::FailureOr<OpPlan> planComputeOp(mlir::Operation *op, bool requireKernels);
 
 } // namespace geflow::passes
 
