@@ -114,27 +114,29 @@ FailureOr<Shape> mlir::ge::windowOutputShape(ArrayRef<int64_t> inSpatial,
   return out;
 }
 
+/// The checks Conv and ConvTranspose share: ranks of X and W, group, and the
+/// window attributes against the spatial rank.
+static LogicalResult verifyConvOperands(ArrayRef<int64_t> x, ArrayRef<int64_t> w,
+                                        int64_t group, const WindowParams &params,
+                                        llvm::StringRef opName, std::string *why) {
+  if (x.size() < 3)
+    return fail(why, "input 'X' has rank " + llvm::Twine(x.size()) + " but " +
+                         opName + " needs rank >= 3");
+  if (w.size() != x.size())
+    return fail(why, "weight 'W' has rank " + llvm::Twine(w.size()) +
+                         " but the input 'X' has rank " + llvm::Twine(x.size()));
+  if (group < 1)
+    return fail(why, "group " + llvm::Twine(group) + " must be >= 1");
+  return verifyWindowParams(params, x.size() - 2, why);
+}
+
 FailureOr<Shape> mlir::ge::convOutputShape(ArrayRef<int64_t> x,
                                            ArrayRef<int64_t> w, int64_t group,
                                            const WindowParams &params,
                                            std::string *why) {
-  if (x.size() < 3) {
-    (void)fail(why, "input 'X' has rank " + llvm::Twine(x.size()) +
-                        " but Conv needs rank >= 3");
+  if (failed(verifyConvOperands(x, w, group, params, "Conv", why)))
     return failure();
-  }
-  if (w.size() != x.size()) {
-    (void)fail(why, "weight 'W' has rank " + llvm::Twine(w.size()) +
-                        " but the input 'X' has rank " + llvm::Twine(x.size()));
-    return failure();
-  }
-  if (group < 1) {
-    (void)fail(why, "group " + llvm::Twine(group) + " must be >= 1");
-    return failure();
-  }
   int64_t spatialRank = x.size() - 2;
-  if (failed(verifyWindowParams(params, spatialRank, why)))
-    return failure();
   if (!isDyn(x[1]) && !isDyn(w[1]) && x[1] != w[1] * group) {
     (void)fail(why, "input 'X' has " + llvm::Twine(x[1]) +
                         " channels but W[1] * group = " + llvm::Twine(w[1] * group));
@@ -175,23 +177,9 @@ FailureOr<Shape> mlir::ge::convTransposeOutputShape(
     ArrayRef<int64_t> x, ArrayRef<int64_t> w, int64_t group,
     const WindowParams &params, ArrayRef<int64_t> outputPadding,
     ArrayRef<int64_t> outputShape, std::string *why) {
-  if (x.size() < 3) {
-    (void)fail(why, "input 'X' has rank " + llvm::Twine(x.size()) +
-                        " but ConvTranspose needs rank >= 3");
+  if (failed(verifyConvOperands(x, w, group, params, "ConvTranspose", why)))
     return failure();
-  }
-  if (w.size() != x.size()) {
-    (void)fail(why, "weight 'W' has rank " + llvm::Twine(w.size()) +
-                        " but the input 'X' has rank " + llvm::Twine(x.size()));
-    return failure();
-  }
-  if (group < 1) {
-    (void)fail(why, "group " + llvm::Twine(group) + " must be >= 1");
-    return failure();
-  }
   int64_t spatialRank = x.size() - 2;
-  if (failed(verifyWindowParams(params, spatialRank, why)))
-    return failure();
   if (!outputPadding.empty() && (int64_t)outputPadding.size() != spatialRank) {
     (void)fail(why, "output_padding has " + llvm::Twine(outputPadding.size()) +
                         " values but the input has " + llvm::Twine(spatialRank) +
