@@ -46,10 +46,8 @@ TEST(Concurrency, ThreadsLaunchAndSynchronizeTheirOwnStreams) {
 TEST(Concurrency, AWaitMetByAnotherThreadLaterIsNotADeadlock) {
   auto dev = makeDevice();
   Stream *a, *b;
-  ASSERT_OK(dev->createStream(0, &a));
-  ASSERT_OK(dev->createStream(0, &b));
   Event *e;
-  ASSERT_OK(dev->createEvent(&e));
+  ASSERT_OK(createTwoStreamsAndEvent(*dev, &a, &b, &e));
   ASSERT_OK(dev->streamWaitEvent(a, e));
   ASSERT_OK(dev->launchKernel(a, kernel("after", Engine::kAic, 1, 10)));
   // The other thread synchronizes its own stream first, then records: while

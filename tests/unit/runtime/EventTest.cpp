@@ -11,10 +11,8 @@ using namespace geflow::rt::test;
 TEST(Event, WaitOrdersAcrossStreamsAndSeesResults) {
   auto dev = makeDevice();
   Stream *prod, *cons;
-  ASSERT_OK(dev->createStream(0, &prod));
-  ASSERT_OK(dev->createStream(0, &cons));
   Event *e;
-  ASSERT_OK(dev->createEvent(&e));
+  ASSERT_OK(createTwoStreamsAndEvent(*dev, &prod, &cons, &e));
   int value = 0, seen = -1;
   ASSERT_OK(dev->launchKernel(prod, kernel("produce", Engine::kAic, 1, 100,
                                            [&](uint32_t, uint32_t) {
@@ -37,10 +35,8 @@ TEST(Event, WaitOrdersAcrossStreamsAndSeesResults) {
 TEST(Event, WaitBindsToTheLatestRecordBeforeIt) {
   auto dev = makeDevice();
   Stream *a, *b;
-  ASSERT_OK(dev->createStream(0, &a));
-  ASSERT_OK(dev->createStream(0, &b));
   Event *e;
-  ASSERT_OK(dev->createEvent(&e));
+  ASSERT_OK(createTwoStreamsAndEvent(*dev, &a, &b, &e));
   ASSERT_OK(dev->launchKernel(a, kernel("a1", Engine::kAic, 1, 100)));
   ASSERT_OK(dev->recordEvent(e, a));        // record #1, done at 100 us
   ASSERT_OK(dev->streamWaitEvent(b, e));    // binds to #1
@@ -55,10 +51,8 @@ TEST(Event, WaitBindsToTheLatestRecordBeforeIt) {
 TEST(Event, WaitEnqueuedBeforeAnyRecordBindsToTheFirst) {
   auto dev = makeDevice();
   Stream *a, *b;
-  ASSERT_OK(dev->createStream(0, &a));
-  ASSERT_OK(dev->createStream(0, &b));
   Event *e;
-  ASSERT_OK(dev->createEvent(&e));
+  ASSERT_OK(createTwoStreamsAndEvent(*dev, &a, &b, &e));
   ASSERT_OK(dev->streamWaitEvent(b, e));
   ASSERT_OK(dev->launchKernel(b, kernel("b", Engine::kAiv, 1, 10)));
   ASSERT_OK(dev->launchKernel(a, kernel("a", Engine::kAic, 1, 50)));
@@ -94,10 +88,8 @@ TEST(Event, EventLatencyDelaysTheWaiter) {
   spec.eventLatencyUs = 2;
   auto dev = makeDevice(spec);
   Stream *a, *b;
-  ASSERT_OK(dev->createStream(0, &a));
-  ASSERT_OK(dev->createStream(0, &b));
   Event *e;
-  ASSERT_OK(dev->createEvent(&e));
+  ASSERT_OK(createTwoStreamsAndEvent(*dev, &a, &b, &e));
   ASSERT_OK(dev->launchKernel(a, kernel("a", Engine::kAic, 1, 10)));
   ASSERT_OK(dev->recordEvent(e, a));
   ASSERT_OK(dev->streamWaitEvent(b, e));

@@ -56,10 +56,8 @@ TEST(MemoryPool, DoubleFreeAndForeignPointersAreErrors) {
 TEST(MemoryPool, StreamOrderedReuse) {
   auto dev = makeDevice();
   Stream *a, *b;
-  ASSERT_OK(dev->createStream(0, &a));
-  ASSERT_OK(dev->createStream(0, &b));
   Event *e;
-  ASSERT_OK(dev->createEvent(&e));
+  ASSERT_OK(createTwoStreamsAndEvent(*dev, &a, &b, &e));
   void *p = nullptr, *q = nullptr, *r = nullptr;
   ASSERT_OK(dev->mallocAsync(4096, a, &p));
   ASSERT_OK(dev->launchKernel(a, kernel("uses p", Engine::kAic, 1, 100)));

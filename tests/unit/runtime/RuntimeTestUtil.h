@@ -44,6 +44,15 @@ inline std::unique_ptr<Device> makeDevice(SocSpec spec = roundSpec(),
   return dev;
 }
 
+/// Two priority-0 streams and one event on `dev`: how every cross-stream test
+/// starts.
+inline Status createTwoStreamsAndEvent(Device &dev, Stream **a, Stream **b,
+                                       Event **e) {
+  GEFLOW_RT_RETURN_IF_ERROR(dev.createStream(0, a));
+  GEFLOW_RT_RETURN_IF_ERROR(dev.createStream(0, b));
+  return dev.createEvent(e);
+}
+
 /// A kernel whose every block takes `usPerBlock` on the round spec.
 inline KernelLaunch kernel(std::string name, Engine e, uint32_t blockDim,
                            double usPerBlock, KernelFn fn = nullptr) {
