@@ -11,54 +11,6 @@
 using namespace geflow;
 using namespace geflow::kernels;
 
-namespace {
-using RowMat = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-using ConstMap = Eigen::Map<const RowMat, 0, Eigen::OuterStride<>>;
-using MutMap = Eigen::Map<RowMat, 0, Eigen::OuterStride<>>;
-
-template <typename A, typename B>
-void product(const A &a, const B &b, float alpha, float beta, MutMap &c) {
-  if (beta == 0.0f) {
-    if (alpha == 1.0f)
-      c.noalias() = a * b;
-    else
-      c.noalias() = alpha * (a * b);
-    return;
-  }
-  if (beta != 1.0f)
-    c *= beta;
-  if (alpha == 1.0f)
-    c.noalias() += a * b;
-  else
-    c.noalias() += alpha * (a * b);
-}
-} // namespace
-
-void nn::gemm(bool transA, bool transB, int64_t m, int64_t n, int64_t k,
-              float alpha, const float *a, int64_t lda, const float *b,
-              int64_t ldb, float beta, float *c, int64_t ldc) {
-  if (m <= 0 || n <= 0)
-    return;
-  MutMap cm(c, m, n, Eigen::OuterStride<>(ldc));
-  if (k <= 0) {
-    if (beta == 0.0f)
-      cm.setZero();
-    else
-      cm *= beta;
-    return;
-  }
-  ConstMap am(a, transA ? k : m, transA ? m : k, Eigen::OuterStride<>(lda));
-  ConstMap bm(b, transB ? n : k, transB ? k : n, Eigen::OuterStride<>(ldb));
-  if (!transA && !transB)
-    product(am, bm, alpha, beta, cm);
-  else if (transA && !transB)
-    product(am.transpose(), bm, alpha, beta, cm);
-  else if (!transA && transB)
-    product(am, bm.transpose(), alpha, beta, cm);
-  else
-    product(am.transpose(), bm.transpose(), alpha, beta, cm);
-}
-
 rt::Status nn::resolveWindow(const om::OpDef &op, const std::vector<int64_t> &in,
                              const std::vector<int64_t> &out,
                              const std::vector<int64_t> &kernel,

@@ -1,0 +1,27 @@
+//===- NnGemmIsa.h - nn::gemm's per-instruction-set bodies ------*- C++ -*-===//
+//
+// Private to NnGemm.cpp and NnGemmAvx2.cpp: nn::gemm picks one of these once
+// per process from what the CPU supports.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GEFLOW_EXECUTOR_KERNELS_NNGEMMISA_H
+#define GEFLOW_EXECUTOR_KERNELS_NNGEMMISA_H
+
+#include <cstdint>
+
+namespace geflow::kernels::nn {
+namespace baseline {
+void gemm(bool transA, bool transB, int64_t m, int64_t n, int64_t k,
+          float alpha, const float *a, int64_t lda, const float *b, int64_t ldb,
+          float beta, float *c, int64_t ldc);
+} // namespace baseline
+#if GEFLOW_HAVE_AVX2_GEMM
+namespace avx2 {
+void gemm(bool transA, bool transB, int64_t m, int64_t n, int64_t k,
+          float alpha, const float *a, int64_t lda, const float *b, int64_t ldb,
+          float beta, float *c, int64_t ldc);
+} // namespace avx2
+#endif
+} // namespace geflow::kernels::nn
+
+#endif // GEFLOW_EXECUTOR_KERNELS_NNGEMMISA_H

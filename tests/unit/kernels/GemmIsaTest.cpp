@@ -1,0 +1,164 @@
+//===- GemmIsaTest.cpp - nn::gemm's AVX2 body against the baseline --------===//
+//
+// nn::gemm has a baseline body and an AVX2 + FMA one, picked at run time. Both
+// must compute the same products (to rounding), and so must the kernels built
+// on them: conv through im2col, a 1x1 conv read directly as the GEMM operand,
+// a depthwise conv (no GEMM: the same on both), gemm and matmul.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tests/unit/kernels/KernelTestUtil.h"
+
+#include "executor/kernels/NnSupport.h"
+
+using namespace geflow;
+using namespace geflow::kernels;
+using namespace geflow::kernels::test;
+
+namespace {
+
+/// Restores the ISA nn::gemm had when the test began.
+class GemmIsaTest : public ::testing::Test {
+protected:
+  void TearDown() override { nn::setGemmIsa(initial_); }
+
+  /// Skips the test on CPUs (or builds) without the AVX2 body.
+  void requireAvx2() {
+    if (!nn::setGemmIsa(nn::GemmIsa::kAvx2Fma))
+      GTEST_SKIP() << "no AVX2 + FMA here";
+    nn::setGemmIsa(initial_);
+  }
+
+  /// `fn()` under each ISA: {baseline result, AVX2 result}.
+  template <class Fn>
+  std::pair<std::vector<float>, std::vector<float>> underBoth(Fn fn) {
+    EXPECT_TRUE(nn::setGemmIsa(nn::GemmIsa::kBaseline));
+    std::vector<float> base = fn();
+    EXPECT_TRUE(nn::setGemmIsa(nn::GemmIsa::kAvx2Fma));
+    std::vector<float> avx = fn();
+    return {base, avx};
+  }
+
+  nn::GemmIsa initial_ = nn::gemmIsa();
+};
+
+/// Direct triple loop in double, the reference for both bodies.
+std::vector<float> referenceGemm(bool ta, bool tb, int64_t m, int64_t n,
+                                 int64_t k, float alpha,
+                                 const std::vector<float> &a,
+                                 const std::vector<float> &b, float beta,
+                                 const std::vector<float> &c) {
+  std::vector<float> y(m * n);
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      double acc = 0;
+      for (int64_t p = 0; p < k; ++p)
+        acc += double(ta ? a[p * m + i] : a[i * k + p]) *
+               (tb ? b[j * k + p] : b[p * n + j]);
+      y[i * n + j] = static_cast<float>(alpha * acc + beta * c[i * n + j]);
+    }
+  return y;
+}
+
+TEST_F(GemmIsaTest, BothBodiesMatchTheReference) {
+  requireAvx2();
+  struct Case {
+    int64_t m, n, k;
+    bool ta, tb;
+    float alpha, beta;
+  };
+  const Case cases[] = {
+      {1, 1, 1, false, false, 1, 0},      {7, 13, 5, false, false, 1, 0},
+      {64, 100, 576, false, false, 1, 0}, {33, 17, 129, true, false, 0.5f, 1},
+      {9, 31, 40, false, true, 2, 0.25f}, {16, 8, 3, true, true, -1, 1}};
+  unsigned seed = 7;
+  for (const Case &c : cases) {
+    SCOPED_TRACE(std::to_string(c.m) + "x" + std::to_string(c.n) + "x" +
+                 std::to_string(c.k));
+    std::vector<float> a = random(c.m * c.k, seed++),
+                       b = random(c.k * c.n, seed++),
+                       y0 = random(c.m * c.n, seed++);
+    std::vector<float> want =
+        referenceGemm(c.ta, c.tb, c.m, c.n, c.k, c.alpha, a, b, c.beta, y0);
+    auto [base, avx] = underBoth([&] {
+      std::vector<float> y = y0;
+      nn::gemm(c.ta, c.tb, c.m, c.n, c.k, c.alpha, a.data(), c.ta ? c.m : c.k,
+               b.data(), c.tb ? c.k : c.n, c.beta, y.data(), c.n);
+      return y;
+    });
+    expectNearAbs(base, want);
+    expectNearAbs(avx, want);
+  }
+}
+
+/// Runs `op` on `inputs` over 3 blocks on threads; its only output's floats.
+std::vector<float> runFloat(const om::OpDef &op,
+                            const std::vector<std::vector<float>> &inputs) {
+  std::vector<const float *> in;
+  for (const auto &v : inputs)
+    in.push_back(v.data());
+  std::vector<float> out(numElements(op.output_desc(0)));
+  rt::Status st = runBuffers(op, {in.begin(), in.end()}, {out.data()}, 3,
+                             {rt::Engine::kAic, true, -1});
+  EXPECT_TRUE(st.isOk()) << st.toString();
+  return out;
+}
+
+TEST_F(GemmIsaTest, KernelsAgreeAcrossBodies) {
+  requireAvx2();
+  struct Case {
+    const char *what;
+    om::OpDef op;
+  };
+  auto conv = [](Shape x, Shape w, Shape y, int64_t group, Shape strides,
+                 Shape pads) {
+    OpBuilder b("conv");
+    b.input(om::DT_FLOAT, x)
+        .input(om::DT_FLOAT, w)
+        .input(om::DT_FLOAT, {y[1]})
+        .output(om::DT_FLOAT, y);
+    om::OpDef op = b.op();
+    (*op.mutable_attr())["group"].set_i(group);
+    setInts(op, "strides", strides);
+    setInts(op, "pads", pads);
+    return op;
+  };
+  std::vector<Case> cases = {
+      {"3x3 im2col", conv({1, 16, 20, 20}, {32, 16, 3, 3}, {1, 32, 20, 20}, 1,
+                          {1, 1}, {1, 1, 1, 1})},
+      {"1x1 pointwise", conv({1, 24, 14, 14}, {40, 24, 1, 1}, {1, 40, 14, 14},
+                             1, {1, 1}, {0, 0, 0, 0})},
+      {"1x1 stride 2", conv({1, 24, 14, 14}, {40, 24, 1, 1}, {1, 40, 7, 7}, 1,
+                            {2, 2}, {0, 0, 0, 0})},
+      {"depthwise", conv({1, 32, 15, 15}, {32, 1, 3, 3}, {1, 32, 8, 8}, 32,
+                         {2, 2}, {1, 1, 1, 1})},
+      {"gemm", OpBuilder("gemm")
+                   .input(om::DT_FLOAT, {5, 300})
+                   .input(om::DT_FLOAT, {300, 70})
+                   .input(om::DT_FLOAT, {70})
+                   .output(om::DT_FLOAT, {5, 70})
+                   .op()},
+      {"matmul", OpBuilder("matmul")
+                     .input(om::DT_FLOAT, {2, 16, 64})
+                     .input(om::DT_FLOAT, {2, 64, 16})
+                     .output(om::DT_FLOAT, {2, 16, 16})
+                     .op()},
+  };
+  unsigned seed = 100;
+  for (const Case &c : cases) {
+    SCOPED_TRACE(c.what);
+    std::vector<std::vector<float>> inputs;
+    for (const om::TensorDescriptor &d : c.op.input_desc())
+      inputs.push_back(random(numElements(d), seed++));
+    auto [base, avx] = underBoth([&] { return runFloat(c.op, inputs); });
+    expectNearAbs(avx, base);
+  }
+}
+
+TEST_F(GemmIsaTest, BaselineIsAlwaysThere) {
+  EXPECT_TRUE(nn::setGemmIsa(nn::GemmIsa::kBaseline));
+  EXPECT_EQ(nn::gemmIsa(), nn::GemmIsa::kBaseline);
+  EXPECT_STREQ(nn::gemmIsaName(nn::GemmIsa::kBaseline), "baseline");
+}
+
+} // namespace
