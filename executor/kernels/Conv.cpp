@@ -27,7 +27,7 @@
 #include <Eigen/Core>
 
 #include <algorithm>
-#include <cstring>
+#include <vector>
 
 using namespace geflow;
 using namespace geflow::kernels;
@@ -150,13 +150,28 @@ rt::Status analyzeConvCommon(const om::OpDef &op, bool transpose,
 // im2col / col2im over the normalised 3-D window.
 //===----------------------------------------------------------------------===//
 
+/// A run of output positions along W inside a column tile: output row
+/// (od, oh), columns [x0, x1), at column `col` of the tile.
+struct Segment {
+  int64_t od, oh, x0, x1, col;
+};
+
 /// The im2col rows (channel, kd, kh, kw) of `channels` channels of `x` (one
 /// image, group offset applied), columns [p0, p1) of the output positions,
-/// into `col` (row length p1 - p0).
+/// into `col` (row length p1 - p0). The tile's segments are the same for
+/// every row, so they are found once: no division in the copy loops.
 void im2col(const Window &w, const float *x, int64_t channels, int64_t p0,
             int64_t p1, float *col) {
-  const int64_t cols = p1 - p0;
-  const int64_t ow = w.out[2], ohw = w.out[1] * w.out[2];
+  const int64_t cols = p1 - p0, ow = w.out[2];
+  // Per host thread, kept across calls: no allocation once it has grown.
+  thread_local std::vector<Segment> segments;
+  segments.clear();
+  for (int64_t p = p0; p < p1;) {
+    int64_t outRow = p / ow, x0 = p % ow;
+    int64_t x1 = std::min<int64_t>(ow, x0 + (p1 - p));
+    segments.push_back({outRow / w.out[1], outRow % w.out[1], x0, x1, p - p0});
+    p += x1 - x0;
+  }
   int64_t row = 0;
   for (int64_t c = 0; c < channels; ++c) {
     const float *plane = x + c * w.inSize();
@@ -169,31 +184,24 @@ void im2col(const Window &w, const float *x, int64_t channels, int64_t p0,
           int64_t lo = std::max<int64_t>(0, ceilDiv(std::max<int64_t>(0, -offW), w.stride[2]));
           int64_t hi = std::min<int64_t>(
               ow, floorDiv(w.in[2] - 1 - offW, w.stride[2]) + 1);
-          for (int64_t p = p0; p < p1;) {
-            int64_t od = p / ohw, oh = (p / ow) % w.out[1], x0 = p % ow;
-            int64_t x1 = std::min<int64_t>(ow, x0 + (p1 - p));
-            float *out = dst + (p - p0);
-            int64_t id = od * w.stride[0] - w.padBegin[0] + kd * w.dilation[0];
-            int64_t ih = oh * w.stride[1] - w.padBegin[1] + kh * w.dilation[1];
-            if (id < 0 || id >= w.in[0] || ih < 0 || ih >= w.in[1] || lo >= hi) {
-              std::fill(out, out + (x1 - x0), 0.0f);
-            } else {
-              const float *src = plane + (id * w.in[1] + ih) * w.in[2] + offW;
-              int64_t a = std::max(x0, lo), b = std::min(x1, hi);
-              if (a >= b) {
-                std::fill(out, out + (x1 - x0), 0.0f);
-              } else {
-                std::fill(out, out + (a - x0), 0.0f);
-                if (w.stride[2] == 1) {
-                  std::memcpy(out + (a - x0), src + a, (b - a) * sizeof(float));
-                } else {
-                  for (int64_t j = a; j < b; ++j)
-                    out[j - x0] = src[j * w.stride[2]];
-                }
-                std::fill(out + (b - x0), out + (x1 - x0), 0.0f);
-              }
+          for (const Segment &seg : segments) {
+            float *out = dst + seg.col; // output column seg.x0
+            int64_t id = seg.od * w.stride[0] - w.padBegin[0] + kd * w.dilation[0];
+            int64_t ih = seg.oh * w.stride[1] - w.padBegin[1] + kh * w.dilation[1];
+            int64_t a = std::max(seg.x0, lo), b = std::min(seg.x1, hi);
+            if (id < 0 || id >= w.in[0] || ih < 0 || ih >= w.in[1] || a >= b) {
+              std::fill(out, out + (seg.x1 - seg.x0), 0.0f);
+              continue;
             }
-            p += x1 - x0;
+            const float *src = plane + (id * w.in[1] + ih) * w.in[2] + offW;
+            std::fill(out, out + (a - seg.x0), 0.0f);
+            if (w.stride[2] == 1) {
+              std::copy(src + a, src + b, out + (a - seg.x0));
+            } else {
+              for (int64_t j = a; j < b; ++j)
+                out[j - seg.x0] = src[j * w.stride[2]];
+            }
+            std::fill(out + (b - seg.x0), out + (seg.x1 - seg.x0), 0.0f);
           }
         }
   }

@@ -23,6 +23,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <thread>
 
 using namespace llvm;
 using namespace geflow;
@@ -44,7 +45,9 @@ cl::opt<std::string> outputDir("output-dir",
                                cl::cat(geflowCategory()));
 cl::opt<unsigned> repeat("repeat", cl::desc("Executions to time (median reported)"),
                          cl::init(1), cl::sub(runSub), cl::cat(geflowCategory()));
-cl::opt<int> threads("threads", cl::desc("Host threads running kernels (default: all)"),
+cl::opt<int> threads("threads",
+                     cl::desc("Host threads running kernels, the calling one "
+                              "included (default: one per hardware thread)"),
                      cl::init(-1), cl::sub(runSub), cl::cat(geflowCategory()));
 cl::opt<std::string> tracePath("trace",
                                cl::desc("Write a Chrome/Perfetto trace of the last execution"),
@@ -164,7 +167,15 @@ Error runModel() {
 
   rt::DeviceOptions deviceOptions;
   deviceOptions.soc = om->socName();
-  deviceOptions.workerThreads = threads;
+  // The thread that executes the model runs each kernel's unclaimed blocks
+  // itself (HostJob::join), so N host threads are N-1 workers plus it: the
+  // same count ONNX Runtime's intra_op_num_threads means.
+  if (threads == 0 || threads < -1)
+    return runError("--threads must be at least 1");
+  int hostThreads = threads > 0
+                        ? threads
+                        : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  deviceOptions.workerThreads = hostThreads - 1;
   deviceOptions.trace = !tracePath.empty();
   std::unique_ptr<rt::Device> device;
   if (rt::Status s = rt::Device::create(deviceOptions, &device); !s.isOk())
