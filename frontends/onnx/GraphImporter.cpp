@@ -10,6 +10,7 @@
 #include "frontends/onnx/ModelLoader.h"
 #include "frontends/onnx/OpTable.h"
 #include "frontends/onnx/ShapeRefinement.h"
+#include "frontends/onnx/StreamPlanApplier.h"
 #include "frontends/onnx/TypeConversion.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -22,6 +23,8 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
+
+#include <optional>
 
 using namespace mlir;
 using namespace geflow;
@@ -36,7 +39,10 @@ public:
                 bool probe = false)
       : context(context), model(model), graph(*model.mutable_graph()),
         sourceName(sourceName), options(options), builder(&context),
-        opset(getDefaultOpset(model)), probe(probe) {}
+        opset(getDefaultOpset(model)), probe(probe) {
+    if (options.streamPlan && !probe)
+      planApplier.emplace(*options.streamPlan);
+  }
 
   /// Builds, verifies, folds, verifies again and checks that all is static.
   llvm::Expected<OwningOpRef<ModuleOp>> run();
@@ -77,6 +83,8 @@ private:
   std::vector<std::string> probeNames;
   llvm::StringSet<> constantNodeOutputs;
   llvm::StringSet<> initializerNames;
+  /// Applies options.streamPlan (not in probe mode).
+  std::optional<StreamPlanApplier> planApplier;
 
   llvm::StringMap<Value> values;
   llvm::StringMap<const onnx::TypeProto *> valueTypes;
@@ -272,6 +280,8 @@ llvm::Error GraphImporter::importNode(const onnx::NodeProto &node, size_t index)
   state.addTypes(resultTypes);
 
   Operation *op = builder.create(state);
+  if (planApplier)
+    planApplier->annotate(name, op);
   for (int i = 0; i < numResults && i < node.output_size(); ++i) {
     if (node.output(i).empty())
       continue;
@@ -438,6 +448,11 @@ llvm::Error GraphImporter::importGraph(func::FuncOp func) {
   for (int i = 0; i < graph.node_size(); ++i)
     if (auto err = importNode(graph.node(i), i))
       return err;
+  if (planApplier) {
+    llvm::SmallVector<llvm::StringRef> nodeNames(nodeTypes.keys());
+    if (auto err = planApplier->finish(func.getBody().front(), nodeNames, values))
+      return err;
+  }
   return importOutputs(func);
 }
 

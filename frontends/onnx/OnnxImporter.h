@@ -15,12 +15,15 @@
 #ifndef GEFLOW_FRONTENDS_ONNX_ONNXIMPORTER_H
 #define GEFLOW_FRONTENDS_ONNX_ONNXIMPORTER_H
 
+#include "frontends/streamplan/StreamPlan.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -48,6 +51,10 @@ struct OnnxImportOptions {
   /// building. Turning this off is for tests of the raw import only; the static-shape
   /// check still runs.
   bool fold = true;
+  /// A stream plan (`--stream-plan`), applied to the nodes and tensors it names:
+  /// scheduling attributes on the selected nodes' ops (replacing the nodes' own
+  /// annotations key by key) and a ge.npu_wait_tensor per wait_tensor entry.
+  std::optional<streamplan::StreamPlan> streamPlan;
 };
 
 /// Parses the value of `--input-shape`: `name:d0,d1,...`, several entries separated

@@ -6,6 +6,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
 using namespace geflow::onnxfe;
@@ -140,6 +141,23 @@ static std::optional<int64_t> annotationInt(const onnx::AttributeProto &attr) {
   return std::nullopt;
 }
 
+/// An annotation's value as messages show it: `"abc"`, `-2`, or its type.
+static std::string shownAnnotationValue(const onnx::AttributeProto &attr) {
+  switch (attr.type()) {
+  case onnx::AttributeProto::STRING:
+    return "\"" + attr.s() + "\"";
+  case onnx::AttributeProto::INT:
+    return std::to_string(attr.i());
+  case onnx::AttributeProto::FLOAT: {
+    std::string text;
+    llvm::raw_string_ostream(text) << attr.f();
+    return text;
+  }
+  default:
+    return "a value of type " + onnx::AttributeProto::AttributeType_Name(attr.type());
+  }
+}
+
 /// `_user_stream_label` -> ge.stream_label and friends (ir/README.md, "Scheduling
 /// attributes"). Returns true when `attr` was an annotation.
 static llvm::Expected<bool>
@@ -149,7 +167,8 @@ convertAnnotation(MLIRContext &context, const onnx::AttributeProto &attr,
   Builder b(&context);
   llvm::StringRef name = attr.name();
   auto bad = [&](llvm::StringRef expected) {
-    return makeError(where + ": attribute '" + name + "' must be " + expected);
+    return makeError(where + ": attribute '" + name + "' must be " + expected +
+                     ", got " + shownAnnotationValue(attr));
   };
   if (name == "_user_stream_label") {
     if (attr.type() != onnx::AttributeProto::STRING || attr.s().empty())

@@ -16,3 +16,5 @@ config.environment["PATH"] = os.pathsep.join(
 )
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
 config.substitutions.append(("%models", config.geflow_models_dir))
+# The annotated models of tests/models/streams, generated at build time.
+config.substitutions.append(("%stream_models", config.geflow_stream_models_dir))

@@ -1,7 +1,9 @@
 //===- ImportCommand.cpp - geflow import ----------------------------------===//
 //
 // geflow import MODEL.onnx [-o OUT.mlir] [--input-shape NAME:D0,D1,...]
-// Imports an ONNX model into the ge dialect and prints or writes the module.
+//                          [--stream-plan plan.json]
+// Imports an ONNX model into the ge dialect and prints or writes the module; with a
+// stream plan, the annotations it gives are visible in the printed IR.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,6 +33,9 @@ cl::list<std::string> inputShapes(
     cl::desc("Fix an input's shape, e.g. --input-shape image:1,3,224,224 "
              "(repeatable; several may be given in one value, space-separated)"),
     cl::value_desc("name:d0,d1,..."), cl::sub(importSub), cl::cat(geflowCategory()));
+cl::opt<std::string> streamPlanPath(
+    "stream-plan", cl::desc("JSON stream plan: scopes and wait_tensor edges"),
+    cl::value_desc("plan.json"), cl::sub(importSub), cl::cat(geflowCategory()));
 cl::opt<unsigned> elideWeightsOver(
     "elide-weights",
     cl::desc("Print constants with more than N elements as __elided__ (0: print all; "
@@ -41,6 +46,12 @@ int runImport() {
   auto options = parseImportOptions(inputShapes);
   if (!options)
     return reportError(options.takeError());
+  if (!streamPlanPath.empty()) {
+    auto plan = geflow::streamplan::readStreamPlanFile(streamPlanPath);
+    if (!plan)
+      return reportError(plan.takeError());
+    options->streamPlan = std::move(*plan);
+  }
 
   mlir::MLIRContext context(makeDialectRegistry());
   auto module = geflow::importOnnxFile(context, inputPath, *options);

@@ -1,6 +1,7 @@
 //===- OnnxImporterTest.cpp - the ONNX frontend on models built in code ---===//
 
 #include "frontends/onnx/OnnxImporter.h"
+#include "tests/unit/frontend/OnnxImporterTestFixture.h"
 #include "tests/unit/frontend/OnnxModelBuilder.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -20,62 +21,6 @@ using namespace geflow::test;
 using mlir::Operation;
 
 namespace {
-
-class OnnxImporterTest : public ::testing::Test {
-protected:
-  mlir::MLIRContext context{mlir::MLIRContext::Threading::DISABLED};
-
-  mlir::OwningOpRef<mlir::ModuleOp> importOk(const onnx::ModelProto &model,
-                                             const OnnxImportOptions &options = {}) {
-    auto module = importOnnxModel(context, model, "test.onnx", options);
-    if (!module) {
-      ADD_FAILURE() << "import failed: " << llvm::toString(module.takeError());
-      return {};
-    }
-    EXPECT_TRUE(mlir::succeeded(mlir::verify(**module)));
-    return std::move(*module);
-  }
-
-  std::string importError(const onnx::ModelProto &model,
-                          const OnnxImportOptions &options = {}) {
-    auto module = importOnnxModel(context, model, "test.onnx", options);
-    if (module) {
-      ADD_FAILURE() << "import unexpectedly succeeded";
-      return "";
-    }
-    return llvm::toString(module.takeError());
-  }
-
-  static mlir::func::FuncOp mainFunc(mlir::ModuleOp module) {
-    return module.lookupSymbol<mlir::func::FuncOp>("main");
-  }
-
-  static std::vector<Operation *> opsNamed(mlir::ModuleOp module,
-                                           llvm::StringRef name) {
-    std::vector<Operation *> ops;
-    module.walk([&](Operation *op) {
-      if (op->getName().getStringRef() == name)
-        ops.push_back(op);
-    });
-    return ops;
-  }
-
-  static std::string typeStr(mlir::Type type) {
-    std::string s;
-    llvm::raw_string_ostream os(s);
-    type.print(os);
-    return os.str();
-  }
-
-  static void expectAllStatic(mlir::ModuleOp module) {
-    module.walk([&](Operation *op) {
-      for (mlir::Type type : op->getResultTypes())
-        if (auto shaped = llvm::dyn_cast<mlir::ShapedType>(type))
-          EXPECT_TRUE(shaped.hasStaticShape())
-              << op->getName().getStringRef().str() << " has " << typeStr(type);
-    });
-  }
-};
 
 onnx::ModelProto convReluModel() {
   OnnxModelBuilder b;
@@ -332,7 +277,7 @@ TEST_F(OnnxImporterTest, BadAnnotationNamesNodeAndAttribute) {
   b.output("Y");
   EXPECT_EQ(importError(b.model),
             "node 'r' (Relu, opset 17): attribute '_op_aicore_num' must be an "
-            "integer >= 1");
+            "integer >= 1, got 0");
 }
 
 TEST_F(OnnxImporterTest, UnsupportedOpNamesTypeNodeAndOpset) {
