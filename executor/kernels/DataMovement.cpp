@@ -299,6 +299,31 @@ rt::Status buildPad(const om::OpDef &op, const Operands &in, IndexMap *map) {
   return rt::Status::ok();
 }
 
+/// as_strided (made by ge-fuse-layout): output element (i_0, ...) reads
+/// input element offset + sum_d i_d * strides[d].
+rt::Status buildAsStrided(const om::OpDef &op, const Operands &, IndexMap *map) {
+  std::vector<int64_t> out = shapeOf(op.output_desc(0));
+  std::vector<int64_t> strides = attrInts(op, "strides");
+  if (strides.size() != out.size())
+    return opError(op, "needs one stride per output dim");
+  map->dims = out;
+  map->base = attrInt(op, "offset", 0);
+  int64_t last = map->base;
+  for (size_t d = 0; d < out.size(); ++d) {
+    std::vector<int64_t> t(out[d]);
+    for (int64_t j = 0; j < out[d]; ++j)
+      t[j] = j * strides[d];
+    map->offsets.push_back(std::move(t));
+    last += (out[d] - 1) * strides[d];
+  }
+  bool negative = std::any_of(strides.begin(), strides.end(),
+                              [](int64_t s) { return s < 0; });
+  if (product(out) > 0 && (map->base < 0 || negative ||
+                           last >= numElements(op.input_desc(0))))
+    return opError(op, "reads outside its input");
+  return rt::Status::ok();
+}
+
 struct MapOpInfo {
   MapBuilder build;
   std::vector<int> operands; // inputs whose values the map depends on
@@ -312,6 +337,7 @@ const MapOpInfo *findMapOp(const std::string &type) {
       {"tile", {&buildRepeat, {}, -1}},
       {"slice", {&buildSlice, {1, 2, 3, 4}, -1}},
       {"pad", {&buildPad, {1, 3}, 2}},
+      {"as_strided", {&buildAsStrided, {}, -1}},
   };
   auto it = table.find(type);
   return it == table.end() ? nullptr : &it->second;
@@ -558,7 +584,8 @@ private:
 void geflow::kernels::registerDataMovementKernels(KernelRegistry &registry) {
   for (const char *type : {"reshape", "flatten", "squeeze", "unsqueeze", "dropout"})
     registry.add(type, entryFor<CopyKernel>());
-  for (const char *type : {"transpose", "expand", "tile", "slice", "pad"})
+  for (const char *type :
+       {"transpose", "expand", "tile", "slice", "pad", "as_strided"})
     registry.add(type, entryFor<IndexMapKernel>());
   registry.add("concat", entryFor<ConcatKernel>());
   registry.add("split", entryFor<ConcatKernel>());

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "executor/kernels/ElementwiseOps.h"
 #include "executor/kernels/KernelRegistry.h"
 #include "executor/kernels/VectorSupport.h"
 
@@ -24,12 +25,6 @@ using namespace geflow::kernels::vec;
 namespace {
 
 // --- unary -----------------------------------------------------------------------
-
-struct UnaryParams {
-  float alpha = 0, beta = 0, gamma = 0;
-  bool hasLo = false, hasHi = false;
-  double lo = 0, hi = 0;
-};
 
 // Each op: FLOPs per element and its Eigen expression of `x` (an array of T).
 #define GEFLOW_UNARY(Name, Flops, ...)                                         \
@@ -76,9 +71,6 @@ GEFLOW_UNARY(Clip, 2,
                  .min(p.hasHi ? T(p.hi) : std::numeric_limits<T>::max()))
 #undef GEFLOW_UNARY
 
-using UnaryFn = void (*)(const void *in, void *out, int64_t n,
-                         const UnaryParams &p);
-
 template <class T, class Op>
 void unaryRun(const void *in, void *out, int64_t n, const UnaryParams &p) {
   MMap<T>(static_cast<T *>(out), n) =
@@ -86,11 +78,6 @@ void unaryRun(const void *in, void *out, int64_t n, const UnaryParams &p) {
 }
 
 using ClipTypes = TypeList<float, double, int32_t, int64_t, int8_t, uint8_t>;
-
-struct UnaryOpInfo {
-  UnaryFn (*lookup)(om::DataType);
-  double flops;
-};
 
 template <class Op, class Types> UnaryFn lookupUnary(om::DataType dt) {
   UnaryFn fn = nullptr;
@@ -104,7 +91,9 @@ template <class Op, class Types> UnaryOpInfo unaryInfo() {
   return {&lookupUnary<Op, Types>, Op::kFlops};
 }
 
-const UnaryOpInfo *findUnary(const std::string &type) {
+} // namespace
+
+const UnaryOpInfo *vec::findUnary(const std::string &type) {
   static const std::unordered_map<std::string, UnaryOpInfo> table = {
       {"abs", unaryInfo<Abs, SignedTypes>()},
       {"ceil", unaryInfo<Ceil, FloatTypes>()},
@@ -134,6 +123,8 @@ const UnaryOpInfo *findUnary(const std::string &type) {
   auto it = table.find(type);
   return it == table.end() ? nullptr : &it->second;
 }
+
+namespace {
 
 /// Identity is a byte copy for every dtype; the other unary ops go through
 /// Eigen on their dtype.
@@ -263,11 +254,6 @@ GEFLOW_BINARY(Greater, a > b)
 GEFLOW_BINARY(Less, a < b)
 #undef GEFLOW_BINARY
 
-// A run of `n` outputs from a (contiguous, or one repeated value when
-// aRepeat) and b (likewise).
-using BinaryRowFn = void (*)(const void *a, bool aRepeat, const void *b,
-                             bool bRepeat, void *out, int64_t n);
-
 template <class T, class R, class Op>
 void binaryRow(const void *a, bool aRepeat, const void *b, bool bRepeat,
                void *out, int64_t n) {
@@ -329,12 +315,9 @@ BinaryRowFn lookupDiv(om::DataType dt) {
   return lookupArith<IntDiv, TypeList<int32_t, int64_t, int8_t, uint8_t>>(dt);
 }
 
-struct BinaryOpInfo {
-  BinaryRowFn (*lookup)(om::DataType);
-  double flops;
-};
+} // namespace
 
-const BinaryOpInfo *findBinary(const std::string &type) {
+const BinaryOpInfo *vec::findBinary(const std::string &type) {
   using Arith = TypeList<float, double, int32_t, int64_t, int8_t, uint8_t>;
   static const std::unordered_map<std::string, BinaryOpInfo> table = {
       {"add", {&lookupArith<Add, Arith>, 1}},
@@ -343,6 +326,8 @@ const BinaryOpInfo *findBinary(const std::string &type) {
       {"div", {&lookupDiv, 1}},
       {"pow", {&lookupArith<Pow, NumericTypes>, 10}},
       {"prelu", {&lookupArith<PRelu, SignedTypes>, 2}},
+      {"max", {&lookupArith<Max, MinMaxTypes>, 1}},
+      {"min", {&lookupArith<Min, MinMaxTypes>, 1}},
       {"equal", {&lookupCompare<Equal>, 1}},
       {"greater", {&lookupCompare<Greater>, 1}},
       {"less", {&lookupCompare<Less>, 1}},
@@ -350,6 +335,8 @@ const BinaryOpInfo *findBinary(const std::string &type) {
   auto it = table.find(type);
   return it == table.end() ? nullptr : &it->second;
 }
+
+namespace {
 
 /// Pow whose exponent's dtype differs from the base's (ONNX allows it): both
 /// read as double, the result stored in the base's dtype.

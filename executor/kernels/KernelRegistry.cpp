@@ -23,6 +23,8 @@ static const KernelRegistry &registry() {
     registerPoolKernels(r);
     registerGemmKernels(r);
     registerNormKernels(r);
+    registerFusedElementwiseKernels(r);
+    registerAttentionKernels(r);
     return r;
   }();
   return instance;

@@ -40,6 +40,8 @@ void registerConvKernels(KernelRegistry &registry);
 void registerPoolKernels(KernelRegistry &registry);
 void registerGemmKernels(KernelRegistry &registry);
 void registerNormKernels(KernelRegistry &registry);
+void registerFusedElementwiseKernels(KernelRegistry &registry);
+void registerAttentionKernels(KernelRegistry &registry);
 
 } // namespace geflow::kernels
 

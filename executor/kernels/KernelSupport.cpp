@@ -108,6 +108,14 @@ std::vector<float> kernels::attrFloats(const om::OpDef &op,
   return {a->list().f().begin(), a->list().f().end()};
 }
 
+std::vector<std::string> kernels::attrStrings(const om::OpDef &op,
+                                             const std::string &name) {
+  const om::AttrDef *a = findAttr(op, name);
+  if (!a || a->value_case() != om::AttrDef::kList)
+    return {};
+  return {a->list().s().begin(), a->list().s().end()};
+}
+
 BlockRange kernels::blockRange(int64_t total, uint32_t blockIdx,
                                uint32_t blockDim) {
   int64_t base = total / blockDim, extra = total % blockDim;

@@ -30,6 +30,8 @@ std::string attrString(const om::OpDef &op, const std::string &name,
                        const std::string &fallback);
 std::vector<int64_t> attrInts(const om::OpDef &op, const std::string &name);
 std::vector<float> attrFloats(const om::OpDef &op, const std::string &name);
+std::vector<std::string> attrStrings(const om::OpDef &op,
+                                     const std::string &name);
 bool hasAttr(const om::OpDef &op, const std::string &name);
 
 /// The half-open range [begin, end) of `total` work items that block

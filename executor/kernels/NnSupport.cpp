@@ -130,6 +130,10 @@ rt::Status nn::parseActivation(const om::OpDef &op, Activation *out) {
     out->kind = Activation::kTanh;
   } else if (name == "hard_swish") {
     out->kind = Activation::kHardSwish;
+  } else if (name == "gelu") {
+    out->kind = Activation::kGelu;
+  } else if (name == "gelu_tanh") {
+    out->kind = Activation::kGeluTanh;
   } else if (name == "leaky_relu") {
     out->kind = Activation::kLeakyRelu;
     out->a = param(0, 0.01f);
@@ -173,5 +177,16 @@ void nn::applyActivation(const Activation &act, float *data, int64_t n) {
   case Activation::kHardSigmoid:
     x = (x * act.a + act.b).max(0.0f).min(1.0f);
     break;
+  case Activation::kGelu:
+    x = x.unaryExpr([](float v) {
+      return 0.5f * v * (1.0f + std::erf(v * static_cast<float>(M_SQRT1_2)));
+    });
+    break;
+  case Activation::kGeluTanh: {
+    // sqrt(2 / pi), ONNX Gelu's approximate = "tanh".
+    constexpr float kSqrt2OverPi = 0.7978845608028654f;
+    x = 0.5f * x * (1.0f + (kSqrt2OverPi * (x + 0.044715f * x.cube())).tanh());
+    break;
+  }
   }
 }

@@ -74,10 +74,11 @@ rt::Status requireFloat(const om::OpDef &op, int exceptOutput = -1);
 /// The trailing activation of a fused cube op (fused_conv, fused_gemm,
 /// fused_matmul): `activation` names the ONNX op, `activation_params` its float
 /// attributes in ONNX order (leaky_relu [alpha], clip [min, max], hard_sigmoid
-/// [alpha, beta]); missing params take ONNX's defaults.
+/// [alpha, beta]); missing params take ONNX's defaults. gelu is ONNX Gelu's
+/// exact erf form, gelu_tanh its approximate = "tanh" form.
 struct Activation {
   enum Kind { kNone, kRelu, kSigmoid, kTanh, kHardSwish, kLeakyRelu, kClip,
-              kHardSigmoid };
+              kHardSigmoid, kGelu, kGeluTanh };
   Kind kind = kNone;
   float a = 0, b = 0;
 };

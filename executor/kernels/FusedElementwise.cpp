@@ -1,0 +1,289 @@
+//===- FusedElementwise.cpp - elementwise programs in one pass ------------===//
+//
+// fused_elementwise (ir/GeFusedOps.td: inputs, `steps`, `step_operands`,
+// `step_params`) and gelu, which is a one-step program.
+//
+// Block split: contiguous ranges of output elements (grain kGrain).
+// Computation: each block walks its range in tiles of kTile elements. A tile
+// reads its inputs (a full-shape input in place, a one-element input as a
+// repeated value, any other broadcast input gathered into a tile buffer),
+// then runs every step over the tile with the row function of the standalone
+// op (ElementwiseOps.h; gelu with the fused cube ops' activation), each step
+// into its own tile buffer, the last one straight into the output. The
+// intermediates stay in cache: memory sees the inputs once and the output once.
+// Cost: the steps' FLOPs per element; bytes: inputs read plus output written.
+//
+//===----------------------------------------------------------------------===//
+
+#include "executor/kernels/ElementwiseOps.h"
+#include "executor/kernels/KernelRegistry.h"
+#include "executor/kernels/NnSupport.h"
+#include "executor/kernels/VectorSupport.h"
+
+#include <algorithm>
+#include <array>
+#include <limits>
+
+using namespace geflow;
+using namespace geflow::kernels;
+using namespace geflow::kernels::vec;
+
+namespace {
+
+/// Elements per tile: every step's tile buffer stays in L1/L2.
+constexpr int64_t kTile = 1024;
+/// Inputs plus steps of one program; the fusion pass stays far below.
+constexpr size_t kMaxValues = 64;
+
+/// A program value during one tile: `len` floats at `data`, or the one float
+/// at `data` repeated along the tile.
+struct Slot {
+  const float *data = nullptr;
+  bool repeat = false;
+};
+
+struct Step {
+  UnaryFn unary = nullptr;
+  BinaryRowFn binary = nullptr;
+  nn::Activation activation; // gelu, gelu_tanh: kind != kNone
+  UnaryParams params;
+  int64_t a = 0, b = -1; // the values it reads
+};
+
+/// ONNX's defaults of the float attributes a step may take.
+std::array<float, 2> defaultParams(const std::string &name) {
+  constexpr float kInf = std::numeric_limits<float>::infinity();
+  if (name == "elu")
+    return {1.0f, 0.0f};
+  if (name == "hard_sigmoid")
+    return {0.2f, 0.5f};
+  if (name == "leaky_relu")
+    return {0.01f, 0.0f};
+  if (name == "selu")
+    return {1.67326319217681884765625f, 1.05070102214813232421875f};
+  if (name == "clip")
+    return {-kInf, kInf};
+  return {0.0f, 0.0f};
+}
+
+/// Fills `step`'s function and parameters for op `name`; `flops` per element.
+rt::Status parseStep(const om::OpDef &op, size_t index, const std::string &name,
+                     std::array<float, 2> p, Step *step, double *flops) {
+  auto bad = [&](const std::string &why) {
+    return opError(op, "step " + std::to_string(index) + " (\"" + name +
+                           "\") " + why);
+  };
+  if (name == "gelu" || name == "gelu_tanh") {
+    step->activation.kind =
+        name == "gelu" ? nn::Activation::kGelu : nn::Activation::kGeluTanh;
+    *flops = 14;
+    return rt::Status::ok();
+  }
+  if (const UnaryOpInfo *unary = findUnary(name)) {
+    step->unary = unary->lookup(om::DT_FLOAT);
+    if (!step->unary)
+      return bad("does not take float32");
+    *flops = unary->flops;
+    UnaryParams &params = step->params;
+    params.alpha = p[0];
+    params.beta = p[1];
+    params.gamma = p[1];
+    params.hasLo = params.hasHi = name == "clip";
+    params.lo = p[0];
+    params.hi = p[1];
+    return rt::Status::ok();
+  }
+  const BinaryOpInfo *binary = findBinary(name);
+  if (!binary || name == "equal" || name == "greater" || name == "less")
+    return bad("is not an elementwise op a program can run");
+  step->binary = binary->lookup(om::DT_FLOAT);
+  *flops = binary->flops;
+  return rt::Status::ok();
+}
+
+class FusedElementwiseKernel final : public VectorKernel {
+public:
+  static rt::Status make(const KernelSpec &spec,
+                         std::unique_ptr<FusedElementwiseKernel> *out) {
+    const om::OpDef &op = *spec.op;
+    GEFLOW_RT_RETURN_IF_ERROR(checkArity(op, 1, 1));
+    GEFLOW_RT_RETURN_IF_ERROR(nn::requireFloat(op));
+    auto k =
+        std::unique_ptr<FusedElementwiseKernel>(new FusedElementwiseKernel);
+    k->n_ = numElements(op.output_desc(0));
+    std::vector<int64_t> outShape = shapeOf(op.output_desc(0));
+    for (const om::TensorDescriptor &in : op.input_desc()) {
+      Input input;
+      int64_t count = numElements(in);
+      if (count == k->n_) {
+        input.kind = Input::kFull;
+      } else if (count == 1) {
+        input.kind = Input::kScalar;
+      } else {
+        input.kind = Input::kGather;
+        input.gather = Broadcast(outShape, {shapeOf(in)});
+        ++k->gathered_;
+      }
+      k->inputs_.push_back(std::move(input));
+    }
+    double flops = 0;
+    if (op.type() == "gelu")
+      GEFLOW_RT_RETURN_IF_ERROR(k->makeGelu(op, &flops));
+    else
+      GEFLOW_RT_RETURN_IF_ERROR(k->makeProgram(op, &flops));
+    k->setPlan(op, k->n_, kGrain, flops * static_cast<double>(k->n_));
+    *out = std::move(k);
+    return rt::Status::ok();
+  }
+
+  rt::Status run(const TensorView *inputs, const TensorView *outputs,
+                 uint32_t blockIdx, uint32_t blockDim) const override {
+    BlockRange r = blockRange(n_, blockIdx, blockDim);
+    if (r.begin >= r.end)
+      return rt::Status::ok();
+    float *buffers = nn::scratch((gathered_ + steps_.size()) * kTile);
+    float *out = static_cast<float *>(outputs[0].data);
+    const size_t numInputs = inputs_.size();
+    std::array<Slot, kMaxValues> slots;
+    for (int64_t pos = r.begin; pos < r.end; pos += kTile) {
+      const int64_t len = std::min(kTile, r.end - pos);
+      float *next = buffers;
+      for (size_t i = 0; i < numInputs; ++i) {
+        const float *in = static_cast<const float *>(inputs[i].data);
+        switch (inputs_[i].kind) {
+        case Input::kFull:
+          slots[i] = {in + pos, false};
+          break;
+        case Input::kScalar:
+          slots[i] = {in, true};
+          break;
+        case Input::kGather:
+          gatherTile(inputs_[i].gather, in, pos, len, next);
+          slots[i] = {next, false};
+          next += kTile;
+          break;
+        }
+      }
+      for (size_t j = 0; j < steps_.size(); ++j) {
+        bool last = j + 1 == steps_.size();
+        float *dst = last ? out + pos : next + j * kTile;
+        slots[numInputs + j] = runStep(steps_[j], slots, dst, len);
+      }
+      // A program of one-element inputs only has a repeated result.
+      if (Slot result = slots[numInputs + steps_.size() - 1];
+          result.repeat && len > 1)
+        std::fill(out + pos, out + pos + len, *result.data);
+    }
+    return rt::Status::ok();
+  }
+
+private:
+  struct Input {
+    enum Kind { kFull, kScalar, kGather } kind = kFull;
+    Broadcast gather; // kGather: output element -> input element
+  };
+
+  FusedElementwiseKernel() = default;
+
+  /// gelu: one step on its one input, `approximate` choosing the form.
+  rt::Status makeGelu(const om::OpDef &op, double *flops) {
+    std::string approximate = attrString(op, "approximate", "none");
+    if (approximate != "none" && approximate != "tanh")
+      return opError(op, "approximate is \"" + approximate +
+                             "\" but must be \"none\" or \"tanh\"");
+    Step step;
+    std::string name = approximate == "tanh" ? "gelu_tanh" : "gelu";
+    GEFLOW_RT_RETURN_IF_ERROR(
+        parseStep(op, 0, name, defaultParams(name), &step, flops));
+    steps_.push_back(step);
+    return rt::Status::ok();
+  }
+
+  /// fused_elementwise: the steps as ir/GeFusedOps.td describes them.
+  rt::Status makeProgram(const om::OpDef &op, double *flops) {
+    std::vector<std::string> names = attrStrings(op, "steps");
+    std::vector<int64_t> refs = attrInts(op, "step_operands");
+    std::vector<float> params = attrFloats(op, "step_params");
+    const size_t numInputs = inputs_.size();
+    if (names.empty())
+      return opError(op, "has no steps");
+    if (numInputs + names.size() > kMaxValues)
+      return opError(op, "has more than " + std::to_string(kMaxValues) +
+                             " inputs and steps");
+    if (refs.size() != 2 * names.size())
+      return opError(op, "needs 2 step_operands per step");
+    if (!params.empty() && params.size() != 2 * names.size())
+      return opError(op, "needs 2 step_params per step when it has any");
+    for (size_t j = 0; j < names.size(); ++j) {
+      Step step;
+      std::array<float, 2> p =
+          params.empty()
+              ? defaultParams(names[j])
+              : std::array<float, 2>{params[2 * j], params[2 * j + 1]};
+      double stepFlops = 0;
+      GEFLOW_RT_RETURN_IF_ERROR(
+          parseStep(op, j, names[j], p, &step, &stepFlops));
+      step.a = refs[2 * j];
+      step.b = refs[2 * j + 1];
+      int64_t visible = static_cast<int64_t>(numInputs + j);
+      bool binary = step.binary != nullptr;
+      if (step.a < 0 || step.a >= visible ||
+          (binary ? step.b < 0 || step.b >= visible : step.b != -1))
+        return opError(op, "step " + std::to_string(j) +
+                               " reads a value that is not an input or an "
+                               "earlier step");
+      steps_.push_back(step);
+      *flops += stepFlops;
+    }
+    return rt::Status::ok();
+  }
+
+  static void gatherTile(const Broadcast &bc, const float *in, int64_t pos,
+                         int64_t len, float *tile) {
+    const bool repeat = bc.innerStride(0) == 0;
+    bc.forEachRow(pos, pos + len,
+                  [&](int64_t at, const int64_t *offsets, int64_t run) {
+                    float *dst = tile + (at - pos);
+                    const float *src = in + offsets[0];
+                    if (repeat)
+                      std::fill(dst, dst + run, *src);
+                    else
+                      std::copy(src, src + run, dst);
+                  });
+  }
+
+  /// Runs `step` over one tile into `dst`; a step whose operands all repeat
+  /// computes its one value.
+  static Slot runStep(const Step &step,
+                      const std::array<Slot, kMaxValues> &slots, float *dst,
+                      int64_t len) {
+    const Slot &a = slots[step.a];
+    if (step.binary) {
+      const Slot &b = slots[step.b];
+      bool repeat = a.repeat && b.repeat;
+      step.binary(a.data, a.repeat, b.data, b.repeat, dst, repeat ? 1 : len);
+      return {dst, repeat};
+    }
+    int64_t n = a.repeat ? 1 : len;
+    if (step.unary) {
+      step.unary(a.data, dst, n, step.params);
+    } else {
+      std::copy(a.data, a.data + n, dst);
+      nn::applyActivation(step.activation, dst, n);
+    }
+    return {dst, a.repeat};
+  }
+
+  std::vector<Input> inputs_;
+  std::vector<Step> steps_;
+  int64_t n_ = 0;
+  size_t gathered_ = 0;
+};
+
+} // namespace
+
+void geflow::kernels::registerFusedElementwiseKernels(
+    KernelRegistry &registry) {
+  registry.add("fused_elementwise", entryFor<FusedElementwiseKernel>());
+  registry.add("gelu", entryFor<FusedElementwiseKernel>());
+}
