@@ -5,6 +5,7 @@
 // FusedConv convention: `activation` names the ONNX op applied to the result,
 // `activation_params` holds its float attributes in ONNX order:
 //   none, relu, sigmoid, tanh, hard_swish   no params
+//   gelu (erf form), gelu_tanh              no params
 //   leaky_relu                              [alpha = 0.01]
 //   clip                                    [min = -inf, max = +inf]
 //   hard_sigmoid                            [alpha = 0.2, beta = 0.5]
@@ -15,9 +16,13 @@
 #ifndef GEFLOW_IR_GEFUSEDOPS_TD
 #define GEFLOW_IR_GEFUSEDOPS_TD
 
-def Ge_FusedConvOp : Ge_TensorOp<"fused_conv", [SameOperandsAndResultElementType]> {
-  let summary = "Y = activation(conv(X, W) + B)";
+// Z, when present, is a residual of Y's shape added before the activation
+// (ONNX Runtime's FusedConv Z): the conv adds it while the output tile is hot.
+def Ge_FusedConvOp : Ge_TensorOp<"fused_conv", [SameOperandsAndResultElementType,
+                                               AttrSizedOperandSegments]> {
+  let summary = "Y = activation(conv(X, W) + B + Z)";
   let arguments = (ins Ge_FloatTensor:$X, Ge_FloatTensor:$W, Optional<Ge_FloatTensor>:$B,
+                   Optional<Ge_FloatTensor>:$Z,
                    DefaultValuedAttr<StrAttr, "\"NOTSET\"">:$auto_pad,
                    OptionalAttr<DenseI64ArrayAttr>:$dilations,
                    DefaultValuedAttr<Ge_I64Attr, "1">:$group,
@@ -27,6 +32,10 @@ def Ge_FusedConvOp : Ge_TensorOp<"fused_conv", [SameOperandsAndResultElementType
                    DefaultValuedAttr<StrAttr, "\"none\"">:$activation,
                    OptionalAttr<DenseF32ArrayAttr>:$activation_params);
   let results = (outs Ge_FloatTensor:$Y);
+  let assemblyFormat = [{
+    $X `,` $W (`,` $B^)? (`residual` $Z^)? attr-dict `:`
+    functional-type(operands, results)
+  }];
   let hasVerifier = 1;
 }
 

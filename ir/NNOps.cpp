@@ -286,13 +286,15 @@ static LogicalResult verifyActivation(Operation *op, StringRef activation,
                                       std::optional<ArrayRef<float>> params) {
   int64_t expected = llvm::StringSwitch<int64_t>(activation)
                          .Cases("none", "relu", "sigmoid", "tanh", "hard_swish", 0)
+                         .Cases("gelu", "gelu_tanh", 0)
                          .Case("leaky_relu", 1)
                          .Cases("clip", "hard_sigmoid", 2)
                          .Default(-1);
   if (expected < 0)
     return op->emitOpError() << "activation \"" << activation
                              << "\" is not one of none, relu, leaky_relu, clip, "
-                                "sigmoid, tanh, hard_sigmoid, hard_swish";
+                                "sigmoid, tanh, hard_sigmoid, hard_swish, gelu, "
+                                "gelu_tanh";
   // Trailing params may be left out; they take ONNX's defaults.
   int64_t given = params ? params->size() : 0;
   if (given > expected)
@@ -302,9 +304,15 @@ static LogicalResult verifyActivation(Operation *op, StringRef activation,
 }
 
 LogicalResult FusedConvOp::verify() {
-  if (failed(verifyActivation(*this, getActivation(), getActivationParams())))
+  if (failed(verifyActivation(*this, getActivation(), getActivationParams())) ||
+      failed(verifyConvLike(*this)))
     return failure();
-  return verifyConvLike(*this);
+  // The residual is added element by element: no broadcasting.
+  if (Value z = getZ(); z && z.getType() != getY().getType())
+    return emitOpError() << "input 'Z' has shape " << formatShape(shapeOf(z))
+                         << " but the residual must have Y's shape "
+                         << formatShape(shapeOf(getY()));
+  return success();
 }
 
 LogicalResult FusedGemmOp::verify() {

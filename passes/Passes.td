@@ -11,6 +11,81 @@
 
 include "mlir/Pass/PassBase.td"
 
+def FoldConstants : Pass<"ge-fold-constants", "::mlir::func::FuncOp"> {
+  let summary = "Evaluate ops on constants with their kernels; drop no-op ops";
+  let description = [{
+    Constant folding (DESIGN.md pass 2). An op whose operands are all
+    `ge.constant` is run once by its kernel (the same OpDef and kernel the
+    executor would use) and replaced by a `ge.constant` of its results, to a
+    fixed point, so whole constant subgraphs collapse; the dialect's folders
+    run too. Ops that compute nothing at inference go: Identity, Dropout
+    (its mask becomes a constant true), and Reshape, Flatten, Squeeze,
+    Unsqueeze, Expand, Cast, Tile whose result type is the input's,
+    Transpose with the identity perm, a Slice of the whole tensor, a Pad by
+    zeros. Results of more than `max-elements` elements in all are not
+    folded, so the weights do not grow without bound.
+
+    ```mlir
+    %0 = ge.transpose %w {perm = array<i64: 1, 0>} : (tensor<4x8xf32>) -> tensor<8x4xf32>
+    // with %w a ge.constant, becomes
+    %0 = ge.constant dense<...> : tensor<8x4xf32>
+    ```
+  }];
+  let options = [
+    Option<"maxElements", "max-elements", "int64_t", /*default=*/"1 << 20",
+           "Largest result (in elements, all results together) to fold">,
+  ];
+}
+
+def FuseBatchNorm : Pass<"ge-fuse-batchnorm", "::mlir::func::FuncOp"> {
+  let summary = "Fold inference BatchNormalization into the preceding conv or gemm";
+  let description = [{
+    Op fusion (DESIGN.md pass 3). A batch norm is y = s * x + t per channel
+    (s = scale / sqrt(var + epsilon), t = B - mean * s); after a conv, gemm
+    or rank-2 matmul with a constant weight it folds into that op: s scales
+    the weight's output channels (conv W[m], gemm/matmul B's column n) and
+    the bias becomes s * bias + t. The result is the fused form of the op
+    (`ge.fused_conv`, `ge.fused_gemm`, `ge.fused_matmul`) without an
+    activation. Everything read must be constant and the producer's result
+    must have no other user.
+  }];
+}
+
+def FuseBiasActivation : Pass<"ge-fuse-bias-activation", "::mlir::func::FuncOp"> {
+  let summary = "Fuse a conv/gemm/matmul with its bias Add and activation";
+  let description = [{
+    Op fusion (DESIGN.md pass 3). `add(cube, constant)` folds the constant
+    into the cube op's bias when it broadcasts the way the fused op adds it
+    (conv: along the output channel, [M, 1, 1] or [1, M, 1, 1] or a scalar;
+    gemm: to [M, N] from rank <= 2; matmul: to the product), and an
+    activation after a conv, gemm or matmul (Relu, Clip with constant bounds
+    such as Relu6, Sigmoid, Tanh, HardSwish, LeakyRelu, HardSigmoid, and
+    `ge.gelu` when the GELU pattern pass made one) becomes its `activation`.
+    The result is `ge.fused_conv` / `ge.fused_gemm` / `ge.fused_matmul`.
+    The intermediate result must have no other user.
+
+    ```mlir
+    %0 = ge.conv %x, %w : ... -> tensor<1x8x6x6xf32>
+    %1 = ge.add %0, %b : (tensor<1x8x6x6xf32>, tensor<8x1x1xf32>) -> tensor<1x8x6x6xf32>
+    %2 = ge.relu %1 : tensor<1x8x6x6xf32>
+    // becomes
+    %2 = ge.fused_conv %x, %w, %b2 {activation = "relu"} : ...
+    ```
+  }];
+}
+
+def FuseResidual : Pass<"ge-fuse-residual", "::mlir::func::FuncOp"> {
+  let summary = "Fuse a residual Add (and its activation) into the producing conv";
+  let description = [{
+    Op fusion (DESIGN.md pass 3). `act(add(conv(x), z))` with z of the conv
+    output's type becomes `ge.fused_conv %x, %w, %b residual %z` with the
+    activation: the conv adds z to each output tile before the activation
+    (ONNX Runtime's FusedConv Z). The conv must have no activation or
+    residual of its own, and its result (and the sum, for the activation)
+    no other user.
+  }];
+}
+
 def AssignEngines : Pass<"ge-assign-engines", "::mlir::func::FuncOp"> {
   let summary = "Set ge.engine on every compute op from its kernel plan";
   let description = [{

@@ -48,14 +48,53 @@ struct GePipelineOptions : mlir::PassPipelineOptions<GePipelineOptions> {
                               llvm::cl::init(false)};
 };
 
+/// The fusion passes `--no-fuse=NAME` switches off, in pipeline order: the
+/// one list of valid names. A pattern pass that makes an op a later one
+/// absorbs (ge.gelu for bias-activation) comes before it.
+struct FusionPass {
+  llvm::StringLiteral name;
+  std::unique_ptr<mlir::Pass> (*create)();
+};
+const FusionPass kFusionPasses[] = {
+    {"batchnorm", [] { return createFuseBatchNorm(); }},
+    {"bias-activation", [] { return createFuseBiasActivation(); }},
+    {"residual", [] { return createFuseResidual(); }},
+};
+
+/// `--no-fuse` takes the names above, or `all`.
+llvm::Error checkFusionNames(const std::vector<std::string> &names) {
+  for (const std::string &name : names) {
+    if (name == "all" ||
+        llvm::any_of(kFusionPasses,
+                     [&](const FusionPass &p) { return p.name == name; }))
+      continue;
+    std::string valid = "all";
+    for (const FusionPass &p : kFusionPasses)
+      valid += ", " + p.name.str();
+    return makeError("--no-fuse: unknown fusion '" + name +
+                     "' (valid names: " + valid + ")");
+  }
+  return llvm::Error::success();
+}
+
+bool fusionEnabled(const CompileOptions &options, llvm::StringRef name) {
+  return !llvm::is_contained(options.disabledFusions, "all") &&
+         !llvm::is_contained(options.disabledFusions, name);
+}
+
 } // namespace
 
 void buildGePipeline(mlir::OpPassManager &pm, const CompileOptions &options) {
   // 2. constant folding (the dialect's folders) and dead-op removal.
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(mlir::createCSEPass());
-  // 4. engine assignment.
   mlir::OpPassManager &fn = pm.nest<mlir::func::FuncOp>();
+  fn.addPass(createFoldConstants());
+  // 3. op fusion (each pass can be switched off by name).
+  for (const FusionPass &fusion : kFusionPasses)
+    if (fusionEnabled(options, fusion.name))
+      fn.addPass(fusion.create());
+  // 4. engine assignment.
   AssignEnginesOptions engines;
   engines.requireKernels = options.requireKernels;
   fn.addPass(createAssignEngines(engines));
@@ -93,6 +132,8 @@ llvm::Expected<om::OmModel> compileModule(mlir::ModuleOp module,
   if (!st.isOk())
     return makeError("SoC '" + options.soc + "': " + st.message());
 
+  if (llvm::Error err = checkFusionNames(options.disabledFusions))
+    return err;
   std::string diagnostic;
   {
     mlir::ScopedDiagnosticHandler handler(

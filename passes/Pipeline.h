@@ -20,6 +20,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace geflow::passes {
 
@@ -39,6 +40,8 @@ struct CompileOptions {
   uint32_t vectorcoreNum = 0;
   /// ModelDef name; empty: the file's stem (compileOnnxFile) or "model".
   std::string modelName;
+  /// Fusion passes switched off by name (`--no-fuse=NAME`).
+  std::vector<std::string> disabledFusions;
 };
 
 /// Figures a person compares across commits.

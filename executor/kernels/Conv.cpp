@@ -14,8 +14,8 @@
 // W_g^T * X_g, then col2im adds each column into Y. Block split: (image x group
 // x output-channel tile), so the scatter of a block stays in channels it owns.
 //
-// fused_conv is conv with its activation applied to each output tile while it
-// is still in cache.
+// fused_conv is conv with its residual Z added and its activation applied to
+// each output tile while it is still in cache.
 //
 // Cost: 2*K FLOPs per output element (plus the bias add); bytes: X, W, B, Y.
 //
@@ -58,13 +58,15 @@ struct ConvShape {
   int64_t batch = 0, inChannels = 0, outChannels = 0, group = 1;
   Window w;
   bool hasBias = false;
+  bool hasResidual = false; // fused_conv's Z, Y's shape
   int64_t xElems = 0, wElems = 0, yElems = 0;
 
   int64_t inPerGroup() const { return inChannels / group; }
   int64_t outPerGroup() const { return outChannels / group; }
-  /// float bytes read (X, W, B) and written (Y).
+  /// float bytes read (X, W, B, Z) and written (Y).
   double ioBytes() const {
-    return 4.0 * (xElems + wElems + yElems + (hasBias ? outChannels : 0));
+    return 4.0 * (xElems + wElems + yElems + (hasBias ? outChannels : 0) +
+                  (hasResidual ? yElems : 0));
   }
 };
 
@@ -106,6 +108,9 @@ rt::Status analyzeConvCommon(const om::OpDef &op, bool transpose,
   s->xElems = numElements(op.input_desc(0));
   s->wElems = numElements(op.input_desc(1));
   s->yElems = numElements(op.output_desc(0));
+  s->hasResidual = !transpose && nn::hasInput(op, 3);
+  if (s->hasResidual && shapeOf(op.input_desc(3)) != y)
+    return opError(op, "residual Z must have Y's shape");
   if (!transpose)
     return nn::resolveWindow(op, xs, ys, kernel, /*useDilations=*/true, &s->w);
 
@@ -306,6 +311,7 @@ rt::Status planConv(const om::OpDef &op, KernelPlan *out) {
   out->maxBlocks = nn::blocksForFlops(c.items(), c.flopsPerItem());
   double outputs = static_cast<double>(c.s.yElems);
   out->cost.flops = 2.0 * c.k * outputs + (c.s.hasBias ? outputs : 0.0) +
+                    (c.s.hasResidual ? outputs : 0.0) +
                     (c.act.kind != nn::Activation::kNone ? outputs : 0.0);
   out->cost.bytes = c.s.ioBytes();
   return rt::Status::ok();
@@ -321,11 +327,13 @@ public:
     const float *wt = static_cast<const float *>(inputs[1].data);
     const float *bias =
         c_.s.hasBias ? static_cast<const float *>(inputs[2].data) : nullptr;
+    const float *residual =
+        c_.s.hasResidual ? static_cast<const float *>(inputs[3].data) : nullptr;
     float *y = static_cast<float *>(outputs[0].data);
     BlockRange items = blockRange(c_.items(), blockIdx, blockDim);
     if (c_.depthwise) {
       for (int64_t i = items.begin; i < items.end; ++i)
-        depthwisePlane(x, wt, bias, y, i);
+        depthwisePlane(x, wt, bias, residual, y, i);
       return rt::Status::ok();
     }
     const ConvShape &s = c_.s;
@@ -359,6 +367,8 @@ public:
         float *row = yg + m * c_.p + p0;
         if (bias)
           ArrayMap(row, p1 - p0) += bias[g * mg + m];
+        if (residual)
+          addResidual(residual + (row - y), row, p1 - p0);
         nn::applyActivation(c_.act, row, p1 - p0);
       }
     }
@@ -369,7 +379,7 @@ private:
   /// Output plane `item` = (image, output channel) of a depthwise conv: for
   /// each tap, a strided axpy of an input row into an output row.
   void depthwisePlane(const float *x, const float *wt, const float *bias,
-                      float *y, int64_t item) const {
+                      const float *residual, float *y, int64_t item) const {
     const ConvShape &s = c_.s;
     const Window &w = s.w;
     int64_t co = item % s.outChannels, n = item / s.outChannels;
@@ -397,7 +407,14 @@ private:
         }
       }
     }
+    if (residual)
+      addResidual(residual + item * c_.p, out, c_.p);
     nn::applyActivation(c_.act, out, c_.p);
+  }
+
+  /// Z and Y share a layout, so a row of Y at offset o adds Z's row at o.
+  static void addResidual(const float *z, float *row, int64_t n) {
+    ArrayMap(row, n) += Eigen::Map<const Eigen::ArrayXf>(z, n);
   }
 
   const ConvPlan c_;

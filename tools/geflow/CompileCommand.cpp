@@ -38,6 +38,10 @@ cl::list<std::string> inputShapes(
 cl::opt<bool> noMemoryReuse("no-memory-reuse",
                             cl::desc("Give every tensor its own workspace bytes"),
                             cl::sub(compileSub), cl::cat(geflowCategory()));
+cl::list<std::string> disabledFusions(
+    "no-fuse", cl::desc("Switch a fusion pass off (repeatable, or a,b,c)"),
+    cl::value_desc("name"), cl::CommaSeparated, cl::sub(compileSub),
+    cl::cat(geflowCategory()));
 
 std::string humanBytes(uint64_t bytes) {
   if (bytes < 1024)
@@ -55,6 +59,7 @@ int runCompile() {
   options.soc = socName;
   options.import = std::move(*importOptions);
   options.reuseMemory = !noMemoryReuse;
+  options.disabledFusions.assign(disabledFusions.begin(), disabledFusions.end());
 
   std::string output = outputPath;
   if (output.empty()) {

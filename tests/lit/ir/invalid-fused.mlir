@@ -1,8 +1,8 @@
 // RUN: geflow-opt %s -split-input-file -verify-diagnostics
 
 func.func @activation(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) {
-  // expected-error @+1 {{'ge.fused_conv' op activation "gelu" is not one of none, relu, leaky_relu, clip, sigmoid, tanh, hard_sigmoid, hard_swish}}
-  %0 = ge.fused_conv %x, %w {activation = "gelu"} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32>
+  // expected-error @+1 {{'ge.fused_conv' op activation "swish" is not one of none, relu, leaky_relu, clip, sigmoid, tanh, hard_sigmoid, hard_swish, gelu, gelu_tanh}}
+  %0 = ge.fused_conv %x, %w {activation = "swish"} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32>
   return
 }
 
@@ -19,6 +19,14 @@ func.func @params(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) {
 func.func @conv_shape(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) {
   // expected-error @+1 {{'ge.fused_conv' op result has shape [1, 4, 8, 8] but expected [1, 4, 6, 6]}}
   %0 = ge.fused_conv %x, %w {activation = "relu"} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x8x8xf32>
+  return
+}
+
+// -----
+
+func.func @residual_shape(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>, %z: tensor<1x4x1x1xf32>) {
+  // expected-error @+1 {{'ge.fused_conv' op input 'Z' has shape [1, 4, 1, 1] but the residual must have Y's shape [1, 4, 6, 6]}}
+  %0 = ge.fused_conv %x, %w residual %z : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>, tensor<1x4x1x1xf32>) -> tensor<1x4x6x6xf32>
   return
 }
 

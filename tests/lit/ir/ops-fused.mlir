@@ -9,6 +9,11 @@ func.func @fused(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<4x
   %0 = ge.fused_conv %x, %w, %b {pads = array<i64: 1, 1, 1, 1>, activation = "relu"} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>, tensor<4xf32>) -> tensor<1x4x8x8xf32>
   // CHECK: ge.fused_conv {{.*}} {activation = "clip", activation_params = array<f32: 0.000000e+00, 6.000000e+00>} {{.*}} -> tensor<1x4x6x6xf32>
   %1 = ge.fused_conv %x, %w {activation = "clip", activation_params = array<f32: 0.0, 6.0>} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32>
+  // A residual Z of Y's shape, with and without a bias.
+  // CHECK: ge.fused_conv %{{.*}}, %{{.*}}, %{{.*}} residual %[[Y0:.*]] {activation = "gelu"
+  %r0 = ge.fused_conv %x, %w, %b residual %0 {pads = array<i64: 1, 1, 1, 1>, activation = "gelu"} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>, tensor<4xf32>, tensor<1x4x8x8xf32>) -> tensor<1x4x8x8xf32>
+  // CHECK: ge.fused_conv %{{[^,]*}}, %{{[^,]*}} residual %{{.*}} {activation = "gelu_tanh"} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>, tensor<1x4x6x6xf32>) -> tensor<1x4x6x6xf32>
+  %r1 = ge.fused_conv %x, %w residual %1 {activation = "gelu_tanh"} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>, tensor<1x4x6x6xf32>) -> tensor<1x4x6x6xf32>
   // CHECK: ge.fused_gemm {{.*}} {activation = "leaky_relu", activation_params = array<f32: 1.000000e-01>} : (tensor<2x8xf32>, tensor<8x16xf32>, tensor<16xf32>) -> tensor<2x16xf32>
   %2 = ge.fused_gemm %a, %m, %c {activation = "leaky_relu", activation_params = array<f32: 0.1>} : (tensor<2x8xf32>, tensor<8x16xf32>, tensor<16xf32>) -> tensor<2x16xf32>
   // CHECK: ge.fused_matmul {{.*}} {activation = "sigmoid"} : (tensor<2x8xf32>, tensor<8x16xf32>, tensor<16xf32>) -> tensor<2x16xf32>

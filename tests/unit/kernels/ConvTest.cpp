@@ -214,6 +214,12 @@ float activate(const std::string &name, const std::vector<float> &p, float x) {
     float a = p.empty() ? 0.2f : p[0], b = p.empty() ? 0.5f : p[1];
     return std::min(1.0f, std::max(0.0f, a * x + b));
   }
+  if (name == "gelu")
+    return 0.5f * x * (1.0f + std::erf(x / std::sqrt(2.0f)));
+  if (name == "gelu_tanh")
+    return 0.5f * x *
+           (1.0f + std::tanh(std::sqrt(2.0f / float(M_PI)) *
+                             (x + 0.044715f * x * x * x)));
   return x;
 }
 
@@ -226,7 +232,8 @@ TEST(FusedConvKernel, AppliesActivation) {
                            {"sigmoid", {}},     {"tanh", {}},
                            {"hard_swish", {}},  {"leaky_relu", {0.1f}},
                            {"leaky_relu", {}},  {"clip", {-0.2f, 0.3f}},
-                           {"hard_sigmoid", {}}, {"hard_sigmoid", {0.3f, 0.4f}}};
+                           {"hard_sigmoid", {}}, {"hard_sigmoid", {0.3f, 0.4f}},
+                           {"gelu", {}},        {"gelu_tanh", {}}};
   std::vector<ConvCase> cases = {
       {{1, 3, 7, 8}, {5, 3, 3, 3}, 1, {}, {1, 1, 1, 1}, {}, "", true},
       {{1, 4, 9, 9}, {4, 1, 3, 3}, 4, {2, 2}, {1, 1, 1, 1}, {}, "", true},
@@ -264,11 +271,74 @@ TEST(FusedConvKernel, AppliesActivation) {
 TEST(FusedConvKernel, RejectsUnknownActivation) {
   ConvCase c{{1, 2, 4, 4}, {2, 2, 1, 1}, 1, {}, {}, {}, "", false};
   om::OpDef op = makeOp("fused_conv", c, {1, 2, 4, 4});
-  (*op.mutable_attr())["activation"].set_s("gelu");
+  (*op.mutable_attr())["activation"].set_s("swish");
   KernelPlan plan;
   rt::Status st = planKernel(op, &plan);
   ASSERT_FALSE(st.isOk());
-  EXPECT_NE(st.message().find("activation 'gelu'"), std::string::npos);
+  EXPECT_NE(st.message().find("activation 'swish'"), std::string::npos);
+}
+
+// Y = act(conv(X, W) + B + Z): Z is added before the activation, on the
+// im2col, pointwise and depthwise paths, with and without a bias (an absent
+// B is a placeholder input before Z).
+TEST(FusedConvKernel, AddsResidualBeforeActivation) {
+  std::vector<ConvCase> cases = {
+      {{1, 3, 7, 8}, {5, 3, 3, 3}, 1, {}, {1, 1, 1, 1}, {}, "", true},
+      {{1, 4, 9, 9}, {4, 1, 3, 3}, 4, {2, 2}, {1, 1, 1, 1}, {}, "", true},
+      {{2, 8, 5, 5}, {6, 8, 1, 1}, 1, {}, {}, {}, "", false},
+      {{1, 64, 3, 3}, {96, 64, 1, 1}, 1, {}, {}, {}, "", true},
+  };
+  unsigned seed = 1300;
+  for (const ConvCase &c : cases) {
+    Geo g = convGeometry(c);
+    Shape y = {c.x[0], c.w[0]};
+    for (size_t i = 0; i + 2 < c.x.size(); ++i)
+      y.push_back(g.out[3 - (c.x.size() - 2) + i]);
+    om::OpDef op = makeOp("fused_conv", c, y);
+    if (!c.bias)
+      op.add_input_desc()->set_dtype(om::DT_UNDEFINED);
+    *op.add_input_desc() = desc(y);
+    (*op.mutable_attr())["activation"].set_s("relu");
+    std::vector<float> x = random(count(c.x), seed++);
+    std::vector<float> w = random(count(c.w), seed++);
+    std::vector<float> b = random(c.w[0], seed++);
+    std::vector<float> z = random(count(y), seed++);
+    std::vector<float> want = referenceConv(c, g, x, w, b, c.w[0]);
+    for (size_t i = 0; i < want.size(); ++i)
+      want[i] = std::max(0.0f, want[i] + z[i]);
+    KernelPlan plan;
+    ASSERT_TRUE(planKernel(op, &plan).isOk());
+    // The residual is read once more and added once per output.
+    op.mutable_input_desc()->RemoveLast();
+    if (!c.bias)
+      op.mutable_input_desc()->RemoveLast();
+    KernelPlan withoutZ;
+    ASSERT_TRUE(planKernel(op, &withoutZ).isOk());
+    EXPECT_DOUBLE_EQ(plan.cost.bytes - withoutZ.cost.bytes, 4.0 * want.size());
+    EXPECT_DOUBLE_EQ(plan.cost.flops - withoutZ.cost.flops, double(want.size()));
+    if (!c.bias)
+      op.add_input_desc()->set_dtype(om::DT_UNDEFINED);
+    *op.add_input_desc() = desc(y);
+    for (uint32_t blocks : {1u, 3u}) {
+      SCOPED_TRACE("blocks " + std::to_string(blocks));
+      std::vector<float> got(want.size(), 12345.0f);
+      rt::Status st = runOp(op, {x.data(), w.data(), c.bias ? b.data() : nullptr,
+                                 z.data()},
+                            got.data(), blocks);
+      ASSERT_TRUE(st.isOk()) << st.toString();
+      expectNearAbs(got, want);
+    }
+  }
+}
+
+TEST(FusedConvKernel, RejectsResidualOfAnotherShape) {
+  ConvCase c{{1, 2, 4, 4}, {2, 2, 1, 1}, 1, {}, {}, {}, "", true};
+  om::OpDef op = makeOp("fused_conv", c, {1, 2, 4, 4});
+  *op.add_input_desc() = desc({1, 2, 1, 1});
+  KernelPlan plan;
+  rt::Status st = planKernel(op, &plan);
+  ASSERT_FALSE(st.isOk());
+  EXPECT_NE(st.message().find("residual Z must have Y's shape"), std::string::npos);
 }
 
 TEST(ConvKernel, SmallFeatureMapStillSplits) {

@@ -17,9 +17,11 @@ TEST(Pipeline, CompilesTinyCnn) {
   auto result = compileOnnxFile(fixtures::tinyCnnPath());
   ASSERT_TRUE(bool(result)) << llvm::toString(result.takeError());
   const CompileStats &stats = result->stats;
-  EXPECT_EQ(stats.computeOpCount, 13u);
-  EXPECT_EQ(stats.kernelCount, 13u);
-  EXPECT_EQ(stats.taskCount, 15u);
+  // 13 ops; fusion folds three relu/sigmoid into their convs and the
+  // residual add + relu into the fourth conv.
+  EXPECT_EQ(stats.computeOpCount, 8u);
+  EXPECT_EQ(stats.kernelCount, 8u);
+  EXPECT_EQ(stats.taskCount, 10u);
   EXPECT_EQ(stats.streamCount, 1u);
   EXPECT_EQ(stats.eventCount, 0u);
   EXPECT_GT(stats.weightsBytes, 0u);
@@ -35,7 +37,7 @@ TEST(Pipeline, TinyCnnHasAKernelForEveryOp) {
   options.requireKernels = true;
   auto result = compileOnnxFile(fixtures::tinyCnnPath(), options);
   ASSERT_TRUE(bool(result)) << llvm::toString(result.takeError());
-  EXPECT_EQ(result->stats.kernelCount, 13u);
+  EXPECT_EQ(result->stats.kernelCount, 8u);
 }
 
 TEST(Pipeline, WrittenModelLoadsBack) {
@@ -51,7 +53,7 @@ TEST(Pipeline, WrittenModelLoadsBack) {
   ASSERT_TRUE(st.isOk()) << st.toString();
   EXPECT_EQ(loaded->graph().op_size(),
             result->model.modelDef.graph(0).op_size());
-  EXPECT_EQ(loaded->taskDef().task_size(), 15);
+  EXPECT_EQ(loaded->taskDef().task_size(), 10);
   EXPECT_EQ(loaded->memoryPlan().workspace_size(),
             result->stats.workspaceBytes);
   EXPECT_EQ(loaded->weightsSize(), result->stats.weightsBytes);
@@ -64,6 +66,31 @@ TEST(Pipeline, NoReuseMeansNoSharing) {
   ASSERT_TRUE(bool(result)) << llvm::toString(result.takeError());
   EXPECT_EQ(result->stats.workspaceBytes,
             result->stats.workspaceBytesWithoutReuse);
+}
+
+TEST(Pipeline, FusionsSwitchOffByName) {
+  CompileOptions options;
+  options.disabledFusions = {"all"};
+  auto unfused = compileOnnxFile(fixtures::tinyCnnPath(), options);
+  ASSERT_TRUE(bool(unfused)) << llvm::toString(unfused.takeError());
+  EXPECT_EQ(unfused->stats.kernelCount, 13u);
+  // Without bias-activation the three conv activations stay kernels.
+  options.disabledFusions = {"bias-activation"};
+  auto residualOnly = compileOnnxFile(fixtures::tinyCnnPath(), options);
+  ASSERT_TRUE(bool(residualOnly)) << llvm::toString(residualOnly.takeError());
+  EXPECT_EQ(residualOnly->stats.kernelCount, 11u);
+}
+
+TEST(Pipeline, UnknownFusionNameIsAnError) {
+  CompileOptions options;
+  options.disabledFusions = {"residual", "conv-bn"};
+  auto result = compileOnnxFile(fixtures::tinyCnnPath(), options);
+  ASSERT_FALSE(bool(result));
+  std::string message = llvm::toString(result.takeError());
+  EXPECT_NE(message.find("unknown fusion 'conv-bn'"), std::string::npos)
+      << message;
+  for (const char *valid : {"all", "batchnorm", "bias-activation", "residual"})
+    EXPECT_NE(message.find(valid), std::string::npos) << message;
 }
 
 TEST(Pipeline, UnknownSocIsAnError) {
