@@ -183,16 +183,18 @@ void moe(ModelWriter &w, bool annotated) {
   w.save(annotated ? "moe_annotated" : "moe", b, inputs);
 }
 
-/// Four independent matmul chains, each far too small for 24 cube cores.
+/// Four independent matmul chains, each too small for a quarter of 24 cube
+/// cores: the matmul kernels split [64,128]x[128,64] into 4 blocks and
+/// [64,64]x[64,64] into 2 (executor/kernels/Gemm.cpp: 256 KFLOP per block).
 void fourBranches(ModelWriter &w) {
   OnnxModelBuilder b;
   TensorMap inputs;
-  w.input(b, inputs, "x", {64, 256});
+  w.input(b, inputs, "x", {64, 128});
   std::vector<std::string> outs;
   for (int i = 0; i < 4; ++i) {
     std::string p = "branch" + std::to_string(i) + "/";
-    w.weight(b, p + "w1", 256, 256);
-    w.weight(b, p + "w2", 256, 256);
+    w.weight(b, p + "w1", 128, 64);
+    w.weight(b, p + "w2", 64, 64);
     b.node("MatMul", {"x", p + "w1"}, {p + "h"}, p + "mm1");
     b.node("Relu", {p + "h"}, {p + "a"}, p + "relu");
     b.node("MatMul", {p + "a", p + "w2"}, {p + "y"}, p + "mm2");
