@@ -48,3 +48,10 @@ LogicalResult PReluOp::verify() {
 }
 
 LogicalResult WhereOp::verify() { return verifyBroadcastOp(*this); }
+
+LogicalResult GeluOp::verify() {
+  if (getApproximate() != "none" && getApproximate() != "tanh")
+    return emitOpError() << "attribute 'approximate' is \"" << getApproximate()
+                         << "\" but must be \"none\" or \"tanh\"";
+  return success();
+}

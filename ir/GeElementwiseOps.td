@@ -59,6 +59,15 @@ def Ge_SeluOp : Ge_UnaryOp<"selu", Ge_FloatTensor> {
                    DefaultValuedAttr<F32Attr, "1.05070102214813232421875f">:$gamma);
 }
 
+// ONNX 20 Gelu; the importer's opset has none, ge-fuse-gelu makes it from
+// the decomposed patterns exporters write.
+def Ge_GeluOp : Ge_UnaryOp<"gelu", Ge_FloatTensor> {
+  let summary = "0.5 x (1 + erf(x / sqrt 2)), or its tanh approximation";
+  let arguments = (ins Ge_FloatTensor:$X,
+                   DefaultValuedAttr<StrAttr, "\"none\"">:$approximate);
+  let hasVerifier = 1;
+}
+
 def Ge_ClipOp : Ge_Op<"clip", [Pure, AttrSizedOperandSegments,
                                AllTypesMatch<["input", "output"]>]> {
   let summary = "clamp to [min, max]; min and max are optional scalars";

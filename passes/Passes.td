@@ -86,6 +86,100 @@ def FuseResidual : Pass<"ge-fuse-residual", "::mlir::func::FuncOp"> {
   }];
 }
 
+def FuseLayerNorm : Pass<"ge-fuse-layernorm", "::mlir::func::FuncOp"> {
+  let summary = "Recognise the decomposed LayerNormalization pattern";
+  let description = [{
+    Op fusion (DESIGN.md pass 3). ReduceMean, Sub, Pow 2 (or Mul x*x),
+    ReduceMean, Add eps, Sqrt, Div (or Reciprocal and Mul), then an optional
+    Mul by gamma and Add of beta, becomes one `ge.layer_normalization`
+    (axis: the first reduced dim; epsilon: the constant; Scale: gamma or
+    ones). Both means reduce the same trailing dims with keepdims, eps is a
+    scalar constant, gamma and beta broadcast to the normalised dims, and no
+    intermediate has a user outside the pattern.
+
+    ```mlir
+    %m = ge.reduce_mean %x {axes = array<i64: -1>} ...
+    %d = ge.sub %x, %m ...   ...   %y = ge.add %n, %beta ...
+    // becomes
+    %y = ge.layer_normalization %x, %gamma, %beta {axis = 2, epsilon = 1e-5} ...
+    ```
+  }];
+}
+
+def FuseGelu : Pass<"ge-fuse-gelu", "::mlir::func::FuncOp"> {
+  let summary = "Recognise the decomposed GELU (erf and tanh forms)";
+  let description = [{
+    Op fusion (DESIGN.md pass 3). `0.5 * x * (1 + erf(x / sqrt 2))` becomes
+    `ge.gelu %x` and `0.5 * x * (1 + tanh(sqrt(2/pi) * (x + 0.044715 x^3)))`
+    becomes `ge.gelu %x {approximate = "tanh"}`, in the operand orders
+    exporters write (x / sqrt 2 or x * 1/sqrt 2; x^3 as Pow or products;
+    the outer product in any association). Constants match within 1e-4.
+    Runs before ge-fuse-bias-activation, which folds ge.gelu into a matmul.
+  }];
+}
+
+def FuseAttention : Pass<"ge-fuse-attention", "::mlir::func::FuncOp"> {
+  let summary = "Fuse MatMul -> [scale] -> [mask] -> Softmax -> MatMul";
+  let description = [{
+    Op fusion (DESIGN.md pass 3). The attention core
+    `softmax(scale * Q K^T + mask) V` becomes one `ge.fused_attention`
+    (ir/GeFusedOps.td) whose kernel never writes the score tensor. Scalar
+    constant factors on Q, on K^T or on the scores fold into `scale`; K^T
+    given as a Transpose of the last two dims reads K itself
+    (`k_transposed` = 0), otherwise the matmul's operand is taken as K^T
+    (`k_transposed` = 1). Softmax must be along the last axis; Q, K, V must
+    share their batch dims; the scores, masked scores and probabilities must
+    have no other user. Runs before ge-fuse-bias-activation, which would
+    otherwise take a constant mask as a matmul bias.
+  }];
+}
+
+def FuseLayout : Pass<"ge-fuse-layout", "::mlir::func::FuncOp"> {
+  let summary = "Fuse chains of data-movement ops that form a strided view";
+  let description = [{
+    Op fusion (DESIGN.md pass 3). A chain of slice (constant, positive
+    steps), transpose, reshape, flatten, squeeze and unsqueeze ops, each
+    read only by the next, becomes one `ge.as_strided` (offset, strides)
+    when the chain reads its source as a strided view; a reshape that is no
+    view of what precedes it (as torch's view() decides) cuts the chain.
+    One copy replaces one per op, e.g. a transformer's head split
+    slice -> reshape -> transpose.
+
+    ```mlir
+    %0 = ge.slice %qkv, %c0, %c64 axes %cm1 : ... -> tensor<16x1x64xf32>
+    %1 = ge.reshape %0, %shape : ... -> tensor<16x4x16xf32>
+    %2 = ge.transpose %1 {perm = array<i64: 1, 0, 2>} : ... -> tensor<4x16x16xf32>
+    // becomes
+    %2 = ge.as_strided %qkv {offset = 0 : i64, strides = array<i64: 16, 192, 1>} ...
+    ```
+  }];
+}
+
+def FuseElementwise : Pass<"ge-fuse-elementwise", "::mlir::func::FuncOp"> {
+  let summary = "Fuse chains of elementwise ops into one vector kernel";
+  let description = [{
+    Op fusion (DESIGN.md pass 3), after the other fusions. Elementwise ops
+    (unary, binary with broadcasting operands, clip with constant bounds,
+    gelu) with one result type, whose intermediate results are only read
+    inside the chain, become one `ge.fused_elementwise` carrying the chain
+    as a program (`steps`, `step_operands`, `step_params`;
+    ir/GeFusedOps.td). Its kernel evaluates the program per tile, so memory
+    sees the chain's inputs and its result once.
+
+    ```mlir
+    %0 = ge.add %x, %b ...  %1 = ge.mul %0, %c ...  %2 = ge.sigmoid %1 ...
+    %3 = ge.mul %1, %2 ...
+    // becomes
+    %3 = ge.fused_elementwise %x, %b, %c {steps = ["add", "mul", "sigmoid", "mul"],
+           step_operands = array<i64: 0, 1, 3, 2, 4, -1, 4, 5>} ...
+    ```
+  }];
+  let options = [
+    Option<"maxSteps", "max-steps", "unsigned", /*default=*/"16",
+           "Most ops in one fused chain">,
+  ];
+}
+
 def AssignEngines : Pass<"ge-assign-engines", "::mlir::func::FuncOp"> {
   let summary = "Set ge.engine on every compute op from its kernel plan";
   let description = [{

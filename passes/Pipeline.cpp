@@ -56,9 +56,14 @@ struct FusionPass {
   std::unique_ptr<mlir::Pass> (*create)();
 };
 const FusionPass kFusionPasses[] = {
+    {"layernorm", [] { return createFuseLayerNorm(); }},
+    {"gelu", [] { return createFuseGelu(); }},
+    {"attention", [] { return createFuseAttention(); }},
+    {"layout", [] { return createFuseLayout(); }},
     {"batchnorm", [] { return createFuseBatchNorm(); }},
     {"bias-activation", [] { return createFuseBiasActivation(); }},
     {"residual", [] { return createFuseResidual(); }},
+    {"elementwise", [] { return createFuseElementwise(); }},
 };
 
 /// `--no-fuse` takes the names above, or `all`.

@@ -180,6 +180,14 @@ static bool convertAttr(Attribute attr, om::AttrDef &out, llvm::Error &err) {
       list->add_f(v);
     return true;
   }
+  // A list of strings (fused_elementwise's steps).
+  if (auto array = dyn_cast<ArrayAttr>(attr);
+      array && llvm::all_of(array, llvm::IsaPred<StringAttr>)) {
+    om::ListValue *list = out.mutable_list();
+    for (Attribute s : array)
+      list->add_s(cast<StringAttr>(s).getValue().str());
+    return true;
+  }
   if (auto elements = dyn_cast<ElementsAttr>(attr)) {
     om::TensorDef *t = out.mutable_t();
     *t->mutable_desc() = toTensorDescriptor(elements.getShapedType());
