@@ -105,3 +105,18 @@ func.func @one_activation(%x: tensor<1x3x8x8xf32>) -> tensor<1x2x6x6xf32> {
   %2 = ge.sigmoid %1 : tensor<1x2x6x6xf32>
   return %2 : tensor<1x2x6x6xf32>
 }
+
+// -----
+
+// ge.gelu (made by ge-fuse-gelu) fuses as the exact or the tanh form.
+// CHECK-LABEL: func.func @gelu
+func.func @gelu(%a: tensor<2x8xf32>, %b: tensor<8x4xf32>) -> (tensor<2x4xf32>, tensor<2x4xf32>) {
+  // CHECK: ge.fused_matmul {{.*}} {activation = "gelu"}
+  // CHECK: ge.fused_matmul {{.*}} {activation = "gelu_tanh"}
+  // CHECK-NOT: ge.gelu
+  %0 = ge.matmul %a, %b : (tensor<2x8xf32>, tensor<8x4xf32>) -> tensor<2x4xf32>
+  %1 = ge.gelu %0 : tensor<2x4xf32>
+  %2 = ge.matmul %a, %b : (tensor<2x8xf32>, tensor<8x4xf32>) -> tensor<2x4xf32>
+  %3 = ge.gelu %2 {approximate = "tanh"} : tensor<2x4xf32>
+  return %1, %3 : tensor<2x4xf32>, tensor<2x4xf32>
+}
