@@ -1,4 +1,5 @@
 // RUN: geflow-opt --ge-fuse-batchnorm --split-input-file %s | FileCheck %s
+// RUN: geflow-opt --ge-fuse-batchnorm --ge-fuse-bias-activation --ge-fuse-residual --split-input-file %s | FileCheck %s --check-prefix=CHAIN
 
 // s = scale / sqrt(var + eps) = [2, 0.5]; W[m] *= s[m]; B = s * B + beta - mean * s.
 // CHECK-LABEL: func.func @conv_bn
@@ -59,4 +60,27 @@ func.func @negative(%x: tensor<1x1x4x4xf32>, %w: tensor<2x1x1x1xf32>, %var: tens
   %4 = ge.conv %x, %cw : (tensor<1x1x4x4xf32>, tensor<2x1x1x1xf32>) -> tensor<1x2x4x4xf32>
   %5 = ge.batch_normalization %4, %c, %c, %c, %var : (tensor<1x2x4x4xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> tensor<1x2x4x4xf32>
   return %1, %2, %3, %5 : tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>
+}
+
+// -----
+
+// A ResNet block as exported without PyTorch's own conv-bn folding: each
+// conv + batch norm (+ relu) and the residual add + relu become one
+// fused_conv each.
+// CHECK-LABEL: func.func @resnet_block
+// CHAIN-LABEL: func.func @resnet_block
+func.func @resnet_block(%x: tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32> {
+  %w = ge.constant dense<0.5> : tensor<2x2x3x3xf32>
+  %c = ge.constant dense<[1.0, 2.0]> : tensor<2xf32>
+  // CHAIN: %[[A:.*]] = ge.fused_conv %arg0, %{{[^,]*}}, %{{[^ ]*}} {activation = "relu"
+  // CHAIN-NEXT: %[[B:.*]] = ge.fused_conv %[[A]], %{{[^,]*}}, %{{[^ ]*}} residual %arg0 {activation = "relu"
+  // CHAIN-NEXT: return %[[B]]
+  %0 = ge.conv %x, %w {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x2x4x4xf32>, tensor<2x2x3x3xf32>) -> tensor<1x2x4x4xf32>
+  %1 = ge.batch_normalization %0, %c, %c, %c, %c : (tensor<1x2x4x4xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> tensor<1x2x4x4xf32>
+  %2 = ge.relu %1 : tensor<1x2x4x4xf32>
+  %3 = ge.conv %2, %w {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x2x4x4xf32>, tensor<2x2x3x3xf32>) -> tensor<1x2x4x4xf32>
+  %4 = ge.batch_normalization %3, %c, %c, %c, %c : (tensor<1x2x4x4xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> tensor<1x2x4x4xf32>
+  %5 = ge.add %4, %x : (tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  %6 = ge.relu %5 : tensor<1x2x4x4xf32>
+  return %6 : tensor<1x2x4x4xf32>
 }
