@@ -58,6 +58,11 @@ private:
                                   int64_t minimum) const;
   llvm::Expected<bool> readBool(const json &value,
                                 const std::string &path) const;
+  using ElementReader = llvm::Error (PlanReader::*)(const json &,
+                                                    const std::string &);
+  /// Reads `root[key]`, when present, as an array of what `readElement` reads.
+  llvm::Error readEach(const json &root, const std::string &key,
+                       ElementReader readElement);
   llvm::Error readScope(const json &value, const std::string &path);
   llvm::Error readNodes(const json &value, const std::string &path,
                         Scope &scope);
@@ -124,22 +129,21 @@ llvm::Expected<bool> PlanReader::readBool(const json &value,
 llvm::Error PlanReader::read(const json &root) {
   if (auto err = expectObject(root, "", kPlanKeys))
     return err;
-  if (root.contains("scopes")) {
-    const json &scopes = root["scopes"];
-    if (auto err = expectArray(scopes, "scopes"))
+  if (auto err = readEach(root, "scopes", &PlanReader::readScope))
+    return err;
+  return readEach(root, "wait_tensor", &PlanReader::readWait);
+}
+
+llvm::Error PlanReader::readEach(const json &root, const std::string &key,
+                                 ElementReader readElement) {
+  if (!root.contains(key))
+    return llvm::Error::success();
+  const json &array = root[key];
+  if (auto err = expectArray(array, key))
+    return err;
+  for (size_t i = 0; i < array.size(); ++i)
+    if (auto err = (this->*readElement)(array[i], elementPath(key, i)))
       return err;
-    for (size_t i = 0; i < scopes.size(); ++i)
-      if (auto err = readScope(scopes[i], elementPath("scopes", i)))
-        return err;
-  }
-  if (root.contains("wait_tensor")) {
-    const json &waits = root["wait_tensor"];
-    if (auto err = expectArray(waits, "wait_tensor"))
-      return err;
-    for (size_t i = 0; i < waits.size(); ++i)
-      if (auto err = readWait(waits[i], elementPath("wait_tensor", i)))
-        return err;
-  }
   return llvm::Error::success();
 }
 
