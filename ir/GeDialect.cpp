@@ -70,7 +70,8 @@ verifyScheduleAttr(NamedAttribute attr,
   }
   if (name == GeDialect::kStreamAttr || name == GeDialect::kStreamPriorityAttr ||
       name == GeDialect::kVectorcoreNumAttr || name == GeDialect::kWorkspaceSizeAttr ||
-      name == GeDialect::kWorkspaceSizeNoReuseAttr)
+      name == GeDialect::kWorkspaceSizeNoReuseAttr ||
+      name == GeDialect::kEventsBeforeReductionAttr)
     return requireInt(0);
   if (name == GeDialect::kAicoreNumAttr || name == GeDialect::kBlockDimAttr)
     return requireInt(1);

@@ -47,6 +47,10 @@ def Ge_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral kWorkspaceSizeAttr = "ge.workspace_size";
     static constexpr ::llvm::StringLiteral kWorkspaceSizeNoReuseAttr =
         "ge.workspace_size_no_reuse";
+    // On the function, from ge-insert-events: cross-stream dependencies
+    // before the transitive reduction left ge.send_events/ge.recv_events.
+    static constexpr ::llvm::StringLiteral kEventsBeforeReductionAttr =
+        "ge.events_before_reduction";
   }];
 }
 

@@ -30,6 +30,10 @@ namespace geflow::passes {
 /// ge-assign-engines: `ge.engine` on every compute op that has none.
 mlir::LogicalResult assignEngines(mlir::func::FuncOp func, bool requireKernels);
 
+/// ge-insert-events: `ge.send_events` / `ge.recv_events` for every
+/// cross-stream dependency not already ordered; erases ge.npu_wait_tensor.
+mlir::LogicalResult insertEvents(mlir::func::FuncOp func);
+
 /// ge-plan-memory: offsets of every argument and result, workspace sizes.
 mlir::LogicalResult planMemory(mlir::func::FuncOp func, bool reuse = true,
                                int64_t alignment = 64);

@@ -204,6 +204,35 @@ def AssignEngines : Pass<"ge-assign-engines", "::mlir::func::FuncOp"> {
   ];
 }
 
+def InsertEvents : Pass<"ge-insert-events", "::mlir::func::FuncOp"> {
+  let summary = "Order cross-stream dependencies with the fewest events";
+  let description = [{
+    Event insertion (DESIGN.md pass 7). Every compute op runs on its
+    `ge.stream` (none: 0). An op depends on the producers of its operands;
+    `ge.npu_wait_tensor %self, %dep` is transparent (its users depend on the
+    producers of both) and is erased at the end, its result replaced by
+    `%self`; a block argument depends on the input copies, which run first on
+    stream 0. A dependency on another stream needs an event: a Send right
+    after the producer on its stream, a Recv right before the consumer.
+
+    Walking the ops in order with vector clocks (passes/streams/HappensBefore.h),
+    a dependency already ordered by stream order plus earlier waits gets no
+    event (the transitive reduction of happens-before); an op's dependencies
+    are taken latest first, so one wait covers the earlier ones it implies.
+    Event ids are 0..E-1 in order of use.
+
+    Writes `ge.send_events` on producers (on the function for the input
+    copies: Sends on stream 0 right after them), `ge.recv_events` on
+    consumers, and on the function `ge.events_before_reduction`, the number
+    of cross-stream dependencies.
+
+    ```mlir
+    %a = ge.relu %x                    // ge.send_events = array<i64: 0>
+    %b = ge.relu %a {ge.stream = 1}    // ge.recv_events = array<i64: 0>
+    ```
+  }];
+}
+
 def PlanMemory : Pass<"ge-plan-memory", "::mlir::func::FuncOp"> {
   let summary = "Place every intermediate tensor in one workspace, reusing dead buffers";
   let description = [{
@@ -223,9 +252,10 @@ def PlanMemory : Pass<"ge-plan-memory", "::mlir::func::FuncOp"> {
 
     Reuse is decided by one predicate (MemoryPlanner.h), "every use of the
     earlier buffer is ordered before the later buffer's writer". On one stream
-    that is the op order. When ops carry `ge.stream` ids other than 0, memory
-    passes on only within a stream, from buffers whose readers are all on it;
-    event insertion can widen that with the events it places.
+    that is the op order. When ops carry `ge.stream` ids other than 0 it is
+    happens-before over the task list the emitter will build: stream order
+    plus the `ge.send_events`/`ge.recv_events` of ge-insert-events, which
+    therefore runs first (a remaining `ge.npu_wait_tensor` is an error).
   }];
   let options = [
     Option<"reuse", "reuse", "bool", /*default=*/"true",

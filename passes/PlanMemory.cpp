@@ -2,17 +2,20 @@
 //
 // DESIGN.md pass 8. Positions: the arguments are written at 0 (the executor
 // copies inputs in before any kernel), op k of the body at k + 1, and the
-// results read at N + 1 (copied out after every kernel). The placement itself
-// is MemoryPlanner's.
+// results read at N + 1 (copied out after every kernel). On several streams
+// the tasks of passes/streams/TaskTimeline.h decide what is ordered. The
+// placement itself is MemoryPlanner's.
 //
 //===----------------------------------------------------------------------===//
 
 #include "passes/Passes.h"
 
 #include "ir/GeDialect.h"
+#include "ir/GeOps.h"
 #include "passes/ScheduleAttrs.h"
 #include "passes/emit/MemoryPlanner.h"
 #include "passes/emit/OpDefBuilder.h"
+#include "passes/streams/TaskTimeline.h"
 
 #include "mlir/IR/Builders.h"
 
@@ -36,14 +39,15 @@ mlir::LogicalResult planMemory(mlir::func::FuncOp func, bool reuse,
     position[&op] = next++;
   const int64_t end = next; // the output copies
 
-  auto streamOf = [](mlir::Operation *op) -> int64_t {
-    auto stream =
-        op->getAttrOfType<mlir::IntegerAttr>(mlir::ge::GeDialect::kStreamAttr);
-    return stream ? stream.getInt() : 0;
-  };
-  bool multiStream = false;
-  for (mlir::Operation &op : body)
-    multiStream |= streamOf(&op) != 0;
+  // Several streams: reuse follows the task list's happens-before order
+  // (streams and events), read from the same attributes the emitter reads.
+  std::optional<TaskTimeline> timeline;
+  if (countStreams(func) > 1) {
+    mlir::FailureOr<TaskTimeline> built = buildTaskTimeline(func);
+    if (mlir::failed(built))
+      return mlir::failure();
+    timeline = std::move(*built);
+  }
 
   std::vector<BufferRequest> requests;
   llvm::SmallVector<mlir::Value> values;
@@ -58,16 +62,20 @@ mlir::LogicalResult planMemory(mlir::func::FuncOp func, bool reuse,
     request.size = static_cast<uint64_t>(bytes);
     request.def = def;
     request.lastUse = def;
-    if (mlir::Operation *producer = value.getDefiningOp())
-      request.stream = streamOf(producer);
+    if (timeline) {
+      auto arg = llvm::dyn_cast<mlir::BlockArgument>(value);
+      request.writer = arg ? timeline->inputCopies[arg.getArgNumber()]
+                           : timeline->kernels.lookup(value.getDefiningOp());
+    }
     for (mlir::OpOperand &use : value.getUses()) {
       mlir::Operation *user = body.findAncestorOpInBlock(*use.getOwner());
       bool isResult = !user || user->hasTrait<mlir::OpTrait::IsTerminator>();
       int64_t at = isResult ? end : position.lookup(user);
       request.lastUse = std::max(request.lastUse, at);
-      // The output copies run on the producer's stream (OmEmitter).
-      if (!isResult && streamOf(user) != request.stream)
-        request.readersOnWriterStream = false;
+      if (timeline)
+        request.readers.push_back(
+            isResult ? timeline->outputCopies[use.getOperandNumber()]
+                     : timeline->kernels.lookup(user));
     }
     requests.push_back(request);
     values.push_back(value);
@@ -78,6 +86,10 @@ mlir::LogicalResult planMemory(mlir::func::FuncOp func, bool reuse,
     if (mlir::failed(addBuffer(arg, 0)))
       return mlir::failure();
   for (mlir::Operation &op : body) {
+    // Its result aliases %self, whose readers it would hide.
+    if (llvm::isa<mlir::ge::NpuWaitTensorOp>(op))
+      return op.emitOpError() << "memory planning runs after "
+                                 "ge-insert-events, which erases it";
     if (!isComputeOp(&op))
       continue;
     if (op.getNumRegions() > 0)
@@ -91,11 +103,10 @@ mlir::LogicalResult planMemory(mlir::func::FuncOp func, bool reuse,
   MemoryPlanOptions options;
   options.reuse = reuse;
   options.alignment = static_cast<uint64_t>(alignment);
-  // DESIGN.md pass 8: across streams, memory passes on only when something
-  // orders the last reader before the new writer; without events that is
-  // stream order alone.
-  if (multiStream)
-    options.orderedBefore = orderedOnSameStream;
+  // DESIGN.md pass 8: across streams, memory passes on only when stream
+  // order or an event orders every use before the new writer.
+  if (timeline)
+    options.orderedBefore = orderedByHappensBefore(timeline->order);
   MemoryPlanResult plan = planBuffers(requests, options);
 
   mlir::Builder builder(func.getContext());

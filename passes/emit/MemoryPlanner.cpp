@@ -12,10 +12,14 @@ bool orderedOnOneStream(const BufferRequest &earlier,
   return earlier.lastUse < later.def;
 }
 
-bool orderedOnSameStream(const BufferRequest &earlier,
-                         const BufferRequest &later) {
-  return earlier.stream == later.stream && earlier.readersOnWriterStream &&
-         earlier.lastUse < later.def;
+OrderedBefore orderedByHappensBefore(const HappensBefore &order) {
+  return [&order](const BufferRequest &earlier, const BufferRequest &later) {
+    auto done = [&](HappensBefore::TaskId task) {
+      return order.completesBefore(task, later.writer);
+    };
+    return done(earlier.writer) &&
+           std::all_of(earlier.readers.begin(), earlier.readers.end(), done);
+  };
 }
 
 uint64_t alignedBufferSize(uint64_t size, uint64_t alignment) {

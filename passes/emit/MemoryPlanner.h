@@ -17,6 +17,8 @@
 #ifndef GEFLOW_PASSES_EMIT_MEMORYPLANNER_H
 #define GEFLOW_PASSES_EMIT_MEMORYPLANNER_H
 
+#include "passes/streams/HappensBefore.h"
+
 #include <cstdint>
 #include <functional>
 #include <vector>
@@ -27,9 +29,10 @@ struct BufferRequest {
   uint64_t size = 0;
   int64_t def = 0;     // position of the writer
   int64_t lastUse = 0; // position of the last reader (>= def)
-  int64_t stream = 0;  // stream of the writer (for stream-aware orderings)
-  /// Every reader runs on `stream` too (so stream order alone orders them).
-  bool readersOnWriterStream = true;
+  /// For stream-aware orderings: the tasks (HappensBefore ids) that write
+  /// and read the buffer.
+  HappensBefore::TaskId writer = 0;
+  std::vector<HappensBefore::TaskId> readers;
 };
 
 /// True when every use of `earlier` completes before `later` is written, so
@@ -41,12 +44,10 @@ using OrderedBefore = std::function<bool(const BufferRequest &earlier,
 bool orderedOnOneStream(const BufferRequest &earlier,
                         const BufferRequest &later);
 
-/// Several streams and no knowledge of events: only stream order counts, so
-/// memory passes on only within one stream, from a buffer whose every reader
-/// is on that stream. (Event insertion can supply a predicate that also
-/// accepts an event ordering the last reader before the new writer.)
-bool orderedOnSameStream(const BufferRequest &earlier,
-                         const BufferRequest &later);
+/// Several streams: `earlier`'s writer and every reader complete before
+/// `later`'s writer starts, by stream order or events (DESIGN.md pass 8).
+/// `order` must outlive the predicate.
+OrderedBefore orderedByHappensBefore(const HappensBefore &order);
 
 struct MemoryPlanOptions {
   bool reuse = true;

@@ -106,9 +106,11 @@ private:
   llvm::Error emitConst(Operation *op);
   llvm::Error emitCompute(Operation *op);
   llvm::Error emitOutputs(Operation *terminator);
-  /// A Recv (before the compute op) or Send (after it) and its task.
+  /// A Recv (before the compute op) or Send (after `after`, as control
+  /// inputs) and its task; named after `base`.
   std::string emitEvent(StringRef type, int64_t eventId, int64_t stream,
-                        const std::string &computeName);
+                        const std::string &base,
+                        ArrayRef<std::string> after = {});
 
   func::FuncOp func_;
   const rt::SocSpec &soc_;
@@ -150,6 +152,12 @@ llvm::Error OmEmitter::emitData() {
     *task.mutable_dst() = where;
     task.set_size(bytes);
   }
+  // ge-insert-events: the events other streams wait for to read an input,
+  // recorded once every input is copied in.
+  std::vector<std::string> inputs(graph().input().begin(),
+                                  graph().input().end());
+  for (int64_t id : i64Array(func_, GeDialect::kSendEventsAttr))
+    emitEvent("Send", id, 0, "inputs", inputs);
   return llvm::Error::success();
 }
 
@@ -178,16 +186,15 @@ llvm::Error OmEmitter::emitConst(Operation *op) {
 }
 
 std::string OmEmitter::emitEvent(StringRef type, int64_t eventId,
-                                 int64_t stream,
-                                 const std::string &computeName) {
+                                 int64_t stream, const std::string &base,
+                                 ArrayRef<std::string> after) {
   bool isSend = type == "Send";
-  om::OpDef &def =
-      addOp(uniqueName(computeName + (isSend ? "_Send_" : "_Recv_") +
-                       std::to_string(eventId)),
-            type, stream);
+  om::OpDef &def = addOp(uniqueName(base + (isSend ? "_Send_" : "_Recv_") +
+                                    std::to_string(eventId)),
+                         type, stream);
   (*def.mutable_attr())["event_id"].set_i(eventId);
-  if (isSend)
-    def.add_input("^" + computeName);
+  for (const std::string &op : after)
+    def.add_input("^" + op);
   maxEvent_ = std::max(maxEvent_, eventId);
 
   om::TaskDef &task = *model_.taskDef.add_task();
@@ -307,7 +314,7 @@ llvm::Error OmEmitter::emitCompute(Operation *op) {
   }
 
   for (int64_t id : i64Array(op, GeDialect::kSendEventsAttr))
-    emitEvent("Send", id, stream, name);
+    emitEvent("Send", id, stream, name, {name});
   return llvm::Error::success();
 }
 
@@ -366,6 +373,9 @@ llvm::Expected<om::OmModel> OmEmitter::run(StringRef modelName) {
                                                  : soc_.cubeCoreCnt);
   attrs["ge.vectorcoreNum"].set_i(
       options_.vectorcoreNum ? options_.vectorcoreNum : soc_.vectorCoreCnt);
+  if (auto before = func_->getAttrOfType<IntegerAttr>(
+          GeDialect::kEventsBeforeReductionAttr))
+    attrs["events_before_reduction"].set_i(before.getInt());
   modelDef.add_graph()->set_name(modelName.str());
 
   if (llvm::Error err = emitData())

@@ -5,3 +5,22 @@ func.func @dynamic(%x: tensor<?xf32>) -> tensor<?xf32> {
   %0 = ge.relu %x : tensor<?xf32>
   return %0 : tensor<?xf32>
 }
+
+// -----
+
+func.func @wait_tensor_left(%x: tensor<16xf32>) -> tensor<16xf32> {
+  %a = ge.relu %x : tensor<16xf32>
+  // expected-error @+1 {{memory planning runs after ge-insert-events, which erases it}}
+  %w = ge.npu_wait_tensor %x, %a : tensor<16xf32>, tensor<16xf32>
+  %b = ge.relu %w {ge.stream = 1 : i64} : tensor<16xf32>
+  return %b : tensor<16xf32>
+}
+
+// -----
+
+func.func @wait_without_record(%x: tensor<16xf32>) -> tensor<16xf32> {
+  // expected-error @+1 {{waits for event 3, which no earlier op records}}
+  %a = ge.relu %x {ge.recv_events = array<i64: 3>, ge.stream = 1 : i64} : tensor<16xf32>
+  %b = ge.relu %a {ge.send_events = array<i64: 3>} : tensor<16xf32>
+  return %b : tensor<16xf32>
+}

@@ -67,17 +67,25 @@ TEST(MemoryPlanner, RandomGraphsNeverOverlapAndReuseHelps) {
 }
 
 TEST(MemoryPlanner, StreamAwareOrderingIsOnePredicate) {
-  // Two buffers disjoint in op order but on different streams: a predicate
-  // that knows no event orders them keeps them apart.
-  std::vector<BufferRequest> requests = {{512, 0, 1, 0}, {512, 2, 3, 1}};
-  MemoryPlanResult shared = planBuffers(requests);
-  EXPECT_EQ(shared.workspaceSize, 512u);
-  MemoryPlanOptions options;
-  options.orderedBefore = [](const BufferRequest &a, const BufferRequest &b) {
-    return a.stream == b.stream && a.lastUse < b.def;
-  };
-  MemoryPlanResult apart = planBuffers(requests, options);
-  EXPECT_EQ(apart.workspaceSize, 1024u);
+  // Two buffers disjoint in op order but written on different streams: with
+  // no event between them happens-before keeps them apart; an event after
+  // the first buffer's reader lets the second take its memory.
+  for (bool withEvent : {false, true}) {
+    HappensBefore order(2);
+    HappensBefore::TaskId w0 = order.addTask(0), r0 = order.addTask(0);
+    if (withEvent) {
+      order.recordEvent(0, 0);
+      order.waitEvent(1, 0);
+    }
+    HappensBefore::TaskId w1 = order.addTask(1), r1 = order.addTask(1);
+    std::vector<BufferRequest> requests = {{512, 0, 1, w0, {r0}},
+                                           {512, 2, 3, w1, {r1}}};
+    EXPECT_EQ(planBuffers(requests).workspaceSize, 512u); // op order alone
+    MemoryPlanOptions options;
+    options.orderedBefore = orderedByHappensBefore(order);
+    EXPECT_EQ(planBuffers(requests, options).workspaceSize,
+              withEvent ? 512u : 1024u);
+  }
 }
 
 TEST(PlanMemory, TinyCnnLiveBuffersNeverOverlap) {
@@ -134,12 +142,15 @@ TEST(PlanMemory, TinyCnnLiveBuffersNeverOverlap) {
 
 namespace {
 
-TEST(MemoryPlanner, SameStreamOrderingNeedsReadersOnTheStream) {
-  BufferRequest a{256, 0, 1, 0}, later{256, 2, 3, 0}, other{256, 2, 3, 1};
-  EXPECT_TRUE(orderedOnSameStream(a, later));
-  EXPECT_FALSE(orderedOnSameStream(a, other));
-  a.readersOnWriterStream = false;
-  EXPECT_FALSE(orderedOnSameStream(a, later));
+TEST(MemoryPlanner, HappensBeforeOrderingNeedsEveryReader) {
+  HappensBefore order(2);
+  HappensBefore::TaskId w = order.addTask(0), r = order.addTask(1);
+  HappensBefore::TaskId later = order.addTask(0);
+  BufferRequest a{256, 1, 2, w, {}}, next{256, 3, 4, later, {}};
+  OrderedBefore ordered = orderedByHappensBefore(order);
+  EXPECT_TRUE(ordered(a, next));
+  a.readers.push_back(r); // read on stream 1, nothing orders it
+  EXPECT_FALSE(ordered(a, next));
 }
 
 } // namespace
