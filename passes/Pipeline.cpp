@@ -103,6 +103,8 @@ void buildGePipeline(mlir::OpPassManager &pm, const CompileOptions &options) {
   AssignEnginesOptions engines;
   engines.requireKernels = options.requireKernels;
   fn.addPass(createAssignEngines(engines));
+  // 7. event insertion.
+  fn.addPass(createInsertEvents());
   // 8. memory planning over the final op order.
   PlanMemoryOptions memory;
   memory.reuse = options.reuseMemory;
@@ -190,6 +192,12 @@ CompileStats summarize(const om::OmModel &model) {
   stats.taskCount = model.taskDef.task_size();
   stats.streamCount = model.taskDef.stream_num();
   stats.eventCount = model.taskDef.event_num();
+  // ge-insert-events records it; a model built without that pass reduced
+  // nothing.
+  auto before = model.modelDef.attr().find("events_before_reduction");
+  stats.eventsBeforeReduction = before != model.modelDef.attr().end()
+                                    ? uint64_t(before->second.i())
+                                    : stats.eventCount;
   stats.weightsBytes = model.weights.size();
   stats.workspaceBytes = model.memoryPlan.workspace_size();
   stats.workspaceBytesWithoutReuse =

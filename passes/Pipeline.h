@@ -53,6 +53,8 @@ struct CompileStats {
   uint64_t taskCount = 0;
   uint64_t streamCount = 0;
   uint64_t eventCount = 0;
+  /// Cross-stream dependencies before the transitive reduction of events.
+  uint64_t eventsBeforeReduction = 0;
   uint64_t weightsBytes = 0;
   uint64_t workspaceBytes = 0;
   uint64_t workspaceBytesWithoutReuse = 0;
