@@ -172,9 +172,10 @@ Error runModel() {
   // same count ONNX Runtime's intra_op_num_threads means.
   if (threads == 0 || threads < -1)
     return runError("--threads must be at least 1");
-  int hostThreads = threads > 0
-                        ? threads
-                        : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  int hostThreads =
+      threads > 0
+          ? threads
+          : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   deviceOptions.workerThreads = hostThreads - 1;
   deviceOptions.trace = !tracePath.empty();
   std::unique_ptr<rt::Device> device;
