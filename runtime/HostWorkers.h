@@ -81,9 +81,16 @@ public:
 private:
   void loop();
 
+  /// Polls for a job for a short while before sleeping on cv_.
+  void pollForWork() const;
+
   std::mutex mu_; // guards queue_ and stop_
   std::condition_variable cv_;
   std::deque<std::shared_ptr<HostJob>> queue_;
+  // queue_.size(), written under mu_, read without it by polling workers
+  // (relaxed: a stale value only ends or lengthens a poll; mu_ orders the
+  // queue itself).
+  std::atomic<size_t> queued_{0};
   bool stop_ = false;
   std::vector<std::thread> threads_;
 };
