@@ -4,7 +4,7 @@ BUILD_DIR ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps configure build test demo bench clean
+.PHONY: all deps configure build test demo bench bench-ort clean
 
 all: build
 
@@ -26,6 +26,11 @@ demo: build
 bench: build
 	@cmake --build $(BUILD_DIR) --target geflow-bench -j $(JOBS)
 	@scripts/bench.sh $(BUILD_DIR)
+
+# geflow against ONNX Runtime; MODELS=folder adds that folder's .onnx files.
+bench-ort: configure
+	@cmake --build $(BUILD_DIR) --target geflow -j $(JOBS)
+	@scripts/bench-ort.sh $(BUILD_DIR) $(MODELS)
 
 clean:
 	rm -rf $(BUILD_DIR)
