@@ -219,6 +219,11 @@ void im2col(const Window &w, const float *x, int64_t channels, int64_t p0,
             std::fill(out, out + (a - seg.x0), 0.0f);
             if (w.stride[2] == 1) {
               std::copy(src + a, src + b, out + (a - seg.x0));
+            } else if (w.stride[2] == 2) {
+              // A constant stride lets the compiler vectorise the gather
+              // (the stem and the downsampling convs).
+              for (int64_t j = a; j < b; ++j)
+                out[j - seg.x0] = src[2 * j];
             } else {
               for (int64_t j = a; j < b; ++j)
                 out[j - seg.x0] = src[j * w.stride[2]];
