@@ -2,6 +2,7 @@
 
 #include "passes/Pipeline.h"
 
+#include "passes/GraphDump.h"
 #include "passes/Passes.h"
 #include "passes/emit/OmEmitter.h"
 
@@ -141,6 +142,17 @@ llvm::Expected<om::OmModel> compileModule(mlir::ModuleOp module,
 
   if (llvm::Error err = checkFusionNames(options.disabledFusions))
     return err;
+  // `--dump-graph`: the graph as imported, then after each stage.
+  std::unique_ptr<GraphDumper> dumper;
+  if (!options.dumpGraphDir.empty()) {
+    auto created =
+        GraphDumper::create(options.dumpGraphDir, options.modelName);
+    if (!created)
+      return created.takeError();
+    dumper = std::move(*created);
+    if (llvm::Error err = dumper->dump(module, "import"))
+      return err;
+  }
   std::string diagnostic;
   {
     mlir::ScopedDiagnosticHandler handler(
@@ -152,10 +164,15 @@ llvm::Expected<om::OmModel> compileModule(mlir::ModuleOp module,
         });
     mlir::PassManager pm(module.getContext());
     buildGePipeline(pm, options);
+    if (dumper)
+      pm.addInstrumentation(dumper->instrumentation());
     if (mlir::failed(pm.run(module)))
       return makeError(diagnostic.empty() ? "the GE pipeline failed"
                                           : diagnostic);
   }
+  if (dumper)
+    if (llvm::Error err = dumper->finish(module))
+      return err;
 
   EmitOptions emit;
   emit.modelName = options.modelName;
@@ -172,6 +189,9 @@ llvm::Expected<om::OmModel> compileModule(mlir::ModuleOp module,
     return makeError("internal error: task emission produced an invalid "
                      "model: " +
                      valid.message());
+  if (dumper)
+    if (llvm::Error err = dumper->dump(model->modelDef.graph(0), "build"))
+      return err;
   return model;
 }
 

@@ -25,6 +25,7 @@ llvm::cl::OptionCategory &geflowCategory();
 Command &importCommand();
 Command &compileCommand();
 Command &runCommand();
+Command &dumpCommand();
 
 /// Prints `geflow: error: <message>` as one line and returns exit status 1.
 int reportError(llvm::Error error);

@@ -26,7 +26,8 @@ llvm::cl::OptionCategory &geflow::cli::geflowCategory() {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
-  Command *commands[] = {&importCommand(), &compileCommand(), &runCommand()};
+  Command *commands[] = {&importCommand(), &compileCommand(), &runCommand(),
+                         &dumpCommand()};
 
   llvm::cl::HideUnrelatedOptions(geflowCategory());
   if (!llvm::cl::ParseCommandLineOptions(
@@ -35,7 +36,8 @@ int main(int argc, char **argv) {
           "  geflow import  MODEL.onnx [-o OUT.mlir] [--input-shape NAME:D0,D1,...]\n"
           "  geflow compile MODEL.onnx [-o MODEL.om] [--soc NAME] [--input-shape ...]\n"
           "  geflow run     MODEL.om [--input NAME=FILE ...] [--output-dir DIR] "
-          "[--repeat N] [--threads N] [--trace FILE]\n",
+          "[--repeat N] [--threads N] [--trace FILE]\n"
+          "  geflow dump    MODEL.om [--format pbtxt|mlir] [-o FILE]\n",
           &llvm::errs()))
     return 1;
 

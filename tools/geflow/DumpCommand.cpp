@@ -1,0 +1,102 @@
+//===- DumpCommand.cpp - geflow dump --------------------------------------===//
+//
+// geflow dump MODEL.om [--format pbtxt|mlir] [-o FILE] [--elide-weights N]
+// Prints a built model: its GraphDef in protobuf text format as GE dumps it
+// (stream_id on every op, Send/Recv with event_id), or the ge module it was
+// built from, rebuilt from the OM (parses again with geflow-opt).
+//
+//===----------------------------------------------------------------------===//
+
+#include "tools/geflow/Commands.h"
+#include "tools/geflow/ToolContext.h"
+
+#include "passes/GraphDump.h"
+#include "passes/emit/ModuleFromOm.h"
+
+#include "executor/model/OmModel.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/OperationSupport.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+using namespace geflow;
+using namespace geflow::cli;
+
+namespace {
+cl::SubCommand dumpSub("dump", "Print a compiled OM model's graph");
+
+enum class DumpFormat { kPbtxt, kMlir };
+
+cl::opt<std::string> modelPath(cl::Positional, cl::Required,
+                               cl::desc("<model.om>"), cl::sub(dumpSub),
+                               cl::cat(geflowCategory()));
+cl::opt<DumpFormat> format(
+    "format", cl::desc("What to print"),
+    cl::values(clEnumValN(DumpFormat::kPbtxt, "pbtxt",
+                          "the GraphDef in protobuf text format (default)"),
+               clEnumValN(DumpFormat::kMlir, "mlir",
+                          "the ge module rebuilt from the model")),
+    cl::init(DumpFormat::kPbtxt), cl::sub(dumpSub), cl::cat(geflowCategory()));
+cl::opt<std::string> outputPath("o",
+                                cl::desc("Write here (default: stdout)"),
+                                cl::value_desc("file"), cl::init("-"),
+                                cl::sub(dumpSub), cl::cat(geflowCategory()));
+cl::opt<unsigned> elideWeightsOver(
+    "elide-weights",
+    cl::desc("mlir: print constants with more than N elements as "
+             "dense_resource<__elided__> (0: print all)"),
+    cl::value_desc("N"), cl::init(16), cl::sub(dumpSub),
+    cl::cat(geflowCategory()));
+
+Error dumpError(const Twine &message) {
+  return createStringError(inconvertibleErrorCode(), message);
+}
+
+/// The task list's figures as comments above the graph.
+std::string pbtxtHeader(const om::LoadedOm &om) {
+  return formatv("# geflow dump of '{0}': model '{1}' for {2}\n"
+                 "# stream_num: {3}\n# event_num: {4}\n",
+                 modelPath, om.modelDef().name(), om.socName(),
+                 om.taskDef().stream_num(), om.taskDef().event_num())
+      .str();
+}
+
+int runDump() {
+  std::unique_ptr<om::LoadedOm> om;
+  if (rt::Status s = om::loadOmFile(modelPath, &om); !s.isOk())
+    return reportError(dumpError(s.message()));
+
+  if (format == DumpFormat::kPbtxt) {
+    std::string text = pbtxtHeader(*om) + passes::graphText(om->graph());
+    if (Error error = writeToOutput(outputPath, [&](raw_ostream &os) {
+          os << text;
+          return Error::success();
+        }))
+      return reportError(std::move(error));
+    return 0;
+  }
+
+  mlir::MLIRContext context(makeDialectRegistry());
+  context.loadAllAvailableDialects();
+  auto module = passes::buildModuleFromOm(context, *om);
+  if (!module)
+    return reportError(dumpError(modelPath + ": " +
+                                 toString(module.takeError())));
+  mlir::OpPrintingFlags flags;
+  if (elideWeightsOver > 0)
+    flags.elideLargeElementsAttrs(elideWeightsOver);
+  if (Error error = writeToOutput(outputPath, [&](raw_ostream &os) {
+        (*module)->print(os, flags);
+        return Error::success();
+      }))
+    return reportError(std::move(error));
+  return 0;
+}
+
+Command command{dumpSub, runDump};
+} // namespace
+
+Command &geflow::cli::dumpCommand() { return command; }
