@@ -70,6 +70,8 @@ def Ge_FusedMatMulOp : Ge_TensorOp<"fused_matmul", [SameOperandsAndResultElement
 // V [..., Sk, Dv], the same batch dims; mask broadcasts to the scores.
 // With y_perm the result is transpose(Y, y_perm) (a head merge absorbed);
 // y_perm keeps the last dim last, so each row of Y is written contiguously.
+// The result may have any shape of the same element count: it holds that
+// tensor row-major (a reshape absorbed).
 def Ge_FusedAttentionOp : Ge_TensorOp<"fused_attention",
                                       [SameOperandsAndResultElementType]> {
   let summary = "Y = softmax(scale * Q K^T + mask, last axis) V";

@@ -13,7 +13,9 @@
 // must allow it: Q, K and V of one rank >= 2 with the same batch dims (no
 // matmul broadcasting), float32. The scores, their scaled and masked forms
 // and p must have no other user; the scaling of Q and the transpose of K
-// are looked through (they stay if something else reads them).
+// are looked through (they stay if something else reads them). A transpose
+// of y that keeps its rows (the head merge) becomes y_perm, and a reshape
+// after it the result's shape.
 //
 //===----------------------------------------------------------------------===//
 
@@ -169,6 +171,17 @@ struct FuseAttentionCore : OpRewritePattern<SoftmaxOp> {
           "y_perm", rewriter.getDenseI64ArrayAttr(*merge.getPerm())));
       matched.insert(matched.begin(), merge);
       last = merge;
+    }
+    // So does a reshape of that (the heads' merge into one dim): the result
+    // is the same bytes in another shape.
+    Value result = last->getResult(0);
+    if (result.hasOneUse()) {
+      Operation *reshape = *result.getUsers().begin();
+      if (isa<ReshapeOp, FlattenOp, SqueezeOp, UnsqueezeOp>(reshape) &&
+          isStaticF32(reshape->getResult(0))) {
+        matched.insert(matched.begin(), reshape);
+        last = reshape;
+      }
     }
     rewriter.setInsertionPoint(last);
     auto fused = rewriter.create<FusedAttentionOp>(

@@ -75,7 +75,9 @@ rt::Status analyzeMask(const om::OpDef &op, const std::vector<int64_t> &scores,
   return rt::Status::ok();
 }
 
-/// Y's strides in the result, which is Y transposed by `y_perm` (if any).
+/// Y's strides in the result, which holds transpose(Y, y_perm) (Y itself
+/// without y_perm) row-major, in any shape of that element count (a reshape
+/// that merges the heads costs nothing).
 rt::Status analyzeOutput(const om::OpDef &op, AttentionPlan *p) {
   std::vector<int64_t> logical(p->batchDims);
   logical.push_back(p->sq);
@@ -87,19 +89,19 @@ rt::Status analyzeOutput(const om::OpDef &op, AttentionPlan *p) {
       perm.push_back(static_cast<int64_t>(d));
   if (perm.size() != rank || perm.back() != static_cast<int64_t>(rank) - 1)
     return opError(op, "y_perm must list every dim and keep the last one last");
-  std::vector<int64_t> result = shapeOf(op.output_desc(0));
-  if (result.size() != rank)
-    return opError(op, "Y must be [..., Sq, Dv] transposed by y_perm");
-  std::vector<int64_t> resultStrides(rank, 1), strides(rank, -1);
-  for (size_t d = rank - 1; d-- > 0;)
-    resultStrides[d] = resultStrides[d + 1] * result[d + 1];
+  std::vector<int64_t> permuted(rank), strides(rank, -1);
   for (size_t j = 0; j < rank; ++j) {
     int64_t d = perm[j];
-    if (d < 0 || d >= static_cast<int64_t>(rank) || strides[d] >= 0 ||
-        result[j] != logical[d])
-      return opError(op, "Y must be [..., Sq, Dv] transposed by y_perm");
-    strides[d] = resultStrides[j];
+    if (d < 0 || d >= static_cast<int64_t>(rank) || strides[d] >= 0)
+      return opError(op, "y_perm is not a permutation");
+    permuted[j] = logical[d];
+    strides[d] = 0;
   }
+  if (numElements(op.output_desc(0)) != vec::product(permuted))
+    return opError(op, "Y must hold [..., Sq, Dv] transposed by y_perm");
+  std::vector<int64_t> permutedStrides = vec::stridesOf(permuted);
+  for (size_t j = 0; j < rank; ++j)
+    strides[perm[j]] = permutedStrides[j];
   p->yBatchStrides.assign(strides.begin(), strides.end() - 2);
   p->yRowStride = strides[rank - 2];
   return rt::Status::ok();

@@ -19,6 +19,8 @@ func.func @vector_fusions(%x: tensor<4x64xf32>, %b: tensor<64xf32>, %s: tensor<1
   %5 = ge.fused_elementwise %x {steps = ["clip"], step_operands = array<i64: 0, -1>, step_params = array<f32: 0.0, 6.0>} : (tensor<4x64xf32>) -> tensor<4x64xf32>
   // CHECK: ge.fused_attention {{.*}} {y_perm = array<i64: 1, 0, 2>} : (tensor<2x16x8xf32>, tensor<2x16x8xf32>, tensor<2x16x4xf32>) -> tensor<16x2x4xf32>
   %6 = ge.fused_attention %q, %k, %v {y_perm = array<i64: 1, 0, 2>} : (tensor<2x16x8xf32>, tensor<2x16x8xf32>, tensor<2x16x4xf32>) -> tensor<16x2x4xf32>
+  // CHECK: ge.fused_attention {{.*}} {y_perm = array<i64: 1, 0, 2>} : {{.*}} -> tensor<16x8xf32>
+  %8 = ge.fused_attention %q, %k, %v {y_perm = array<i64: 1, 0, 2>} : (tensor<2x16x8xf32>, tensor<2x16x8xf32>, tensor<2x16x4xf32>) -> tensor<16x8xf32>
   // CHECK: ge.as_strided %{{.*}} {offset = 4 : i64, strides = array<i64: 1, 64>} : (tensor<4x64xf32>) -> tensor<60x4xf32>
   %7 = ge.as_strided %x {offset = 4 : i64, strides = array<i64: 1, 64>} : (tensor<4x64xf32>) -> tensor<60x4xf32>
   return

@@ -97,3 +97,19 @@ func.func @head_merge(%q: tensor<4x16x8xf32>, %k: tensor<4x16x8xf32>, %v: tensor
   %m2 = ge.transpose %y2 {perm = array<i64: 2, 1, 0>} : (tensor<4x16x8xf32>) -> tensor<8x16x4xf32>
   return %m, %m2 : tensor<16x4x8xf32>, tensor<8x16x4xf32>
 }
+
+// The reshape that merges the heads after that transpose is absorbed too: the
+// result is the same bytes as [S, H * Dv].
+// CHECK-LABEL: func.func @head_merge_reshape
+func.func @head_merge_reshape(%q: tensor<4x16x8xf32>, %k: tensor<4x16x8xf32>, %v: tensor<4x16x8xf32>) -> tensor<16x32xf32> {
+  %shape = ge.constant dense<[16, 32]> : tensor<2xi64>
+  // CHECK: %[[Y:.*]] = ge.fused_attention %arg0, %arg1, %arg2 {y_perm = array<i64: 1, 0, 2>} : (tensor<4x16x8xf32>, tensor<4x16x8xf32>, tensor<4x16x8xf32>) -> tensor<16x32xf32>
+  // CHECK-NEXT: return %[[Y]]
+  %kt = ge.transpose %k {perm = array<i64: 0, 2, 1>} : (tensor<4x16x8xf32>) -> tensor<4x8x16xf32>
+  %s = ge.matmul %q, %kt : (tensor<4x16x8xf32>, tensor<4x8x16xf32>) -> tensor<4x16x16xf32>
+  %p = ge.softmax %s : (tensor<4x16x16xf32>) -> tensor<4x16x16xf32>
+  %y = ge.matmul %p, %v : (tensor<4x16x16xf32>, tensor<4x16x8xf32>) -> tensor<4x16x8xf32>
+  %m = ge.transpose %y {perm = array<i64: 1, 0, 2>} : (tensor<4x16x8xf32>) -> tensor<16x4x8xf32>
+  %r = ge.reshape %m, %shape : (tensor<16x4x8xf32>, tensor<2xi64>) -> tensor<16x32xf32>
+  return %r : tensor<16x32xf32>
+}

@@ -139,6 +139,17 @@ TEST(AttentionKernel, WritesThroughYPerm) {
                     .isOk());
     expectNearAbs(got, want, 1e-5);
   }
+  // The same bytes as [Sq, B * Dv] (the reshape merging the heads).
+  *op.mutable_output_desc(0) = desc({5, 8});
+  std::vector<float> merged(want.size(), 12345.0f);
+  ASSERT_TRUE(runBuffers(op, {q.data(), k.data(), v.data()}, {merged.data()}, 3,
+                         {rt::Engine::kMix})
+                  .isOk());
+  expectNearAbs(merged, want, 1e-5);
+  *op.mutable_output_desc(0) = desc({5, 9});
+  KernelPlan wrongSize;
+  EXPECT_FALSE(planKernel(op, &wrongSize).isOk());
+  *op.mutable_output_desc(0) = desc({5, 8});
   setInts(op, "y_perm", {1, 2, 0}); // appends: now [1, 0, 2, 1, 2, 0]
   KernelPlan plan;
   EXPECT_FALSE(planKernel(op, &plan).isOk());
