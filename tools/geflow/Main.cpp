@@ -1,7 +1,8 @@
 //===- Main.cpp - the geflow command-line tool ----------------------------===//
 //
-// geflow <command> [options]: import ONNX into the ge dialect (later: compile to
-// OM, run, dump, profile). Every failure is one line on stderr and exit status 1.
+// geflow <command> [options]: import ONNX into the ge dialect, compile it to
+// OM, run it, dump a built model. Every failure is one line on stderr and exit
+// status 1.
 //
 //===----------------------------------------------------------------------===//
 
