@@ -17,7 +17,6 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/IR/OperationSupport.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -85,13 +84,7 @@ int runDump() {
   if (!module)
     return reportError(dumpError(modelPath + ": " +
                                  toString(module.takeError())));
-  mlir::OpPrintingFlags flags;
-  if (elideWeightsOver > 0)
-    flags.elideLargeElementsAttrs(elideWeightsOver);
-  if (Error error = writeToOutput(outputPath, [&](raw_ostream &os) {
-        (*module)->print(os, flags);
-        return Error::success();
-      }))
+  if (Error error = writeModule(**module, outputPath, elideWeightsOver))
     return reportError(std::move(error));
   return 0;
 }

@@ -58,13 +58,7 @@ int runImport() {
   if (!module)
     return reportError(module.takeError());
 
-  mlir::OpPrintingFlags flags;
-  if (elideWeightsOver > 0)
-    flags.elideLargeElementsAttrs(elideWeightsOver);
-  if (Error error = writeToOutput(outputPath, [&](raw_ostream &os) {
-        (*module)->print(os, flags);
-        return Error::success();
-      }))
+  if (Error error = writeModule(**module, outputPath, elideWeightsOver))
     return reportError(std::move(error));
   return 0;
 }

@@ -6,6 +6,8 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/OperationSupport.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace geflow;
 
@@ -27,4 +29,15 @@ cli::parseImportOptions(const std::vector<std::string> &inputShapeValues) {
                                shapes->end());
   }
   return options;
+}
+
+llvm::Error cli::writeModule(mlir::ModuleOp module, llvm::StringRef path,
+                             unsigned elideOver) {
+  mlir::OpPrintingFlags flags;
+  if (elideOver > 0)
+    flags.elideLargeElementsAttrs(elideOver);
+  return llvm::writeToOutput(path, [&](llvm::raw_ostream &os) {
+    module->print(os, flags);
+    return llvm::Error::success();
+  });
 }

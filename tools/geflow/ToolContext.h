@@ -5,6 +5,7 @@
 
 #include "frontends/onnx/OnnxImporter.h"
 
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "llvm/Support/Error.h"
 
@@ -15,6 +16,11 @@ namespace geflow::cli {
 
 /// The dialects geflow's IR is made of: ge, func, arith.
 mlir::DialectRegistry makeDialectRegistry();
+
+/// Prints `module` to `path` ("-": stdout), atomically, with constants of
+/// more than `elideOver` elements elided (0: none).
+llvm::Error writeModule(mlir::ModuleOp module, llvm::StringRef path,
+                        unsigned elideOver);
 
 /// Builds import options from the repeated `--input-shape` values.
 llvm::Expected<OnnxImportOptions>
