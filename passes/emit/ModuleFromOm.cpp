@@ -388,7 +388,9 @@ llvm::Expected<OwningOpRef<ModuleOp>> ModuleFromOm::run() {
   for (const auto &[index, def] : data) {
     func_.setArgAttr(argument, GeDialect::kNameAttr,
                      b_.getStringAttr(def->name()));
-    outputs_[def->name()] = {body->getArgument(argument++)};
+    BlockArgument arg = body->getArgument(argument++);
+    arg.setLoc(NameLoc::get(b_.getStringAttr(def->name())));
+    outputs_[def->name()] = {arg};
   }
   b_.setInsertionPointToEnd(body);
 

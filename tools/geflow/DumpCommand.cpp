@@ -84,7 +84,9 @@ int runDump() {
   if (!module)
     return reportError(dumpError(modelPath + ": " +
                                  toString(module.takeError())));
-  if (Error error = writeModule(**module, outputPath, elideWeightsOver))
+  // Locations carry the node names, so the pbtxt and the module line up.
+  if (Error error = writeModule(**module, outputPath, elideWeightsOver,
+                                /*withLocations=*/true))
     return reportError(std::move(error));
   return 0;
 }

@@ -32,10 +32,12 @@ cli::parseImportOptions(const std::vector<std::string> &inputShapeValues) {
 }
 
 llvm::Error cli::writeModule(mlir::ModuleOp module, llvm::StringRef path,
-                             unsigned elideOver) {
+                             unsigned elideOver, bool withLocations) {
   mlir::OpPrintingFlags flags;
   if (elideOver > 0)
     flags.elideLargeElementsAttrs(elideOver);
+  if (withLocations)
+    flags.enableDebugInfo();
   return llvm::writeToOutput(path, [&](llvm::raw_ostream &os) {
     module->print(os, flags);
     return llvm::Error::success();

@@ -18,9 +18,10 @@ namespace geflow::cli {
 mlir::DialectRegistry makeDialectRegistry();
 
 /// Prints `module` to `path` ("-": stdout), atomically, with constants of
-/// more than `elideOver` elements elided (0: none).
+/// more than `elideOver` elements elided (0: none); `withLocations` prints
+/// each op's location (its node name) too.
 llvm::Error writeModule(mlir::ModuleOp module, llvm::StringRef path,
-                        unsigned elideOver);
+                        unsigned elideOver, bool withLocations = false);
 
 /// Builds import options from the repeated `--input-shape` values.
 llvm::Expected<OnnxImportOptions>
