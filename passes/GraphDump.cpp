@@ -59,6 +59,8 @@ GraphDumper::create(llvm::StringRef dir, llvm::StringRef graphName) {
   if (std::error_code ec = llvm::sys::fs::create_directories(dir))
     return makeError("--dump-graph '" + dir +
                      "': cannot create the folder: " + ec.message());
+  if (!llvm::sys::fs::is_directory(dir))
+    return makeError("--dump-graph '" + dir + "': not a folder");
   return std::unique_ptr<GraphDumper>(
       new GraphDumper(dir.str(), graphName.str()));
 }
