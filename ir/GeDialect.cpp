@@ -89,7 +89,8 @@ verifyScheduleAttr(NamedAttribute attr,
     return success();
   }
   if (name == GeDialect::kSendEventsAttr || name == GeDialect::kRecvEventsAttr ||
-      name == GeDialect::kOutputOffsetsAttr || name == GeDialect::kInputOffsetsAttr) {
+      name == GeDialect::kOutputOffsetsAttr || name == GeDialect::kInputOffsetsAttr ||
+      name == GeDialect::kPredictedMakespanAttr) {
     auto ids = dyn_cast<DenseI64ArrayAttr>(value);
     if (!ids)
       return emitError() << "attribute '" << name << "' must be an array<i64>";

@@ -42,6 +42,7 @@ def Ge_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral kBlockDimAttr = "ge.block_dim";
     static constexpr ::llvm::StringLiteral kFlopsAttr = "ge.flops";
     static constexpr ::llvm::StringLiteral kBytesAttr = "ge.bytes";
+    static constexpr ::llvm::StringLiteral kPredictedMakespanAttr = "ge.predicted_makespan_ns";
     static constexpr ::llvm::StringLiteral kOutputOffsetsAttr = "ge.output_offsets";
     static constexpr ::llvm::StringLiteral kInputOffsetsAttr = "ge.input_offsets";
     static constexpr ::llvm::StringLiteral kWorkspaceSizeAttr = "ge.workspace_size";

@@ -17,6 +17,7 @@
 
 namespace geflow::rt {
 class CostModel;
+struct SocSpec;
 } // namespace geflow::rt
 
 namespace geflow::passes {
@@ -33,6 +34,10 @@ mlir::LogicalResult assignEngines(mlir::func::FuncOp func, bool requireKernels);
 /// ge-insert-events: `ge.send_events` / `ge.recv_events` for every
 /// cross-stream dependency not already ordered; erases ge.npu_wait_tensor.
 mlir::LogicalResult insertEvents(mlir::func::FuncOp func);
+
+/// ge-apply-annotations: scopes inlined into attributes, core limits checked.
+mlir::LogicalResult applyAnnotations(mlir::func::FuncOp func,
+                                     const rt::SocSpec &spec);
 
 /// ge-plan-memory: offsets of every argument and result, workspace sizes.
 mlir::LogicalResult planMemory(mlir::func::FuncOp func, bool reuse = true,

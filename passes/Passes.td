@@ -204,6 +204,68 @@ def AssignEngines : Pass<"ge-assign-engines", "::mlir::func::FuncOp"> {
   ];
 }
 
+def ApplyAnnotations : Pass<"ge-apply-annotations", "::mlir::func::FuncOp"> {
+  let summary = "Turn user stream scopes and core limits into ge.* attributes";
+  let description = [{
+    DESIGN.md pass 5. Every `ge.npu_stream_switch` and `ge.limit_core_num`
+    region is inlined into its parent and its ops get the scope's attributes:
+    `ge.stream_label`, `ge.stream_priority`, `ge.inner_parallel` and
+    `ge.aicore_num` / `ge.vectorcore_num`. An op's own attribute wins over
+    its scope, an inner scope over an outer one. `ge.npu_wait_tensor` edges
+    stay for event insertion.
+
+    Every core limit (from a scope, an ONNX `_op_aicore_num` /
+    `_op_vectorcore_num` or a stream plan) is then checked against the SoC:
+    a plain integer from 1 to the chip's cube (vector) core count; a vector
+    core limit of 0 only on a chip without vector cores. The error names the
+    node, the GE attribute and the allowed range.
+
+    ```mlir
+    %r = ge.npu_stream_switch "1" priority(0) inner_parallel(true) {
+      %y = ge.relu %x : tensor<4xf32>
+      ge.yield %y : tensor<4xf32>
+    } : tensor<4xf32>
+    // becomes
+    %r = ge.relu %x {ge.stream_label = "1", ge.stream_priority = 0 : i64,
+                     ge.inner_parallel = true} : tensor<4xf32>
+    ```
+  }];
+  let options = [
+    Option<"soc", "soc", "std::string", /*default=*/"\"ascend910b-sim\"",
+           "SoC preset name or spec file the core limits are checked against">,
+  ];
+}
+
+def AssignStreams : Pass<"ge-assign-streams", "::mlir::func::FuncOp"> {
+  let summary = "Logical stream assignment: ge.stream on every compute op";
+  let description = [{
+    DESIGN.md pass 6 (passes/streams/StreamAssignment.h has the algorithm).
+    `single` puts everything on stream 0 and rejects user stream labels, as
+    GE does; `label` gives each user label a stream and leaves the rest on
+    stream 0; `auto` adds GE's split by dependency (and streams of their own
+    for AICPU/DVPP ops), then keeps each extra stream only when the simulated
+    makespan (the runtime's hardware scheduler replaying the kernels' costs)
+    is at least 2 % shorter with it, so `auto` is never predicted slower
+    than `label`. Ids are compacted: the main stream is 0.
+
+    Tasks are sized first (as ge-emit-tasks does), since the prediction needs
+    each op's block_dim and cost. `auto` records its predictions on the
+    function as `ge.predicted_makespan_ns` = [one stream, labels only, chosen].
+  }];
+  let options = [
+    Option<"mode", "mode", "std::string", /*default=*/"\"auto\"",
+           "single, label or auto">,
+    Option<"maxStreams", "max-streams", "unsigned", /*default=*/"0",
+           "At most this many streams (0: no cap)">,
+    Option<"soc", "soc", "std::string", /*default=*/"\"ascend910b-sim\"",
+           "SoC preset name or spec file the prediction simulates">,
+    Option<"aicoreNum", "aicore-num", "unsigned", /*default=*/"0",
+           "Global cube core limit (0: the chip's)">,
+    Option<"vectorcoreNum", "vectorcore-num", "unsigned", /*default=*/"0",
+           "Global vector core limit (0: the chip's)">,
+  ];
+}
+
 def InsertEvents : Pass<"ge-insert-events", "::mlir::func::FuncOp"> {
   let summary = "Order cross-stream dependencies with the fewest events";
   let description = [{

@@ -2,6 +2,7 @@
 
 #include "passes/Pipeline.h"
 
+#include "ir/GeDialect.h"
 #include "passes/GraphDump.h"
 #include "passes/Passes.h"
 #include "passes/emit/OmEmitter.h"
@@ -28,6 +29,11 @@ namespace geflow::passes {
 
 namespace {
 
+/// ModelDef attributes with `auto`'s predicted makespans.
+constexpr llvm::StringLiteral kPredictedSingleAttr =
+    "_predicted_makespan_single_stream_ns";
+constexpr llvm::StringLiteral kPredictedChosenAttr = "_predicted_makespan_ns";
+
 llvm::Error makeError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
@@ -47,6 +53,12 @@ struct GePipelineOptions : mlir::PassPipelineOptions<GePipelineOptions> {
   Option<bool> requireKernels{*this, "require-kernels",
                               llvm::cl::desc("Fail on ops without a kernel"),
                               llvm::cl::init(false)};
+  Option<std::string> streams{*this, "streams",
+                              llvm::cl::desc("single, label or auto"),
+                              llvm::cl::init("auto")};
+  Option<unsigned> maxStreams{*this, "max-streams",
+                              llvm::cl::desc("At most N streams (0: no cap)"),
+                              llvm::cl::init(0)};
 };
 
 /// The fusion passes `--no-fuse=NAME` switches off, in pipeline order: the
@@ -90,6 +102,18 @@ bool fusionEnabled(const CompileOptions &options, llvm::StringRef name) {
 
 } // namespace
 
+llvm::StringRef streamModeName(StreamMode mode) {
+  switch (mode) {
+  case StreamMode::kSingle:
+    return "single";
+  case StreamMode::kLabel:
+    return "label";
+  case StreamMode::kAuto:
+    return "auto";
+  }
+  return "auto";
+}
+
 void buildGePipeline(mlir::OpPassManager &pm, const CompileOptions &options) {
   // 2. constant folding (the dialect's folders) and dead-op removal.
   pm.addPass(mlir::createCanonicalizerPass());
@@ -104,6 +128,18 @@ void buildGePipeline(mlir::OpPassManager &pm, const CompileOptions &options) {
   AssignEnginesOptions engines;
   engines.requireKernels = options.requireKernels;
   fn.addPass(createAssignEngines(engines));
+  // 5. user annotations: stream scopes, wait edges and core limits.
+  ApplyAnnotationsOptions annotations;
+  annotations.soc = options.soc;
+  fn.addPass(createApplyAnnotations(annotations));
+  // 6. logical stream assignment.
+  AssignStreamsOptions streams;
+  streams.mode = streamModeName(options.streamMode).str();
+  streams.maxStreams = options.maxStreams;
+  streams.soc = options.soc;
+  streams.aicoreNum = options.aicoreNum;
+  streams.vectorcoreNum = options.vectorcoreNum;
+  fn.addPass(createAssignStreams(streams));
   // 7. event insertion.
   fn.addPass(createInsertEvents());
   // 8. memory planning over the final op order.
@@ -129,6 +165,10 @@ void registerGePasses() {
         options.reuseMemory = o.reuse;
         options.memoryAlignment = o.alignment;
         options.requireKernels = o.requireKernels;
+        options.streamMode = o.streams == "single" ? StreamMode::kSingle
+                             : o.streams == "label" ? StreamMode::kLabel
+                                                    : StreamMode::kAuto;
+        options.maxStreams = o.maxStreams;
         buildGePipeline(pm, options);
       });
 }
@@ -182,6 +222,15 @@ llvm::Expected<om::OmModel> compileModule(mlir::ModuleOp module,
   llvm::Expected<om::OmModel> model = emitOmModel(module, spec, emit);
   if (!model)
     return model.takeError();
+  // What `auto` predicted, for `geflow compile`'s report and the dumps.
+  for (mlir::func::FuncOp func : module.getOps<mlir::func::FuncOp>())
+    if (auto predicted = func->getAttrOfType<mlir::DenseI64ArrayAttr>(
+            mlir::ge::GeDialect::kPredictedMakespanAttr);
+        predicted && predicted.size() == 3) {
+      auto &attrs = *model->modelDef.mutable_attr();
+      attrs[kPredictedSingleAttr].set_i(predicted[0]);
+      attrs[kPredictedChosenAttr].set_i(predicted[2]);
+    }
   // The loader's checks, here, so an emission bug shows at compile time.
   rt::Status valid = om::validateOmModel(
       *model, options.modelName.empty() ? "model" : options.modelName);
@@ -209,6 +258,11 @@ CompileStats summarize(const om::OmModel &model) {
   for (const om::TaskDef &task : model.taskDef.task())
     if (task.type() == om::KERNEL)
       ++stats.kernelCount;
+  const auto &attrs = model.modelDef.attr();
+  if (auto it = attrs.find(std::string(kPredictedSingleAttr)); it != attrs.end())
+    stats.predictedSingleStreamNs = it->second.i();
+  if (auto it = attrs.find(std::string(kPredictedChosenAttr)); it != attrs.end())
+    stats.predictedNs = it->second.i();
   stats.taskCount = model.taskDef.task_size();
   stats.streamCount = model.taskDef.stream_num();
   stats.eventCount = model.taskDef.event_num();
@@ -230,7 +284,14 @@ llvm::Expected<CompileResult> compileOnnxFile(llvm::StringRef path,
   auto start = std::chrono::steady_clock::now();
   mlir::MLIRContext context(mlir::MLIRContext::Threading::DISABLED);
   registerOnnxImportDialects(context);
-  auto module = importOnnxFile(context, path, options.import);
+  OnnxImportOptions importOptions = options.import;
+  if (!options.streamPlanPath.empty()) {
+    auto plan = streamplan::readStreamPlanFile(options.streamPlanPath);
+    if (!plan)
+      return plan.takeError();
+    importOptions.streamPlan = std::move(*plan);
+  }
+  auto module = importOnnxFile(context, path, importOptions);
   if (!module)
     return module.takeError();
 

@@ -12,6 +12,7 @@
 
 #include "executor/model/OmModel.h"
 #include "frontends/onnx/OnnxImporter.h"
+#include "passes/streams/StreamAssignment.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
@@ -23,6 +24,7 @@
 #include <vector>
 
 namespace geflow::passes {
+
 
 struct CompileOptions {
   /// SoC preset name ("ascend910b-sim") or spec file the model is built for.
@@ -40,8 +42,16 @@ struct CompileOptions {
   uint32_t vectorcoreNum = 0;
   /// ModelDef name; empty: the file's stem (compileOnnxFile) or "model".
   std::string modelName;
+  /// Logical stream assignment and its cap on streams (0: no cap beyond the
+  /// per-engine max_parallel_num).
+  StreamMode streamMode = StreamMode::kAuto;
+  uint32_t maxStreams = 0;
+  /// `--stream-plan plan.json`, applied by compileOnnxFile after import.
+  std::string streamPlanPath;
   /// Fusion passes switched off by name (`--no-fuse=NAME`).
   std::vector<std::string> disabledFusions;
+  /// `--dump-graph DIR`: ge_proto_<index>_<stage>.txt after each stage.
+  std::string dumpGraphDir;
 };
 
 /// Figures a person compares across commits.
@@ -58,6 +68,10 @@ struct CompileStats {
   uint64_t weightsBytes = 0;
   uint64_t workspaceBytes = 0;
   uint64_t workspaceBytesWithoutReuse = 0;
+  /// `--streams auto`'s simulated makespans: everything on one stream, and
+  /// the assignment it chose (0 in other modes).
+  int64_t predictedSingleStreamNs = 0;
+  int64_t predictedNs = 0;
   double compileTimeMs = 0; // import included for compileOnnxFile
 };
 
@@ -65,6 +79,9 @@ struct CompileResult {
   om::OmModel model;
   CompileStats stats;
 };
+
+/// "single", "label" or "auto".
+llvm::StringRef streamModeName(StreamMode mode);
 
 /// Adds the pipeline to `pm` (anchored on builtin.module).
 void buildGePipeline(mlir::OpPassManager &pm, const CompileOptions &options);

@@ -54,11 +54,10 @@ void Scheduler::round() {
   }
 }
 
-uint32_t Scheduler::grant(Stream *s, const Task &t) {
+uint32_t Scheduler::grant(Stream *s, const Task &t, uint32_t want) {
   const uint32_t kNoLimit = UINT32_MAX;
   uint32_t aicLimit = t.aicoreNum ? t.aicoreNum : kNoLimit;
   uint32_t aivLimit = t.vectorcoreNum ? t.vectorcoreNum : kNoLimit;
-  uint32_t want = t.blockDim;
   uint32_t &cube = free_[static_cast<int>(CoreGroup::kCube)];
   uint32_t &vec = free_[static_cast<int>(CoreGroup::kVector)];
   uint32_t g = 0;
@@ -117,7 +116,8 @@ void Scheduler::tryDispatch(Stream *s) {
   case TaskKind::kEventRecord:
     break;
   case TaskKind::kKernel: {
-    uint32_t cores = grant(s, *t);
+    uint32_t want = s->kernelStarted_ ? s->blocksLeft_ : t->blockDim;
+    uint32_t cores = grant(s, *t, std::max<uint32_t>(1, want));
     if (cores == 0) {
       CoreGroup g = CoreGroup::kCube;
       if (t->engine == Engine::kAiv ||
@@ -131,14 +131,32 @@ void Scheduler::tryDispatch(Stream *s) {
       coreWaiters_[static_cast<int>(g)].push_back(s);
       return;
     }
-    dur = cost_.kernelTimeNs(t->engine, t->cost, t->blockDim, cores);
-    if (t->fn && !skipWork) {
-      s->job_ =
-          std::make_shared<HostJob>(&t->fn, t->blockDim, &t->name, s->id());
-      // Blocks start on the workers now; complete() runs whatever they have
-      // not claimed by then on this thread.
-      workers_.submit(s->job_, std::min(t->blockDim, cores));
+    // One wave: `cores` blocks at once. The hardware hands a kernel's blocks
+    // to whichever cores are free, so each later wave takes the cores free
+    // when the previous one ends rather than keeping the first grant.
+    dur = cost_.blockTimeNs(t->engine, t->cost, t->blockDim);
+    if (!s->kernelStarted_) {
+      s->kernelStarted_ = true;
+      s->blocksLeft_ = std::max<uint32_t>(1, t->blockDim);
+      s->peakGrant_ = s->peakGrantVector_ = 0;
+      s->readyNs_ = std::max(s->lastEndNs_, t->submitNs);
+      s->startNs_ = now_;
+      dur += cost_.launchLatencyNs();
+      if (t->fn && !skipWork) {
+        s->job_ =
+            std::make_shared<HostJob>(&t->fn, t->blockDim, &t->name, s->id());
+        // Blocks start on the workers now; complete() runs whatever they
+        // have not claimed by then on this thread.
+        workers_.submit(s->job_, std::min(t->blockDim, cores));
+      }
     }
+    s->blocksLeft_ -= std::min(cores, s->blocksLeft_);
+    s->peakGrant_ = std::max(s->peakGrant_, t->engine == Engine::kAiv
+                                                ? s->grantVector_
+                                            : s->grantOther_ ? s->grantOther_
+                                                             : s->grantCube_);
+    if (t->engine == Engine::kMix)
+      s->peakGrantVector_ = std::max(s->peakGrantVector_, s->grantVector_);
     break;
   }
   case TaskKind::kMemcpy:
@@ -161,8 +179,10 @@ void Scheduler::tryDispatch(Stream *s) {
     break;
   }
   s->running_ = true;
-  s->readyNs_ = std::max(s->lastEndNs_, t->submitNs);
-  s->startNs_ = now_;
+  if (t->kind != TaskKind::kKernel) {
+    s->readyNs_ = std::max(s->lastEndNs_, t->submitNs);
+    s->startNs_ = now_;
+  }
   s->endNs_ = now_ + dur;
   heap_.push(Completion{s->endNs_, dispatchOrder_++, s});
   rrNext_ = s->id() + 1;
@@ -177,18 +197,7 @@ void Scheduler::wakeCoreWaiters(CoreGroup g) {
   w.clear();
 }
 
-void Scheduler::complete(Stream *s) {
-  Task &t = s->active_[s->head_];
-  bool failed = false;
-  if (s->job_) {
-    Status st = s->job_->join();
-    s->job_.reset();
-    if (!st.isOk()) {
-      failed = true;
-      if (s->error_.isOk())
-        s->error_ = st;
-    }
-  }
+void Scheduler::releaseCores(Stream *s, const Task &t) {
   if (s->grantCube_ || s->grantVector_ || s->grantOther_) {
     free_[static_cast<int>(CoreGroup::kCube)] += s->grantCube_;
     free_[static_cast<int>(CoreGroup::kVector)] += s->grantVector_;
@@ -201,6 +210,29 @@ void Scheduler::complete(Stream *s) {
                                                 : CoreGroup::kDvpp;
       free_[static_cast<int>(g)] += s->grantOther_;
       wakeCoreWaiters(g);
+    }
+  }
+  s->grantCube_ = s->grantVector_ = s->grantOther_ = 0;
+}
+
+void Scheduler::complete(Stream *s) {
+  Task &t = s->active_[s->head_];
+  releaseCores(s, t);
+  if (t.kind == TaskKind::kKernel && s->blocksLeft_ > 0) {
+    // Another wave: the kernel stays at the head and asks for cores again.
+    s->running_ = false;
+    markDirty(s);
+    return;
+  }
+  s->kernelStarted_ = false;
+  bool failed = false;
+  if (s->job_) {
+    Status st = s->job_->join();
+    s->job_.reset();
+    if (!st.isOk()) {
+      failed = true;
+      if (s->error_.isOk())
+        s->error_ = st;
     }
   }
   if (t.kind == TaskKind::kEventRecord) {
@@ -220,10 +252,8 @@ void Scheduler::complete(Stream *s) {
     r.stream = s->id();
     r.seq = t.seq;
     r.blockDim = t.kind == TaskKind::kKernel ? t.blockDim : 0;
-    r.coresGranted = t.engine == Engine::kAiv ? s->grantVector_
-                     : s->grantOther_       ? s->grantOther_
-                                            : s->grantCube_;
-    r.vectorCoresGranted = t.engine == Engine::kMix ? s->grantVector_ : 0;
+    r.coresGranted = t.kind == TaskKind::kKernel ? s->peakGrant_ : 0;
+    r.vectorCoresGranted = t.engine == Engine::kMix ? s->peakGrantVector_ : 0;
     if (t.event) {
       r.eventId = t.event->id();
       r.eventSeq = t.eventSeq;
@@ -237,7 +267,6 @@ void Scheduler::complete(Stream *s) {
     r.endNs = s->endNs_;
     records_.push_back(std::move(r));
   }
-  s->grantCube_ = s->grantVector_ = s->grantOther_ = 0;
   s->lastEndNs_ = now_;
   s->running_ = false;
   ++s->head_;

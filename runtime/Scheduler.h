@@ -3,9 +3,11 @@
 // A discrete-event simulation in virtual time. Each round looks at the head
 // task of every stream that may have become dispatchable, higher priority
 // first, then round robin from the stream after the last one served. A task
-// dispatches when its wait is met and its engine has a free core; it takes
-// min(block_dim, core limit, free cores) cores and runs its blocks in waves on
-// them. Tasks of different streams run at once on disjoint cores.
+// dispatches when its wait is met and its engine has a free core. A kernel
+// runs in waves: each wave takes min(blocks left, core limit, free cores)
+// cores and runs one block on each, and the next wave asks again, as the
+// hardware hands blocks to whichever cores are free. Tasks of different
+// streams run at once on disjoint cores.
 //
 // The simulation is lazy: it advances only inside a synchronize (or query)
 // call, on the calling thread, and stops as soon as what that call waits for
@@ -77,7 +79,9 @@ private:
   void round();
   void tryDispatch(Stream *s);
   /// Cores for a kernel; 0 if it must wait. Takes them from the free pools.
-  uint32_t grant(Stream *s, const Task &t);
+  uint32_t grant(Stream *s, const Task &t, uint32_t want);
+  /// Returns the cores of `s`'s running wave to the pools.
+  void releaseCores(Stream *s, const Task &t);
   void complete(Stream *s);
   void wakeCoreWaiters(CoreGroup g);
   /// Has a stream received tasks the scheduler has not looked at yet?

@@ -73,10 +73,12 @@ om::TensorDescriptor toTensorDescriptor(Type type) {
 
 bool isComputeOp(Operation *op) {
   // Terminators and region ops (functions, the user annotation scopes, which
-  // an earlier pass lowers) launch nothing themselves.
+  // an earlier pass lowers) launch nothing themselves; npu_wait_tensor is an
+  // ordering edge that event insertion turns into events.
   if (op->hasTrait<OpTrait::IsTerminator>() || op->getNumRegions() > 0)
     return false;
-  return op->getName().getStringRef() != "ge.constant";
+  llvm::StringRef name = op->getName().getStringRef();
+  return name != "ge.constant" && name != "ge.npu_wait_tensor";
 }
 
 std::string nameFromLoc(Location loc) {

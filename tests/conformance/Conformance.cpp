@@ -1,7 +1,8 @@
 //===- Conformance.cpp - ONNX backend tests through compile and run -------===//
 //
 // geflow-conformance [--root DIR] [--folder NAME]... [--expected-failures FILE]
-//                    [--filter SUBSTRING] [--verbose]
+//                    [--filter SUBSTRING] [--streams single|label|auto]
+//                    [--verbose]
 //
 // For every test_*/model.onnx under the folders of libonnx's backend test data:
 // import, compile to OM, load on a simulated device, run every
@@ -58,8 +59,8 @@ Outcome fail(const std::string &reason) { return {Verdict::kFail, reason}; }
 
 class Runner {
 public:
-  Runner(rt::Device &device, std::string tempDir)
-      : device_(device), tempDir_(std::move(tempDir)) {}
+  Runner(rt::Device &device, std::string tempDir, passes::StreamMode streams)
+      : device_(device), tempDir_(std::move(tempDir)), streams_(streams) {}
 
   Outcome run(const fs::path &testDir) {
     fs::path modelPath = testDir / "model.onnx";
@@ -116,6 +117,7 @@ private:
     if (!module)
       return module.takeError();
     passes::CompileOptions options;
+    options.streamMode = streams_;
     return passes::compileModule(**module, options);
   }
 
@@ -175,6 +177,7 @@ private:
 
   rt::Device &device_;
   std::string tempDir_;
+  passes::StreamMode streams_;
 };
 
 std::set<std::string> readList(const std::string &path) {
@@ -196,6 +199,7 @@ int main(int argc, char **argv) {
   std::vector<std::string> folders;
   std::string expectedFailuresPath, filter;
   bool verbose = false;
+  passes::StreamMode streams = passes::StreamMode::kAuto;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     auto next = [&]() -> std::string {
@@ -210,6 +214,17 @@ int main(int argc, char **argv) {
     else if (arg == "--expected-failures") expectedFailuresPath = next();
     else if (arg == "--filter") filter = next();
     else if (arg == "--verbose") verbose = true;
+    else if (arg == "--streams") {
+      std::string mode = next();
+      if (mode == "single") streams = passes::StreamMode::kSingle;
+      else if (mode == "label") streams = passes::StreamMode::kLabel;
+      else if (mode == "auto") streams = passes::StreamMode::kAuto;
+      else {
+        llvm::errs() << "geflow-conformance: error: --streams '" << mode
+                     << "' is not one of single, label, auto\n";
+        return 2;
+      }
+    }
     else {
       llvm::errs() << "geflow-conformance: error: unknown argument '" << arg << "'\n";
       return 2;
@@ -234,7 +249,7 @@ int main(int argc, char **argv) {
                  << ec.message() << "\n";
     return 1;
   }
-  Runner runner(*device, std::string(tempDir));
+  Runner runner(*device, std::string(tempDir), streams);
 
   int passed = 0, failed = 0, skipped = 0, unexpected = 0;
   std::map<std::string, std::array<int, 3>> perFolder;

@@ -10,6 +10,9 @@
 #include "tools/geflow/ToolContext.h"
 
 #include "passes/Pipeline.h"
+#include "passes/streams/CoreLimits.h"
+
+#include "runtime/soc/SocSpec.h"
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
@@ -38,10 +41,35 @@ cl::list<std::string> inputShapes(
 cl::opt<bool> noMemoryReuse("no-memory-reuse",
                             cl::desc("Give every tensor its own workspace bytes"),
                             cl::sub(compileSub), cl::cat(geflowCategory()));
+cl::opt<passes::StreamMode> streamMode(
+    "streams", cl::desc("Logical stream assignment"),
+    cl::values(clEnumValN(passes::StreamMode::kSingle, "single",
+                          "one stream; a user stream label is an error"),
+               clEnumValN(passes::StreamMode::kLabel, "label",
+                          "one stream per user stream label"),
+               clEnumValN(passes::StreamMode::kAuto, "auto",
+                          "labels, then extra streams where the simulated "
+                          "makespan improves (default)")),
+    cl::init(passes::StreamMode::kAuto), cl::sub(compileSub),
+    cl::cat(geflowCategory()));
+cl::opt<unsigned> maxStreams("max-streams",
+                             cl::desc("At most N streams (0: no cap)"),
+                             cl::value_desc("N"), cl::init(0),
+                             cl::sub(compileSub), cl::cat(geflowCategory()));
+cl::opt<std::string> streamPlanPath(
+    "stream-plan", cl::desc("JSON stream plan: scopes and wait_tensor edges"),
+    cl::value_desc("plan.json"), cl::sub(compileSub), cl::cat(geflowCategory()));
+cl::opt<std::string> aicoreNum(
+    "aicore-num", cl::desc("Global core limit \"aic|aiv\", e.g. \"8|16\""),
+    cl::value_desc("aic|aiv"), cl::sub(compileSub), cl::cat(geflowCategory()));
 cl::list<std::string> disabledFusions(
     "no-fuse", cl::desc("Switch a fusion pass off (repeatable, or a,b,c)"),
     cl::value_desc("name"), cl::CommaSeparated, cl::sub(compileSub),
     cl::cat(geflowCategory()));
+cl::opt<std::string> dumpGraphDir(
+    "dump-graph",
+    cl::desc("Write ge_proto_<index>_<stage>.txt graphs after each stage"),
+    cl::value_desc("dir"), cl::sub(compileSub), cl::cat(geflowCategory()));
 
 std::string humanBytes(uint64_t bytes) {
   if (bytes < 1024)
@@ -59,7 +87,22 @@ int runCompile() {
   options.soc = socName;
   options.import = std::move(*importOptions);
   options.reuseMemory = !noMemoryReuse;
+  options.streamMode = streamMode;
+  options.maxStreams = maxStreams;
+  options.streamPlanPath = streamPlanPath;
   options.disabledFusions.assign(disabledFusions.begin(), disabledFusions.end());
+  options.dumpGraphDir = dumpGraphDir;
+  if (!aicoreNum.empty()) {
+    rt::SocSpec spec;
+    if (rt::Status st = rt::loadSocSpec(socName, spec); !st.isOk())
+      return reportError(createStringError(
+          inconvertibleErrorCode(), "SoC '" + socName + "': " + st.message()));
+    auto limit = passes::parseGlobalCoreLimit(aicoreNum, spec);
+    if (!limit)
+      return reportError(limit.takeError());
+    options.aicoreNum = limit->aicoreNum;
+    options.vectorcoreNum = limit->vectorcoreNum;
+  }
 
   std::string output = outputPath;
   if (output.empty()) {
@@ -81,7 +124,14 @@ int runCompile() {
   outs() << formatv("  kernels       {0}\n", s.kernelCount);
   outs() << formatv("  tasks         {0}\n", s.taskCount);
   outs() << formatv("  streams       {0}\n", s.streamCount);
-  outs() << formatv("  events        {0}\n", s.eventCount);
+  outs() << formatv("  events        {0} ({1} cross-stream dependencies "
+                    "before reduction)\n",
+                    s.eventCount, s.eventsBeforeReduction);
+  if (s.predictedNs > 0)
+    outs() << formatv("  predicted     {0:F1} us on {1} stream(s), {2:F1} us on "
+                      "one (simulated)\n",
+                      s.predictedNs / 1e3, s.streamCount,
+                      s.predictedSingleStreamNs / 1e3);
   outs() << formatv("  weights       {0}\n", humanBytes(s.weightsBytes));
   outs() << formatv("  workspace     {0} ({1} without reuse)\n",
                     humanBytes(s.workspaceBytes), humanBytes(s.workspaceBytesWithoutReuse));

@@ -1,0 +1,73 @@
+//===- MakespanPredictor.cpp - time a stream assignment on the simulator --===//
+
+#include "passes/streams/MakespanPredictor.h"
+
+#include "runtime/Device.h"
+
+#include <map>
+
+namespace geflow::passes {
+
+MakespanPredictor::MakespanPredictor(const rt::SocSpec &spec,
+                                     uint32_t aicoreNum,
+                                     uint32_t vectorcoreNum)
+    : spec_(spec), aicoreNum_(aicoreNum), vectorcoreNum_(vectorcoreNum) {}
+
+double MakespanPredictor::predictNs(const TaskGraph &graph,
+                                    const std::vector<int> &streamOf) {
+  rt::DeviceOptions options;
+  options.spec = spec_;
+  // Cost-only kernels never reach a host worker.
+  options.workerThreads = 1;
+  std::unique_ptr<rt::Device> device;
+  if (!rt::Device::create(options, &device).isOk())
+    return -1;
+
+  std::map<int, rt::Stream *> streams;
+  auto streamFor = [&](size_t node) -> rt::Stream * {
+    auto [it, inserted] = streams.try_emplace(streamOf[node], nullptr);
+    if (inserted &&
+        !device->createStream(int32_t(graph.nodes[node].priority), &it->second)
+             .isOk())
+      return nullptr;
+    return it->second;
+  };
+
+  // One event per producer that a node on another stream reads, recorded
+  // right after it; every such consumer waits on it.
+  std::vector<bool> recordsEvent(graph.nodes.size(), false);
+  for (size_t i = 0; i < graph.nodes.size(); ++i)
+    for (int dep : graph.nodes[i].deps)
+      if (streamOf[dep] != streamOf[i])
+        recordsEvent[dep] = true;
+  std::vector<rt::Event *> doneEvent(graph.nodes.size(), nullptr);
+
+  for (size_t i = 0; i < graph.nodes.size(); ++i) {
+    const TaskNode &node = graph.nodes[i];
+    rt::Stream *stream = streamFor(i);
+    if (!stream)
+      return -1;
+    for (int dep : node.deps)
+      if (doneEvent[dep] && streamOf[dep] != streamOf[i] &&
+          !device->streamWaitEvent(stream, doneEvent[dep]).isOk())
+        return -1;
+    rt::KernelLaunch launch;
+    launch.name = node.name;
+    launch.engine = node.engine;
+    launch.blockDim = node.blockDim;
+    launch.cost = node.cost;
+    launch.aicoreNum = node.aicoreNum ? node.aicoreNum : aicoreNum_;
+    launch.vectorcoreNum =
+        node.vectorcoreNum ? node.vectorcoreNum : vectorcoreNum_;
+    if (!device->launchKernel(stream, std::move(launch)).isOk())
+      return -1;
+    if (recordsEvent[i] && (!device->createEvent(&doneEvent[i]).isOk() ||
+                            !device->recordEvent(doneEvent[i], stream).isOk()))
+      return -1;
+  }
+  if (!device->synchronizeDevice().isOk())
+    return -1;
+  return double(device->now());
+}
+
+} // namespace geflow::passes

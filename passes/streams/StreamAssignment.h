@@ -1,0 +1,72 @@
+//===- StreamAssignment.h - logical streams for a task graph ----*- C++ -*-===//
+//
+// DESIGN.md pass 6 without MLIR: which logical stream each node goes to.
+//
+//   single  every node on stream 0.
+//   label   one stream per user label (same tag, same stream), the rest on 0.
+//   auto    labels first; nodes of engines that run apart from the AI cores
+//           (AICPU, DVPP) on a stream per engine; then GE's assignment by
+//           dependency: a node continues its predecessor's stream only when
+//           it is that predecessor's one successor of its engine, otherwise
+//           it opens a stream (at most `maxParallelPerEngine` per engine,
+//           after which the least loaded one is reused). Inside a label
+//           whose `_enable_inner_parallel` is true the split opens streams of
+//           that label. Then, as GE's OptimizeIneffectiveMultiStreamPass,
+//           every opened stream is merged back into the stream it forked from
+//           unless the predicted makespan is at least `minGain` better with
+//           it, and the whole split is dropped unless it beats the labels-only
+//           assignment by `minGain`: `auto` is never predicted slower.
+//
+// Ids are compacted at the end: the main stream is 0, the others follow in
+// order of their first node.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GEFLOW_PASSES_STREAMS_STREAMASSIGNMENT_H
+#define GEFLOW_PASSES_STREAMS_STREAMASSIGNMENT_H
+
+#include "passes/streams/MakespanPredictor.h"
+#include "passes/streams/TaskGraph.h"
+
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace geflow::passes {
+
+/// `--streams`, DESIGN.md pass 6.
+enum class StreamMode {
+  kSingle, // everything on stream 0; a user stream label is an error
+  kLabel,  // user labels only: each tag its own stream, the rest on stream 0
+  kAuto,   // labels, then GE's automatic split, kept only where it pays
+};
+
+struct StreamAssignmentOptions {
+  StreamMode mode = StreamMode::kAuto;
+  /// At most this many streams (0: no cap); auto merges its own streams to
+  /// fit, user labels that do not fit are an error.
+  uint32_t maxStreams = 0;
+  /// GE's max_parallel_num: streams the dependency split may open per engine.
+  uint32_t maxParallelPerEngine = 8;
+  /// Smallest relative makespan gain for which auto keeps a stream.
+  double minGain = 0.02;
+};
+
+struct StreamAssignment {
+  std::vector<int> streamOf; // per node, compacted to 0..streamCount-1
+  int streamCount = 0;
+  /// Predicted makespans (auto only; 0 otherwise): everything on one
+  /// stream, labels only, and the chosen assignment.
+  double singleNs = 0;
+  double labelsOnlyNs = 0;
+  double chosenNs = 0;
+};
+
+/// Errors are one line without a location; the caller adds the node.
+llvm::Expected<StreamAssignment>
+assignStreams(const TaskGraph &graph, const StreamAssignmentOptions &options,
+              MakespanPredictor &predictor);
+
+} // namespace geflow::passes
+
+#endif // GEFLOW_PASSES_STREAMS_STREAMASSIGNMENT_H

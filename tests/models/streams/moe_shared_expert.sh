@@ -1,0 +1,35 @@
+#!/bin/sh
+# moe_shared_expert.sh GEFLOW MODELS_DIR
+#
+# Issue 5's MoE check: the shared expert on a stream of its own with 8 of the
+# 24 cube cores (moe.plan.json), the rest left to --streams auto. The outputs
+# must equal the single-stream run's, the simulated makespan must be shorter,
+# and the shared expert's stream must overlap the main stream (overlap_pct
+# >= 0.5, DESIGN.md "Profiles").
+set -eu
+geflow=$1
+dir=$2
+here=$(dirname "$0")
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+device_time() { sed -n 's/^  device time *\([0-9.]*\) us.*/\1/p' "$1"; }
+
+"$geflow" compile "$dir/moe.onnx" -o "$work/single.om" --streams single > /dev/null
+"$geflow" compile "$dir/moe.onnx" -o "$work/plan.om" --streams auto \
+  --stream-plan "$dir/moe.plan.json" > "$work/plan.compile"
+"$geflow" run "$work/single.om" --input x="$dir/moe.input.x.npy" \
+  --output-dir "$work/single" > "$work/single.run"
+"$geflow" run "$work/plan.om" --input x="$dir/moe.input.x.npy" \
+  --expect y="$work/single/y.npy" --rtol 0 --atol 0 \
+  --trace "$work/plan.trace.json" > "$work/plan.run"
+
+single=$(device_time "$work/single.run")
+plan=$(device_time "$work/plan.run")
+overlap=$(/usr/bin/python3 "$here/stream_overlap.py" "$work/plan.trace.json" \
+  gate/MatMul shared_expert/)
+echo "moe: one stream ${single} us; shared expert on its own stream ${plan} us; overlap_pct ${overlap}"
+awk -v p="$plan" -v s="$single" -v o="$overlap" 'BEGIN { exit !(p < s && o >= 0.5) }' || {
+  echo "error: expected a shorter makespan than one stream and overlap_pct >= 0.5" >&2
+  exit 1
+}
