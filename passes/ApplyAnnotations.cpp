@@ -111,11 +111,8 @@ struct ApplyAnnotationsPass
 
   void runOnOperation() override {
     rt::SocSpec spec;
-    rt::Status st = rt::loadSocSpec(soc, spec);
-    if (!st.isOk()) {
-      getOperation().emitError() << "SoC '" << soc << "': " << st.message();
+    if (mlir::failed(loadSocSpecFor(getOperation(), soc, spec)))
       return signalPassFailure();
-    }
     if (mlir::failed(applyAnnotations(getOperation(), spec)))
       signalPassFailure();
   }

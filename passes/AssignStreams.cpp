@@ -120,11 +120,8 @@ struct AssignStreamsPass : impl::AssignStreamsBase<AssignStreamsPass> {
       return signalPassFailure();
     }
     rt::SocSpec spec;
-    rt::Status st = rt::loadSocSpec(soc, spec);
-    if (!st.isOk()) {
-      func.emitError() << "SoC '" << soc << "': " << st.message();
+    if (mlir::failed(loadSocSpecFor(getOperation(), soc, spec)))
       return signalPassFailure();
-    }
     rt::CostModel costModel(spec);
     if (mlir::failed(annotateTasks(func, costModel, /*requireKernels=*/false)))
       return signalPassFailure();

@@ -73,11 +73,8 @@ struct EmitTasksPass : impl::EmitTasksBase<EmitTasksPass> {
 
   void runOnOperation() override {
     rt::SocSpec spec;
-    rt::Status st = rt::loadSocSpec(soc, spec);
-    if (!st.isOk()) {
-      getOperation().emitError() << "SoC '" << soc << "': " << st.message();
+    if (mlir::failed(loadSocSpecFor(getOperation(), soc, spec)))
       return signalPassFailure();
-    }
     rt::CostModel costModel(spec);
     if (mlir::failed(annotateTasks(getOperation(), costModel, requireKernels)))
       signalPassFailure();

@@ -49,6 +49,11 @@ mlir::LogicalResult annotateTasks(mlir::func::FuncOp func,
                                   const rt::CostModel &costModel,
                                   bool requireKernels);
 
+/// Loads the SoC preset or spec file `soc` for a pass option; on failure
+/// reports "SoC '<soc>': <why>" on `anchor`.
+mlir::LogicalResult loadSocSpecFor(mlir::Operation *anchor,
+                                   llvm::StringRef soc, rt::SocSpec &spec);
+
 /// Registers every pass of Passes.td and the `ge-pipeline` pipeline
 /// (Pipeline.cpp) with MLIR's pass registry, for geflow-opt.
 void registerGePasses();
