@@ -9,6 +9,8 @@
 // test_data_set_N and compare with output_K.pb using the backend's tolerances
 // (|got - want| <= atol + rtol * |want|, rtol 1e-3, atol 1e-7; integers and
 // booleans exactly). A model with an op outside the dialect is skipped.
+// With --streams auto (the default), a model compiled onto several streams
+// must also take no more simulated time than on one stream.
 //
 // Prints a line for each non-pass with its reason, then `N passed, N failed,
 // N skipped`. Exits 1 when a test fails that the expected-failures list does
@@ -82,43 +84,83 @@ public:
     // The runtime inputs, by position in the data sets; constants bound from
     // the first data set drop out (see TestDataBinding.h).
     std::vector<int> runtimeInputs = runtimeInputPositions(proto);
-    auto model = compile(proto, modelPath.string());
+    onnx::ModelProto compiled = proto;
+    auto model = compile(compiled, modelPath.string(), streams_);
     if (!model) {
       std::string message = llvm::toString(model.takeError());
       if (!needsBinding(message))
         return classifyCompileError(message);
-      onnx::ModelProto bound = proto;
-      runtimeInputs = bindShapeInputs(bound, dataSets.front());
-      model = compile(std::move(bound), modelPath.string());
+      runtimeInputs = bindShapeInputs(compiled, dataSets.front());
+      model = compile(compiled, modelPath.string(), streams_);
       if (!model)
         return classifyCompileError(llvm::toString(model.takeError()));
     }
 
-    std::string omPath = tempDir_ + "/model.om";
-    if (rt::Status s = om::writeOmFile(*model, omPath); !s.isOk())
-      return fail("write OM: " + s.message());
     std::unique_ptr<exec::LoadedModel> loaded;
-    if (rt::Status s = exec::LoadedModel::load(device_, omPath, &loaded); !s.isOk())
-      return fail("load: " + s.message());
-
+    if (Outcome o = load(*model, &loaded); o.verdict != Verdict::kPass)
+      return o;
+    rt::VirtualNs deviceTime = 0;
     for (const fs::path &dataSet : dataSets) {
-      Outcome outcome = runDataSet(*loaded, dataSet, runtimeInputs);
+      Outcome outcome =
+          runDataSet(*loaded, dataSet, runtimeInputs, &deviceTime);
       if (outcome.verdict != Verdict::kPass)
         return outcome;
     }
+    if (streams_ == passes::StreamMode::kAuto &&
+        model->taskDef.stream_num() > 1)
+      return checkNotSlowerThanOneStream(compiled, modelPath.string(),
+                                         dataSets.back(), runtimeInputs,
+                                         deviceTime);
     return {Verdict::kPass, ""};
   }
 
 private:
   llvm::Expected<om::OmModel> compile(onnx::ModelProto proto,
-                                      const std::string &name) {
+                                      const std::string &name,
+                                      passes::StreamMode streams) {
     mlir::MLIRContext context(mlir::MLIRContext::Threading::DISABLED);
     auto module = importOnnxModel(context, std::move(proto), name);
     if (!module)
       return module.takeError();
     passes::CompileOptions options;
-    options.streamMode = streams_;
+    options.streamMode = streams;
     return passes::compileModule(**module, options);
+  }
+
+  Outcome load(const om::OmModel &model,
+               std::unique_ptr<exec::LoadedModel> *loaded) {
+    std::string omPath = tempDir_ + "/model.om";
+    if (rt::Status s = om::writeOmFile(model, omPath); !s.isOk())
+      return fail("write OM: " + s.message());
+    if (rt::Status s = exec::LoadedModel::load(device_, omPath, loaded);
+        !s.isOk())
+      return fail("load: " + s.message());
+    return {Verdict::kPass, ""};
+  }
+
+  /// `--streams auto` keeps extra streams only where the simulated makespan
+  /// is shorter; the run must show it (DESIGN.md pass 6).
+  Outcome checkNotSlowerThanOneStream(const onnx::ModelProto &proto,
+                                      const std::string &name,
+                                      const fs::path &dataSet,
+                                      const std::vector<int> &runtimeInputs,
+                                      rt::VirtualNs autoTime) {
+    auto single = compile(proto, name, passes::StreamMode::kSingle);
+    if (!single)
+      return fail("compile on one stream: " +
+                  llvm::toString(single.takeError()));
+    std::unique_ptr<exec::LoadedModel> loaded;
+    if (Outcome o = load(*single, &loaded); o.verdict != Verdict::kPass)
+      return o;
+    rt::VirtualNs singleTime = 0;
+    if (Outcome o = runDataSet(*loaded, dataSet, runtimeInputs, &singleTime);
+        o.verdict != Verdict::kPass)
+      return o;
+    if (autoTime > singleTime)
+      return fail("--streams auto took " + std::to_string(autoTime) +
+                  " ns of simulated time, one stream " +
+                  std::to_string(singleTime) + " ns");
+    return {Verdict::kPass, ""};
   }
 
   static Outcome classifyCompileError(const std::string &message) {
@@ -128,7 +170,8 @@ private:
   }
 
   Outcome runDataSet(exec::LoadedModel &model, const fs::path &dataSet,
-                     const std::vector<int> &runtimeInputs) {
+                     const std::vector<int> &runtimeInputs,
+                     rt::VirtualNs *deviceTime) {
     if (runtimeInputs.size() != model.inputs().size())
       return fail("model has " + std::to_string(model.inputs().size()) +
                   " inputs, test data binds " + std::to_string(runtimeInputs.size()));
@@ -158,8 +201,11 @@ private:
       outputs[i].bytes.resize(info.bytes);
       outputBuffers.push_back({outputs[i].bytes.data(), outputs[i].bytes.size()});
     }
-    if (rt::Status s = model.execute(inputBuffers, outputBuffers); !s.isOk())
+    exec::ExecutionStats stats;
+    if (rt::Status s = model.execute(inputBuffers, outputBuffers, &stats);
+        !s.isOk())
       return fail("run: " + s.message());
+    *deviceTime = stats.deviceTimeNs;
 
     for (size_t k = 0; k < outputs.size(); ++k) {
       auto path = dataSet / ("output_" + std::to_string(k) + ".pb");
