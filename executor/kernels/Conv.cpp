@@ -1,11 +1,14 @@
-//===- Conv.cpp - conv and conv_transpose on Eigen's GEMM ------------------===//
+//===- Conv.cpp - conv and conv_transpose as GEMMs ------------------------===//
 //
 // conv: per image and group, Y_g[M/g x P] = W_g[M/g x K] * col[K x P] with
 // K = C/g * prod(kernel) and P = prod(output spatial). Block split: (image x
-// group x column tile of P x row tile of M/g); a block builds the im2col
-// columns of its tiles only and writes disjoint tiles of Y. Rows split only
-// when there are too few column tiles to go round (small late-stage feature
-// maps); a block reuses its column matrix across its row tiles. A 1x1,
+// group x column tile of P x output-channel tile); a block builds the im2col
+// columns of its tiles only, once, and writes disjoint column tiles of Y. Small
+// late-stage feature maps get narrower tiles so there are still enough to go
+// round, and only when the narrowest are still too few do output channels split
+// too (each channel tile in another block rebuilds the same columns; a block
+// reuses them across its own channel tiles). With AVX2 + FMA the weights are
+// packed once at creation (NnPackedGemm.h) and no run re-packs them. A 1x1,
 // stride-1, unpadded conv reads X as the column matrix directly; a depthwise
 // conv (one input channel per group, 1-D or 2-D) runs direct, one output plane
 // per work item, as strided axpys on Eigen arrays.
@@ -22,6 +25,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "executor/kernels/KernelRegistry.h"
+#include "executor/kernels/NnPackedGemm.h"
 #include "executor/kernels/NnSupport.h"
 
 #include <Eigen/Core>
@@ -39,13 +43,15 @@ using ArrayMap = Eigen::Map<Eigen::ArrayXf>;
 
 /// Floats of im2col scratch a column tile aims for (fits in L2).
 constexpr int64_t kColTileFloats = 1 << 16;
-/// Work items a conv aims for before it splits output channels too, and the
-/// fewest output channels of such a split. Every row tile of a column tile
-/// builds and packs the same im2col columns, so thin tiles cost the host more
-/// in copies than they gain in cores (ResNet-18: 28% less host time than 32
-/// items of 16 channels, 22% more simulated device time).
+/// Work items a conv aims for before it narrows its column tiles below the
+/// L2-sized ones, the narrowest column tile (one micro-kernel panel wide),
+/// and for a split of output channels, the fewest channels of a tile and the
+/// multiple they round to (whole panels of nn::gemmPacked and of Eigen's
+/// GEMM).
 constexpr int64_t kTargetItems = 16;
+constexpr int64_t kMinTileCols = nn::kPanelCols;
 constexpr int64_t kMinRowTile = 32;
+constexpr int64_t kRowTileMultiple = 24;
 
 int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 int64_t floorDiv(int64_t a, int64_t b) {
@@ -60,6 +66,9 @@ void axpyRow(float a, const float *__restrict src, int64_t stride,
   if (stride == 1) {
     for (int64_t j = 0; j < n; ++j)
       row[j] += a * src[j];
+  } else if (stride == 2) {
+    for (int64_t j = 0; j < n; ++j)
+      row[j] += a * src[2 * j];
   } else {
     for (int64_t j = 0; j < n; ++j)
       row[j] += a * src[j * stride];
@@ -170,66 +179,101 @@ rt::Status analyzeConvCommon(const om::OpDef &op, bool transpose,
 // im2col / col2im over the normalised 3-D window.
 //===----------------------------------------------------------------------===//
 
-/// A run of output positions along W inside a column tile: output row
-/// (od, oh), columns [x0, x1), at column `col` of the tile.
+/// A run of output positions along W inside a column tile: output columns
+/// [x0, x1) of the output row whose first input row (kernel tap 0) is
+/// (id0, ih0), at column `col` of the tile.
 struct Segment {
-  int64_t od, oh, x0, x1, col;
+  int64_t id0, ih0, x0, x1, col;
 };
+
+/// The output columns [lo, hi) whose input column for tap kw is inside [0, W),
+/// and that input column's offset from the output column times the stride.
+struct TapColumns {
+  int64_t offW, lo, hi;
+};
+
+/// Tap kw's valid output columns along W.
+TapColumns tapColumns(const Window &w, int64_t kw) {
+  int64_t offW = kw * w.dilation[2] - w.padBegin[2];
+  int64_t lo =
+      std::max<int64_t>(0, ceilDiv(std::max<int64_t>(0, -offW), w.stride[2]));
+  int64_t hi = std::min<int64_t>(w.out[2],
+                                 floorDiv(w.in[2] - 1 - offW, w.stride[2]) + 1);
+  return {offW, lo, hi};
+}
+
+/// Copies n floats. Rows of im2col are short (7 to 112 floats); an inline
+/// loop costs less than a call into libc's memmove for each.
+inline void copyRow(const float *__restrict src, float *__restrict dst,
+                    int64_t n) {
+  for (int64_t j = 0; j < n; ++j)
+    dst[j] = src[j];
+}
+
+inline void zeroRow(float *dst, int64_t n) {
+  for (int64_t j = 0; j < n; ++j)
+    dst[j] = 0.0f;
+}
 
 /// The im2col rows (channel, kd, kh, kw) of `channels` channels of `x` (one
 /// image, group offset applied), columns [p0, p1) of the output positions,
-/// into `col` (row length p1 - p0). The tile's segments are the same for
-/// every row, so they are found once: no division in the copy loops.
+/// into `col` (row length p1 - p0). The tile's segments and each tap's valid
+/// columns are the same for every channel, so they are found once: no
+/// division in the copy loops.
+/// GCC would turn copyRow's and zeroRow's loops back into libc calls.
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("no-tree-loop-distribute-patterns")))
+#endif
 void im2col(const Window &w, const float *x, int64_t channels, int64_t p0,
             int64_t p1, float *col) {
   const int64_t cols = p1 - p0, ow = w.out[2];
-  // Per host thread, kept across calls: no allocation once it has grown.
+  // Per host thread, kept across calls: no allocation once they have grown.
   thread_local std::vector<Segment> segments;
+  thread_local std::vector<TapColumns> taps;
   segments.clear();
   for (int64_t p = p0; p < p1;) {
     int64_t outRow = p / ow, x0 = p % ow;
     int64_t x1 = std::min<int64_t>(ow, x0 + (p1 - p));
-    segments.push_back({outRow / w.out[1], outRow % w.out[1], x0, x1, p - p0});
+    int64_t od = outRow / w.out[1], oh = outRow % w.out[1];
+    segments.push_back({od * w.stride[0] - w.padBegin[0],
+                        oh * w.stride[1] - w.padBegin[1], x0, x1, p - p0});
     p += x1 - x0;
   }
-  int64_t row = 0;
+  taps.clear();
+  for (int64_t kw = 0; kw < w.kernel[2]; ++kw)
+    taps.push_back(tapColumns(w, kw));
+  const int64_t sw = w.stride[2];
+  float *dst = col;
   for (int64_t c = 0; c < channels; ++c) {
     const float *plane = x + c * w.inSize();
     for (int64_t kd = 0; kd < w.kernel[0]; ++kd)
       for (int64_t kh = 0; kh < w.kernel[1]; ++kh)
-        for (int64_t kw = 0; kw < w.kernel[2]; ++kw, ++row) {
-          float *dst = col + row * cols;
-          int64_t offW = kw * w.dilation[2] - w.padBegin[2];
-          // Output columns whose input column is inside [0, W).
-          int64_t lo = std::max<int64_t>(0, ceilDiv(std::max<int64_t>(0, -offW), w.stride[2]));
-          int64_t hi = std::min<int64_t>(
-              ow, floorDiv(w.in[2] - 1 - offW, w.stride[2]) + 1);
+        for (const TapColumns &tap : taps) {
           for (const Segment &seg : segments) {
-            float *out = dst + seg.col; // output column seg.x0
-            int64_t id =
-                seg.od * w.stride[0] - w.padBegin[0] + kd * w.dilation[0];
-            int64_t ih =
-                seg.oh * w.stride[1] - w.padBegin[1] + kh * w.dilation[1];
-            int64_t a = std::max(seg.x0, lo), b = std::min(seg.x1, hi);
+            float *out = dst + seg.col - seg.x0; // indexed by output column
+            int64_t id = seg.id0 + kd * w.dilation[0];
+            int64_t ih = seg.ih0 + kh * w.dilation[1];
+            int64_t a = std::max(seg.x0, tap.lo), b = std::min(seg.x1, tap.hi);
             if (id < 0 || id >= w.in[0] || ih < 0 || ih >= w.in[1] || a >= b) {
-              std::fill(out, out + (seg.x1 - seg.x0), 0.0f);
+              zeroRow(out + seg.x0, seg.x1 - seg.x0);
               continue;
             }
-            const float *src = plane + (id * w.in[1] + ih) * w.in[2] + offW;
-            std::fill(out, out + (a - seg.x0), 0.0f);
-            if (w.stride[2] == 1) {
-              std::copy(src + a, src + b, out + (a - seg.x0));
-            } else if (w.stride[2] == 2) {
+            const float *src = plane + (id * w.in[1] + ih) * w.in[2] + tap.offW;
+            zeroRow(out + seg.x0, a - seg.x0);
+            if (sw == 1) {
+              copyRow(src + a, out + a, b - a);
+            } else if (sw == 2) {
               // A constant stride lets the compiler vectorise the gather
               // (the stem and the downsampling convs).
               for (int64_t j = a; j < b; ++j)
-                out[j - seg.x0] = src[2 * j];
+                out[j] = src[2 * j];
             } else {
               for (int64_t j = a; j < b; ++j)
-                out[j - seg.x0] = src[j * w.stride[2]];
+                out[j] = src[j * sw];
             }
-            std::fill(out + (b - seg.x0), out + (seg.x1 - seg.x0), 0.0f);
+            zeroRow(out + b, seg.x1 - b);
           }
+          dst += cols;
         }
   }
 }
@@ -245,10 +289,7 @@ void col2im(const Window &w, const float *col, int64_t channels, float *y) {
       for (int64_t kh = 0; kh < w.kernel[1]; ++kh)
         for (int64_t kw = 0; kw < w.kernel[2]; ++kw, ++row) {
           const float *src = col + row * cols;
-          int64_t offW = kw * w.dilation[2] - w.padBegin[2];
-          int64_t lo = std::max<int64_t>(0, ceilDiv(std::max<int64_t>(0, -offW), w.stride[2]));
-          int64_t hi = std::min<int64_t>(
-              w.out[2], floorDiv(w.in[2] - 1 - offW, w.stride[2]) + 1);
+          auto [offW, lo, hi] = tapColumns(w, kw);
           if (lo >= hi)
             continue;
           for (int64_t od = 0; od < w.out[0]; ++od) {
@@ -313,14 +354,19 @@ rt::Status analyzeConv(const om::OpDef &op, ConvPlan *c) {
   c->depthwise = c->s.inPerGroup() == 1 && w.rank <= 2 && !c->pointwise;
   int64_t cols = std::max<int64_t>(64, kColTileFloats / std::max<int64_t>(c->k, 1));
   cols = (cols + 15) / 16 * 16;
+  int64_t images = std::max<int64_t>(c->s.batch * c->s.group, 1);
+  if (images * ceilDiv(c->p, cols) < kTargetItems) {
+    int64_t perImage = ceilDiv(kTargetItems, images);
+    cols = std::max(kMinTileCols, ceilDiv(ceilDiv(c->p, perImage), 16) * 16);
+  }
   c->tileCols = std::max<int64_t>(1, std::min(cols, c->p));
   c->tiles = ceilDiv(c->p, c->tileCols);
-  int64_t mg = c->s.outPerGroup(), base = c->s.batch * c->s.group * c->tiles;
+  int64_t mg = c->s.outPerGroup(), base = images * c->tiles;
   c->tileRows = std::max<int64_t>(mg, 1);
   if (base < kTargetItems && mg >= 2 * kMinRowTile) {
-    int64_t want = std::min(ceilDiv(kTargetItems, std::max<int64_t>(base, 1)),
-                            mg / kMinRowTile);
-    c->tileRows = (ceilDiv(mg, want) + 7) / 8 * 8;
+    int64_t want = std::min(ceilDiv(kTargetItems, base), mg / kMinRowTile);
+    c->tileRows =
+        ceilDiv(ceilDiv(mg, want), kRowTileMultiple) * kRowTileMultiple;
   }
   c->rowTiles = ceilDiv(std::max<int64_t>(mg, 1), c->tileRows);
   return rt::Status::ok();
@@ -341,7 +387,15 @@ rt::Status planConv(const om::OpDef &op, KernelPlan *out) {
 
 class ConvKernel final : public Kernel {
 public:
-  explicit ConvKernel(const ConvPlan &c) : c_(c) {}
+  /// `weights` is W when it is a constant, else null: then, on CPUs that
+  /// run the packed GEMM, each group's rows are packed here once.
+  ConvKernel(const ConvPlan &c, const float *weights) : c_(c) {
+    if (!weights || c_.depthwise || !nn::packedGemmAvailable())
+      return;
+    const int64_t mg = c_.s.outPerGroup();
+    for (int64_t g = 0; g < c_.s.group; ++g)
+      packed_.push_back(nn::packRows(weights + g * mg * c_.k, mg, c_.k, c_.k));
+  }
 
   rt::Status run(const TensorView *inputs, const TensorView *outputs,
                  uint32_t blockIdx, uint32_t blockDim) const override {
@@ -370,21 +424,21 @@ public:
       int64_t m0 = rowTile * c_.tileRows, m1 = std::min(mg, m0 + c_.tileRows);
       const float *xg = x + (n * s.inChannels + g * cg) * s.w.inSize();
       float *yg = y + (n * s.outChannels + g * mg) * c_.p;
-      const float *b;
-      int64_t ldb;
-      if (c_.pointwise) {
-        b = xg + p0;
-        ldb = c_.p;
-      } else {
+      const float *b = xg + p0;
+      int64_t ldb = c_.p;
+      if (!c_.pointwise) {
         if (built != ngt)
           im2col(s.w, xg, cg, p0, p1, col);
         built = ngt;
         b = col;
         ldb = p1 - p0;
       }
-      nn::gemm(false, false, m1 - m0, p1 - p0, c_.k, 1.0f,
-               wt + (g * mg + m0) * c_.k, c_.k, b, ldb, 0.0f,
-               yg + m0 * c_.p + p0, c_.p);
+      float *yTile = yg + m0 * c_.p + p0;
+      if (!packed_.empty())
+        nn::gemmPacked(packed_[g], m0, m1, p1 - p0, b, ldb, yTile, c_.p);
+      else
+        nn::gemm(false, false, m1 - m0, p1 - p0, c_.k, 1.0f,
+                 wt + (g * mg + m0) * c_.k, c_.k, b, ldb, 0.0f, yTile, c_.p);
       for (int64_t m = m0; m < m1; ++m) {
         float *row = yg + m * c_.p + p0;
         if (bias)
@@ -398,8 +452,10 @@ public:
   }
 
 private:
-  /// Output plane `item` = (image, output channel) of a depthwise conv: for
-  /// each tap, a strided axpy of an input row into an output row.
+  /// Output plane `item` = (image, output channel) of a depthwise conv, one
+  /// output row at a time: the row and its few input rows stay in L1 while
+  /// every tap adds a strided axpy of an input row into it, and the epilogue
+  /// runs on the row while it is still there.
   void depthwisePlane(const float *x, const float *wt, const float *bias,
                       const float *residual, float *y, int64_t item) const {
     const ConvShape &s = c_.s;
@@ -409,28 +465,31 @@ private:
     const float *plane = x + (n * s.inChannels + ci) * w.inSize();
     const float *taps = wt + co * w.kernelSize();
     float *out = y + item * c_.p;
-    ArrayMap(out, c_.p).setConstant(bias ? bias[co] : 0.0f);
-    for (int64_t kw = 0; kw < w.kernel[2]; ++kw) {
-      int64_t offW = kw * w.dilation[2] - w.padBegin[2];
-      int64_t lo = std::max<int64_t>(0, ceilDiv(std::max<int64_t>(0, -offW), w.stride[2]));
-      int64_t hi = std::min<int64_t>(
-          w.out[2], floorDiv(w.in[2] - 1 - offW, w.stride[2]) + 1);
-      if (lo >= hi)
-        continue;
-      for (int64_t oh = 0; oh < w.out[1]; ++oh) {
-        float *row = out + oh * w.out[2] + lo;
-        for (int64_t kh = 0; kh < w.kernel[1]; ++kh) {
-          int64_t ih = oh * w.stride[1] - w.padBegin[1] + kh * w.dilation[1];
-          if (ih < 0 || ih >= w.in[1])
-            continue;
-          const float *src = plane + ih * w.in[2] + offW + lo * w.stride[2];
-          axpyRow(taps[kh * w.kernel[2] + kw], src, w.stride[2], row, hi - lo);
+    // Per host thread, kept across calls: each tap's valid output columns.
+    thread_local std::vector<TapColumns> columns;
+    columns.clear();
+    for (int64_t kw = 0; kw < w.kernel[2]; ++kw)
+      columns.push_back(tapColumns(w, kw));
+    for (int64_t oh = 0; oh < w.out[1]; ++oh) {
+      float *row = out + oh * w.out[2];
+      std::fill(row, row + w.out[2], bias ? bias[co] : 0.0f);
+      for (int64_t kh = 0; kh < w.kernel[1]; ++kh) {
+        int64_t ih = oh * w.stride[1] - w.padBegin[1] + kh * w.dilation[1];
+        if (ih < 0 || ih >= w.in[1])
+          continue;
+        const float *src = plane + ih * w.in[2];
+        for (int64_t kw = 0; kw < w.kernel[2]; ++kw) {
+          const TapColumns &t = columns[kw];
+          if (t.lo < t.hi)
+            axpyRow(taps[kh * w.kernel[2] + kw],
+                    src + t.offW + t.lo * w.stride[2], w.stride[2], row + t.lo,
+                    t.hi - t.lo);
         }
       }
+      if (residual)
+        addResidual(residual + (row - y), row, w.out[2]);
+      nn::applyActivation(c_.act, row, w.out[2]);
     }
-    if (residual)
-      addResidual(residual + item * c_.p, out, c_.p);
-    nn::applyActivation(c_.act, out, c_.p);
   }
 
   /// Z and Y share a layout, so a row of Y at offset o adds Z's row at o.
@@ -439,10 +498,17 @@ private:
   }
 
   const ConvPlan c_;
+  std::vector<nn::PackedRows> packed_; // per group; empty: nn::gemm on W
 };
 
-constexpr CreateFn createConv =
-    &nn::createFromPlan<ConvKernel, ConvPlan, analyzeConv>;
+rt::Status createConv(const KernelSpec &spec, std::unique_ptr<Kernel> *out) {
+  ConvPlan c;
+  GEFLOW_RT_RETURN_IF_ERROR(analyzeConv(*spec.op, &c));
+  const void *weights =
+      spec.constantInputs.size() > 1 ? spec.constantInputs[1] : nullptr;
+  *out = std::make_unique<ConvKernel>(c, static_cast<const float *>(weights));
+  return rt::Status::ok();
+}
 
 //===----------------------------------------------------------------------===//
 // conv_transpose

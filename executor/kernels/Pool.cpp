@@ -175,8 +175,8 @@ public:
         averagePlane(in, out);
         break;
       case PoolKind::kMax:
-        maxPlane<float>(in, out, indices ? indices + c * outSize : nullptr,
-                        c * inSize);
+        maxPlaneByRows(in, out, indices ? indices + c * outSize : nullptr,
+                       c * inSize);
         break;
       }
     }
@@ -226,6 +226,92 @@ private:
       if (idx)
         *idx++ = bestAt ? base + indexInPlane(bestAt - in) : -1;
     });
+  }
+
+  /// float max_pool by rows: each tap updates a whole output row at once (a
+  /// vectorisable pass over a strided input row) instead of visiting windows
+  /// one output at a time. Taps come in window order and only a strictly
+  /// larger value replaces the best, so Indices name the same element as
+  /// maxPlane's. `idx` (may be null) gets row-major offsets while the plane
+  /// runs, converted to the flat index at the end.
+  void maxPlaneByRows(const float *in, float *out, int64_t *idx,
+                      int64_t base) const {
+    const Window &w = p_.w;
+    const int64_t ow = w.out[2];
+    float *rowOut = out;
+    int64_t *rowIdx = idx;
+    for (int64_t o0 = 0; o0 < w.out[0]; ++o0) {
+      const std::array<int64_t, 4> &t0 = p_.taps[0][o0];
+      for (int64_t o1 = 0; o1 < w.out[1]; ++o1) {
+        const std::array<int64_t, 4> &t1 = p_.taps[1][o1];
+        std::fill(rowOut, rowOut + ow, -std::numeric_limits<float>::infinity());
+        if (rowIdx)
+          std::fill(rowIdx, rowIdx + ow, int64_t(-1));
+        for (int64_t k0 = t0[0]; k0 < t0[1]; ++k0) {
+          int64_t i0 = o0 * w.stride[0] - w.padBegin[0] + k0 * w.dilation[0];
+          for (int64_t k1 = t1[0]; k1 < t1[1]; ++k1) {
+            int64_t i1 = o1 * w.stride[1] - w.padBegin[1] + k1 * w.dilation[1];
+            int64_t rowStart = (i0 * w.in[1] + i1) * w.in[2];
+            for (int64_t k2 = 0; k2 < w.kernel[2]; ++k2) {
+              if (rowIdx)
+                maxRowTapIndexed(in, rowStart, k2, rowOut, rowIdx);
+              else
+                maxRowTap(in + rowStart, k2, rowOut);
+            }
+          }
+        }
+        rowOut += ow;
+        if (rowIdx)
+          rowIdx += ow;
+      }
+    }
+    if (!idx)
+      return;
+    for (int64_t i = 0, n = w.outSize(); i < n; ++i)
+      if (idx[i] >= 0)
+        idx[i] = base + indexInPlane(idx[i]);
+  }
+
+  /// The output columns [lo, hi) whose input column for tap k2 is inside the
+  /// row, and that input column's offset at output column 0.
+  void tapColumns(int64_t k2, int64_t *off, int64_t *lo, int64_t *hi) const {
+    const Window &w = p_.w;
+    int64_t s = w.stride[2];
+    *off = k2 * w.dilation[2] - w.padBegin[2];
+    *lo = *off >= 0 ? 0 : (-*off + s - 1) / s;
+    *hi = w.in[2] - 1 - *off < 0 ? 0 : (w.in[2] - 1 - *off) / s + 1;
+    *hi = std::min(*hi, w.out[2]);
+  }
+
+  /// out[j] = max(out[j], row[j * stride + off]) over tap k2's columns.
+  void maxRowTap(const float *row, int64_t k2, float *__restrict out) const {
+    int64_t off, lo, hi, s = p_.w.stride[2];
+    tapColumns(k2, &off, &lo, &hi);
+    const float *__restrict src = row + off;
+    if (s == 1) {
+      for (int64_t j = lo; j < hi; ++j)
+        out[j] = std::max(out[j], src[j]);
+    } else if (s == 2) {
+      for (int64_t j = lo; j < hi; ++j)
+        out[j] = std::max(out[j], src[2 * j]);
+    } else {
+      for (int64_t j = lo; j < hi; ++j)
+        out[j] = std::max(out[j], src[j * s]);
+    }
+  }
+
+  /// maxRowTap that also records the winner's offset in the plane.
+  void maxRowTapIndexed(const float *in, int64_t rowStart, int64_t k2,
+                        float *__restrict out, int64_t *__restrict idx) const {
+    int64_t off, lo, hi, s = p_.w.stride[2];
+    tapColumns(k2, &off, &lo, &hi);
+    for (int64_t j = lo; j < hi; ++j) {
+      int64_t at = rowStart + off + j * s;
+      if (idx[j] < 0 || in[at] > out[j]) {
+        out[j] = in[at];
+        idx[j] = at;
+      }
+    }
   }
 
   /// Calls f(o, r, pad) for every output position o of a plane in row-major

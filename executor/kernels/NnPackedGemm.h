@@ -1,0 +1,52 @@
+//===- NnPackedGemm.h - GEMM on weights packed once at load -----*- C++ -*-===//
+//
+// Conv's weights are the same for every run, yet Eigen's GEMM re-packs them
+// on every call, once per column tile. A PackedRows holds them in the order
+// the AVX2 + FMA micro-kernel reads them (panels of kPanelRows rows,
+// k-major inside a panel), built when the kernel is created; the columns
+// operand is read where it lies (im2col's tile, or X itself for a 1x1 conv),
+// so a run packs nothing. Only for CPUs with AVX2 + FMA (nn::gemmIsa());
+// elsewhere kernels keep nn::gemm.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GEFLOW_EXECUTOR_KERNELS_NNPACKEDGEMM_H
+#define GEFLOW_EXECUTOR_KERNELS_NNPACKEDGEMM_H
+
+#include <cstdint>
+#include <vector>
+
+namespace geflow::kernels::nn {
+
+/// Rows of A per micro-kernel panel; columns of C per micro-kernel call.
+inline constexpr int64_t kPanelRows = 6;
+inline constexpr int64_t kPanelCols = 16;
+
+/// A row-major [rows x depth] matrix in panels of kPanelRows rows; inside a
+/// panel, for each k, the panel's rows' values at k (rows past the end are
+/// zero).
+struct PackedRows {
+  int64_t rows = 0, depth = 0;
+  std::vector<float> data;
+
+  int64_t panels() const { return (rows + kPanelRows - 1) / kPanelRows; }
+  const float *panel(int64_t p) const {
+    return data.data() + p * kPanelRows * depth;
+  }
+};
+
+/// Packs rows [0, rows) of `a` (leading dimension lda, depth columns).
+PackedRows packRows(const float *a, int64_t rows, int64_t depth, int64_t lda);
+
+/// True when this build and CPU run gemmPacked (AVX2 + FMA, and nn::gemm is
+/// not forced to the baseline).
+bool packedGemmAvailable();
+
+/// C[rows r0..r1 of A x n] = A[r0..r1) * B, B row-major [A.depth x n] with
+/// leading dimension ldb, C with ldc (row r0 of A lands in C's first row).
+/// r0 must be a multiple of kPanelRows. C's previous contents are ignored.
+void gemmPacked(const PackedRows &a, int64_t r0, int64_t r1, int64_t n,
+                const float *b, int64_t ldb, float *c, int64_t ldc);
+
+} // namespace geflow::kernels::nn
+
+#endif // GEFLOW_EXECUTOR_KERNELS_NNPACKEDGEMM_H
