@@ -139,6 +139,7 @@ void Scheduler::tryDispatch(Stream *s) {
       s->kernelStarted_ = true;
       s->blocksLeft_ = std::max<uint32_t>(1, t->blockDim);
       s->peakGrant_ = s->peakGrantVector_ = 0;
+      s->coreTimeNs_ = s->vectorCoreTimeNs_ = 0;
       s->readyNs_ = std::max(s->lastEndNs_, t->submitNs);
       s->startNs_ = now_;
       dur += cost_.launchLatencyNs();
@@ -151,12 +152,15 @@ void Scheduler::tryDispatch(Stream *s) {
       }
     }
     s->blocksLeft_ -= std::min(cores, s->blocksLeft_);
-    s->peakGrant_ = std::max(s->peakGrant_, t->engine == Engine::kAiv
-                                                ? s->grantVector_
-                                            : s->grantOther_ ? s->grantOther_
-                                                             : s->grantCube_);
-    if (t->engine == Engine::kMix)
+    uint32_t mainGrant = t->engine == Engine::kAiv ? s->grantVector_
+                         : s->grantOther_          ? s->grantOther_
+                                                   : s->grantCube_;
+    s->peakGrant_ = std::max(s->peakGrant_, mainGrant);
+    s->coreTimeNs_ += mainGrant * dur;
+    if (t->engine == Engine::kMix) {
       s->peakGrantVector_ = std::max(s->peakGrantVector_, s->grantVector_);
+      s->vectorCoreTimeNs_ += s->grantVector_ * dur;
+    }
     break;
   }
   case TaskKind::kMemcpy:
@@ -254,6 +258,8 @@ void Scheduler::complete(Stream *s) {
     r.blockDim = t.kind == TaskKind::kKernel ? t.blockDim : 0;
     r.coresGranted = t.kind == TaskKind::kKernel ? s->peakGrant_ : 0;
     r.vectorCoresGranted = t.engine == Engine::kMix ? s->peakGrantVector_ : 0;
+    r.coreTimeNs = t.kind == TaskKind::kKernel ? s->coreTimeNs_ : 0;
+    r.vectorCoreTimeNs = t.engine == Engine::kMix ? s->vectorCoreTimeNs_ : 0;
     if (t.event) {
       r.eventId = t.event->id();
       r.eventSeq = t.eventSeq;

@@ -90,11 +90,12 @@ private:
   const void *blockedOn_ = nullptr;
   uint32_t grantCube_ = 0, grantVector_ = 0, grantOther_ = 0;
   // A kernel runs wave by wave, taking the cores free at each wave: the
-  // blocks it has not started, whether its first wave ran, and the most
-  // cores a wave held (for the trace).
+  // blocks it has not started, whether its first wave ran, the most cores a
+  // wave held and the core-time its waves held (for the trace).
   uint32_t blocksLeft_ = 0;
   bool kernelStarted_ = false;
   uint32_t peakGrant_ = 0, peakGrantVector_ = 0;
+  VirtualNs coreTimeNs_ = 0, vectorCoreTimeNs_ = 0;
   std::shared_ptr<HostJob> job_;
   VirtualNs readyNs_ = 0, startNs_ = 0, endNs_ = 0, lastEndNs_ = 0;
   Status error_; // sticky until a synchronize reports it

@@ -105,6 +105,13 @@ rt::Status LoadedModel::create(std::shared_ptr<DeviceTarget> target,
   return rt::Status::ok();
 }
 
+std::vector<rt::StreamId> LoadedModel::streamIds() const {
+  std::vector<rt::StreamId> ids;
+  for (const rt::Stream *stream : streams_)
+    ids.push_back(stream->id());
+  return ids;
+}
+
 uint64_t LoadedModel::workspaceSize() const {
   return om_->memoryPlan().workspace_size();
 }

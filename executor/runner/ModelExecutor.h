@@ -21,6 +21,7 @@
 #include "executor/kernels/Kernel.h"
 #include "executor/model/OmModel.h"
 #include "executor/runner/DeviceTarget.h"
+#include "runtime/memory/MemoryPool.h" // rt::StreamId
 #include "runtime/soc/CostModel.h"
 
 #include <functional>
@@ -88,6 +89,9 @@ public:
   const std::vector<TensorInfo> &outputs() const { return outputs_; }
   const om::LoadedOm &om() const { return *om_; }
   uint64_t workspaceSize() const;
+  /// The runtime's id of each model stream, indexed by the OM's stream id, so
+  /// a trace can be read in the model's numbering.
+  std::vector<rt::StreamId> streamIds() const;
 
   /// Runs once and waits for it. `inputs` / `outputs` follow inputs() /
   /// outputs(); each buffer holds at least the tensor's bytes.

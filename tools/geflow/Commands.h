@@ -11,6 +11,15 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Error.h"
 
+#include <string>
+
+namespace geflow::rt {
+class Device;
+}
+namespace geflow::exec {
+class LoadedModel;
+}
+
 namespace geflow::cli {
 
 struct Command {
@@ -26,6 +35,13 @@ Command &importCommand();
 Command &compileCommand();
 Command &runCommand();
 Command &dumpCommand();
+Command &profileCommand();
+
+/// `geflow run --profile DIR`: writes the profile of the device's last
+/// execution of `model` (tracing on) into `dir` and prints its report.
+llvm::Error writeRunProfile(rt::Device &device, const exec::LoadedModel &model,
+                            const std::string &soc, const std::string &dir,
+                            double gapThresholdUs);
 
 /// Prints `geflow: error: <message>` as one line and returns exit status 1.
 int reportError(llvm::Error error);

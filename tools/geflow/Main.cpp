@@ -1,8 +1,8 @@
 //===- Main.cpp - the geflow command-line tool ----------------------------===//
 //
 // geflow <command> [options]: import ONNX into the ge dialect, compile it to
-// OM, run it, dump a built model. Every failure is one line on stderr and exit
-// status 1.
+// OM, run it, dump a built model, print a run's profile. Every failure is one
+// line on stderr and exit status 1.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,7 +28,7 @@ llvm::cl::OptionCategory &geflow::cli::geflowCategory() {
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
   Command *commands[] = {&importCommand(), &compileCommand(), &runCommand(),
-                         &dumpCommand()};
+                         &dumpCommand(), &profileCommand()};
 
   llvm::cl::HideUnrelatedOptions(geflowCategory());
   if (!llvm::cl::ParseCommandLineOptions(
@@ -37,8 +37,9 @@ int main(int argc, char **argv) {
           "  geflow import  MODEL.onnx [-o OUT.mlir] [--input-shape NAME:D0,D1,...]\n"
           "  geflow compile MODEL.onnx [-o MODEL.om] [--soc NAME] [--input-shape ...]\n"
           "  geflow run     MODEL.om [--input NAME=FILE ...] [--output-dir DIR] "
-          "[--repeat N] [--threads N] [--trace FILE]\n"
-          "  geflow dump    MODEL.om [--format pbtxt|mlir] [-o FILE]\n",
+          "[--repeat N] [--threads N] [--trace FILE] [--profile DIR]\n"
+          "  geflow dump    MODEL.om [--format pbtxt|mlir] [-o FILE]\n"
+          "  geflow profile DIR\n",
           &llvm::errs()))
     return 1;
 

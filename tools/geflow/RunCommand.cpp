@@ -1,7 +1,7 @@
 //===- RunCommand.cpp - geflow run ----------------------------------------===//
 //
 // geflow run MODEL.om [--input NAME=FILE ...] [--output-dir DIR] [--repeat N]
-//                     [--threads N] [--trace FILE] [--seed N]
+//                     [--threads N] [--trace FILE] [--profile DIR] [--seed N]
 // Loads an OM artifact onto a simulated device, runs it, prints host latency
 // (median over repeats) and simulated device time, and writes the outputs.
 //
@@ -53,6 +53,17 @@ cl::opt<std::string> tracePath("trace",
                                cl::desc("Write a Chrome/Perfetto trace of the last execution"),
                                cl::value_desc("file"), cl::sub(runSub),
                                cl::cat(geflowCategory()));
+cl::opt<std::string> profileDir(
+    "profile",
+    cl::desc("Write a profile of the last execution here: trace.json, "
+             "op_summary.csv, summary.json, timeline.html (read it again with "
+             "geflow profile DIR)"),
+    cl::value_desc("dir"), cl::sub(runSub), cl::cat(geflowCategory()));
+cl::opt<double> profileGapUs("profile-gap-us",
+                             cl::desc("--profile reports a stream idle longer "
+                                      "than this before a task"),
+                             cl::init(1.0), cl::sub(runSub),
+                             cl::cat(geflowCategory()));
 cl::list<std::string> expectFiles(
     "expect", cl::desc("Check an output against a reference tensor file (repeatable)"),
     cl::value_desc("name=file"), cl::sub(runSub), cl::cat(geflowCategory()));
@@ -177,7 +188,9 @@ Error runModel() {
           ? threads
           : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   deviceOptions.workerThreads = hostThreads - 1;
-  deviceOptions.trace = !tracePath.empty();
+  deviceOptions.trace = !tracePath.empty() || !profileDir.empty();
+  if (profileGapUs < 0)
+    return runError("--profile-gap-us must not be negative");
   std::unique_ptr<rt::Device> device;
   if (rt::Status s = rt::Device::create(deviceOptions, &device); !s.isOk())
     return statusError(s);
@@ -245,6 +258,10 @@ Error runModel() {
   for (const HostTensor &tensor : outputs)
     outs() << formatv("  output {0}: {1}{2}\n", tensor.name,
                       describe(tensor.dtype, tensor.shape), summarizeValues(tensor));
+  if (!profileDir.empty())
+    if (Error e =
+            writeRunProfile(*device, *model, socName, profileDir, profileGapUs))
+      return e;
   return checkExpectations(outputs);
 }
 

@@ -82,6 +82,7 @@ TEST(Trace, RecordsCarryWhatTheProfilerNeeds) {
   EXPECT_EQ(recs[0].blockDim, 8u);
   EXPECT_EQ(recs[0].coresGranted, 4u);
   EXPECT_DOUBLE_EQ(us(recs[0].endNs), 20.0);
+  EXPECT_DOUBLE_EQ(us(recs[0].coreTimeNs), 80.0); // 4 cores, two 10 us waves
   EXPECT_EQ(recs[1].kind, TaskKind::kEventRecord);
   EXPECT_EQ(recs[1].eventId, e->id());
   EXPECT_EQ(recs[2].kind, TaskKind::kEventWait);
