@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `make demo`: the main job on the bundled example. Import the model into the ge
-# dialect, compile it to an OM artifact, run it on the simulated NPU with a fixed
-# input and check the result against PyTorch's, then run the runtime's
+# dialect, compile it to an OM artifact, show which op went to which stream, run
+# it on the simulated NPU with a fixed input and check the result against
+# PyTorch's, then run the runtime's
 # three-stage pipeline sample on one stream and on three.
 set -euo pipefail
 build=${1:-build}
@@ -17,6 +18,18 @@ section "geflow import $model  (weights elided above 16 elements)"
 
 section "geflow compile $model -o $out/tiny_cnn.om"
 "$bin/geflow" compile "$model" -o "$out/tiny_cnn.om"
+
+section "geflow dump $out/tiny_cnn.om  (which op runs on which stream; Send/Recv are the events)"
+# The pbtxt GraphDef, one line per op that is not a weight.
+"$bin/geflow" dump "$out/tiny_cnn.om" | awk '
+  /^op \{/ { inOp = 1; name = type = stream = event = ""; next }
+  inOp && /^  name:/ { gsub(/"/, "", $2); name = $2 }
+  inOp && /^  type:/ { gsub(/"/, "", $2); type = $2 }
+  inOp && /^  stream_id:/ { stream = $2 }
+  inOp && /^      i:/ && type ~ /^(Send|Recv)$/ { event = "  event " $2 }
+  /^\}/ { if (inOp && type != "Const")
+             printf "  stream %s  %-20s %s%s\n", stream, type, name, event
+           inOp = 0 }'
 
 section "geflow run $out/tiny_cnn.om  (checked against PyTorch's output)"
 "$bin/geflow" run "$out/tiny_cnn.om" --repeat 20 \
