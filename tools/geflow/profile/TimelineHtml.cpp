@@ -43,31 +43,31 @@ const colours = { AI_CORE: "#4e79a7", AI_VECTOR_CORE: "#59a14f", MIX: "#b07aa1",
                   EVENT: "#e15759" };
 const canvas = document.getElementById("timeline");
 const tip = document.getElementById("tip");
-const laneHeight = 28, left = 90, top = 24;
+const laneHeight = 28, labelWidth = 90, axisHeight = 24;
 let scale = 1;
 
-function laneY(stream) { return top + stream * laneHeight; }
+function laneY(stream) { return axisHeight + stream * laneHeight; }
 
 function draw() {
   canvas.width = Math.max(640, window.innerWidth - 40);
-  canvas.height = top + laneHeight * data.streams + 8;
+  canvas.height = axisHeight + laneHeight * data.streams + 8;
   const ctx = canvas.getContext("2d");
-  scale = (canvas.width - left - 10) / Math.max(data.makespan_us, 1e-6);
+  scale = (canvas.width - labelWidth - 10) / Math.max(data.makespan_us, 1e-6);
   ctx.font = "11px sans-serif";
   ctx.fillStyle = "#666";
   for (let i = 0; i <= 10; ++i) {
-    const t = data.makespan_us * i / 10, x = left + t * scale;
-    ctx.fillRect(x, top - 4, 1, 4);
-    ctx.fillText(t.toFixed(1) + " us", Math.min(x, canvas.width - 50), top - 8);
+    const t = data.makespan_us * i / 10, x = labelWidth + t * scale;
+    ctx.fillRect(x, axisHeight - 4, 1, 4);
+    ctx.fillText(t.toFixed(1) + " us", Math.min(x, canvas.width - 50), axisHeight - 8);
   }
   for (let s = 0; s < data.streams; ++s) {
     ctx.fillStyle = s % 2 ? "#f4f4f4" : "#fafafa";
-    ctx.fillRect(left, laneY(s), canvas.width - left, laneHeight);
+    ctx.fillRect(labelWidth, laneY(s), canvas.width - labelWidth, laneHeight);
     ctx.fillStyle = "#222";
     ctx.fillText("stream " + s, 6, laneY(s) + laneHeight / 2 + 4);
   }
   for (const [stream, start, duration, name, type] of data.tasks) {
-    const x = left + start * scale, w = Math.max(1, duration * scale);
+    const x = labelWidth + start * scale, w = Math.max(1, duration * scale);
     const y = laneY(stream) + 3, h = laneHeight - 6;
     ctx.fillStyle = colours[type] || "#888";
     if (type === "EVENT") { ctx.fillRect(x, y, 1, h); continue; }
@@ -83,7 +83,7 @@ function draw() {
 }
 
 function taskAt(px, py) {
-  const stream = Math.floor((py - top) / laneHeight), t = (px - left) / scale;
+  const stream = Math.floor((py - axisHeight) / laneHeight), t = (px - labelWidth) / scale;
   const slack = 2 / scale;
   return data.tasks.find(([s, start, duration]) =>
       s === stream && t >= start - slack && t <= start + duration + slack);
