@@ -70,7 +70,9 @@ std::string formatReport(const json &summary) {
                100 * number(g, "utilisation"));
 
   const json &pairs = array(summary, "stream_pairs");
-  if (!pairs.empty())
+  if (pairs.empty())
+    report += "  stream pairs: none (one stream)\n";
+  else
     report += "  stream pairs       both busy (us)  overlap_pct  verdict\n";
   for (const json &p : pairs)
     report += format("    %-14s %14.3f %12.2f  %s\n", pairName(p).c_str(),

@@ -19,6 +19,7 @@ const char *kPageHead = R"page(<!DOCTYPE html>
 <style>
 body { font: 13px sans-serif; margin: 16px; color: #222; }
 canvas { border: 1px solid #ccc; }
+.key { display: inline-block; width: 10px; height: 10px; margin: 0 4px 0 12px; }
 #tip { position: fixed; display: none; background: #fffbe6; border: 1px solid #aaa;
        padding: 4px 6px; pointer-events: none; white-space: pre; }
 table { border-collapse: collapse; margin-top: 12px; }
@@ -28,6 +29,7 @@ td, th { border: 1px solid #ccc; padding: 2px 8px; text-align: right; }
 </style></head>
 <body>
 <h3 id="title"></h3>
+<div id="legend"></div>
 <canvas id="timeline"></canvas>
 <div id="tip"></div>
 <table id="pairs"></table>
@@ -119,6 +121,12 @@ function fillPairs() {
 document.getElementById("title").textContent = data.model + " on " + data.soc +
     ": makespan " + data.makespan_us.toFixed(3) + " us, " + data.streams +
     " stream(s)";
+for (const [type, colour] of Object.entries(colours)) {
+  const key = document.createElement("span");
+  key.className = "key";
+  key.style.background = colour;
+  document.getElementById("legend").append(key, type);
+}
 fillPairs();
 draw();
 window.addEventListener("resize", draw);
