@@ -95,39 +95,42 @@ std::vector<std::vector<const TaskRecord *>> byStream(const Timeline &t) {
   return streams;
 }
 
-/// What kept a stream idle before `next`: the event wait that ended last
-/// among the tasks since its previous work, named by the stream and op that
-/// recorded it, if it completed after the stream fell idle; else the cores
-/// `next` queued for; else the host.
+/// "event 4 from stream 0 after 'conv1'": an event wait, named by the stream
+/// and the last work before the record it waited for.
+std::string describeWait(const Timeline &t, const TaskRecord &wait) {
+  std::string text = "event " + std::to_string(wait.eventId);
+  auto record = std::find_if(
+      t.records.begin(), t.records.end(), [&](const TaskRecord &r) {
+        return r.kind == TaskKind::kEventRecord && r.eventId == wait.eventId &&
+               r.eventSeq == wait.eventSeq;
+      });
+  if (record == t.records.end())
+    return text + " from the caller's stream";
+  text += " from stream " + std::to_string(record->stream);
+  const TaskRecord *producer = nullptr;
+  for (const TaskRecord &r : t.records)
+    if (r.stream == record->stream && r.seq < record->seq && doesWork(r) &&
+        (!producer || r.seq > producer->seq))
+      producer = &r;
+  if (producer)
+    text += " after " + quoted(taskLabel(*producer));
+  return text;
+}
+
+/// What kept a stream idle from `idleSince` until `stream[next]` started:
+/// the event waits since its previous work that ended after it fell idle, in
+/// stream order; else the cores the task queued for; else the host.
 std::string waitReason(const Timeline &t,
                        const std::vector<const TaskRecord *> &stream,
                        size_t prevWork, size_t next, VirtualNs idleSince,
                        VirtualNs thresholdNs) {
-  const TaskRecord *wait = nullptr;
+  std::string reason;
   for (size_t i = prevWork; i < next; ++i)
-    if (stream[i]->kind == TaskKind::kEventWait &&
-        (!wait || stream[i]->endNs >= wait->endNs))
-      wait = stream[i];
-  const TaskRecord &task = *stream[next];
-  if (wait && wait->endNs > idleSince) {
-    std::string reason = "event " + std::to_string(wait->eventId);
-    auto record = std::find_if(
-        t.records.begin(), t.records.end(), [&](const TaskRecord &r) {
-          return r.kind == TaskKind::kEventRecord &&
-                 r.eventId == wait->eventId && r.eventSeq == wait->eventSeq;
-        });
-    if (record == t.records.end())
-      return reason + " (recorded outside the model's streams)";
-    reason += " from stream " + std::to_string(record->stream);
-    const TaskRecord *producer = nullptr;
-    for (const TaskRecord &r : t.records)
-      if (r.stream == record->stream && r.seq < record->seq && doesWork(r) &&
-          (!producer || r.seq > producer->seq))
-        producer = &r;
-    if (producer)
-      reason += " after " + quoted(taskLabel(*producer));
+    if (stream[i]->kind == TaskKind::kEventWait && stream[i]->endNs > idleSince)
+      reason += (reason.empty() ? "" : ", then ") + describeWait(t, *stream[i]);
+  if (!reason.empty())
     return reason;
-  }
+  const TaskRecord &task = *stream[next];
   if (task.waitNs() >= thresholdNs)
     return std::string("free ") + rt::engineName(task.engine) + " cores";
   return "the host to submit";
