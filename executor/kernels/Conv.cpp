@@ -35,6 +35,7 @@
 
 using namespace geflow;
 using namespace geflow::kernels;
+using nn::TapColumns;
 using nn::Window;
 
 namespace {
@@ -56,23 +57,6 @@ constexpr int64_t kRowTileMultiple = 24;
 int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 int64_t floorDiv(int64_t a, int64_t b) {
   return a >= 0 ? a / b : -((-a + b - 1) / b);
-}
-
-/// row[j] += a * src[j * stride] for j < n. Rows of depthwise convs are
-/// short (7 to 112 floats): a plain loop, which the compiler vectorises for
-/// stride 1, costs less than setting up an Eigen expression per row.
-void axpyRow(float a, const float *__restrict src, int64_t stride,
-             float *__restrict row, int64_t n) {
-  if (stride == 1) {
-    for (int64_t j = 0; j < n; ++j)
-      row[j] += a * src[j];
-  } else if (stride == 2) {
-    for (int64_t j = 0; j < n; ++j)
-      row[j] += a * src[2 * j];
-  } else {
-    for (int64_t j = 0; j < n; ++j)
-      row[j] += a * src[j * stride];
-  }
 }
 
 /// Shapes shared by conv and conv_transpose. For conv, `w` slides over X
@@ -186,22 +170,6 @@ struct Segment {
   int64_t id0, ih0, x0, x1, col;
 };
 
-/// The output columns [lo, hi) whose input column for tap kw is inside [0, W),
-/// and that input column's offset from the output column times the stride.
-struct TapColumns {
-  int64_t offW, lo, hi;
-};
-
-/// Tap kw's valid output columns along W.
-TapColumns tapColumns(const Window &w, int64_t kw) {
-  int64_t offW = kw * w.dilation[2] - w.padBegin[2];
-  int64_t lo =
-      std::max<int64_t>(0, ceilDiv(std::max<int64_t>(0, -offW), w.stride[2]));
-  int64_t hi = std::min<int64_t>(w.out[2],
-                                 floorDiv(w.in[2] - 1 - offW, w.stride[2]) + 1);
-  return {offW, lo, hi};
-}
-
 /// Copies n floats. Rows of im2col are short (7 to 112 floats); an inline
 /// loop costs less than a call into libc's memmove for each.
 inline void copyRow(const float *__restrict src, float *__restrict dst,
@@ -241,7 +209,7 @@ void im2col(const Window &w, const float *x, int64_t channels, int64_t p0,
   }
   taps.clear();
   for (int64_t kw = 0; kw < w.kernel[2]; ++kw)
-    taps.push_back(tapColumns(w, kw));
+    taps.push_back(nn::tapColumns(w, kw));
   const int64_t sw = w.stride[2];
   float *dst = col;
   for (int64_t c = 0; c < channels; ++c) {
@@ -289,7 +257,7 @@ void col2im(const Window &w, const float *col, int64_t channels, float *y) {
       for (int64_t kh = 0; kh < w.kernel[1]; ++kh)
         for (int64_t kw = 0; kw < w.kernel[2]; ++kw, ++row) {
           const float *src = col + row * cols;
-          auto [offW, lo, hi] = tapColumns(w, kw);
+          auto [offW, lo, hi] = nn::tapColumns(w, kw);
           if (lo >= hi)
             continue;
           for (int64_t od = 0; od < w.out[0]; ++od) {
@@ -434,62 +402,48 @@ public:
         ldb = p1 - p0;
       }
       float *yTile = yg + m0 * c_.p + p0;
-      if (!packed_.empty())
-        nn::gemmPacked(packed_[g], m0, m1, p1 - p0, b, ldb, yTile, c_.p);
-      else
-        nn::gemm(false, false, m1 - m0, p1 - p0, c_.k, 1.0f,
-                 wt + (g * mg + m0) * c_.k, c_.k, b, ldb, 0.0f, yTile, c_.p);
-      for (int64_t m = m0; m < m1; ++m) {
-        float *row = yg + m * c_.p + p0;
-        if (bias)
-          ArrayMap(row, p1 - p0) += bias[g * mg + m];
-        if (residual)
-          addResidual(residual + (row - y), row, p1 - p0);
-        nn::applyActivation(c_.act, row, p1 - p0);
+      Epilogue e{bias ? bias + g * mg : nullptr, residual, y, &c_.act};
+      nn::RowEpilogue epilogue{&Epilogue::apply, &e};
+      if (!packed_.empty()) {
+        nn::gemmPacked(packed_[g], m0, m1, p1 - p0, b, ldb, yTile, c_.p,
+                       &epilogue);
+        continue;
       }
+      nn::gemm(false, false, m1 - m0, p1 - p0, c_.k, 1.0f,
+               wt + (g * mg + m0) * c_.k, c_.k, b, ldb, 0.0f, yTile, c_.p);
+      for (int64_t m = m0; m < m1; ++m)
+        Epilogue::apply(&e, m, yg + m * c_.p + p0, p1 - p0);
     }
     return rt::Status::ok();
   }
 
 private:
-  /// Output plane `item` = (image, output channel) of a depthwise conv, one
-  /// output row at a time: the row and its few input rows stay in L1 while
-  /// every tap adds a strided axpy of an input row into it, and the epilogue
-  /// runs on the row while it is still there.
+  /// fused_conv's bias (of the group's channels), residual Z and activation
+  /// on a row of Y, while the GEMM's tile is in cache.
+  struct Epilogue {
+    const float *bias, *residual, *y;
+    const nn::Activation *act;
+
+    static void apply(const void *context, int64_t m, float *row, int64_t n) {
+      const Epilogue &e = *static_cast<const Epilogue *>(context);
+      if (e.bias)
+        ArrayMap(row, n) += e.bias[m];
+      if (e.residual)
+        addResidual(e.residual + (row - e.y), row, n);
+      nn::applyActivation(*e.act, row, n);
+    }
+  };
+
+  /// Output plane `item` = (image, output channel) of a depthwise conv.
   void depthwisePlane(const float *x, const float *wt, const float *bias,
                       const float *residual, float *y, int64_t item) const {
     const ConvShape &s = c_.s;
-    const Window &w = s.w;
     int64_t co = item % s.outChannels, n = item / s.outChannels;
     int64_t ci = co / s.outPerGroup();
-    const float *plane = x + (n * s.inChannels + ci) * w.inSize();
-    const float *taps = wt + co * w.kernelSize();
-    float *out = y + item * c_.p;
-    // Per host thread, kept across calls: each tap's valid output columns.
-    thread_local std::vector<TapColumns> columns;
-    columns.clear();
-    for (int64_t kw = 0; kw < w.kernel[2]; ++kw)
-      columns.push_back(tapColumns(w, kw));
-    for (int64_t oh = 0; oh < w.out[1]; ++oh) {
-      float *row = out + oh * w.out[2];
-      std::fill(row, row + w.out[2], bias ? bias[co] : 0.0f);
-      for (int64_t kh = 0; kh < w.kernel[1]; ++kh) {
-        int64_t ih = oh * w.stride[1] - w.padBegin[1] + kh * w.dilation[1];
-        if (ih < 0 || ih >= w.in[1])
-          continue;
-        const float *src = plane + ih * w.in[2];
-        for (int64_t kw = 0; kw < w.kernel[2]; ++kw) {
-          const TapColumns &t = columns[kw];
-          if (t.lo < t.hi)
-            axpyRow(taps[kh * w.kernel[2] + kw],
-                    src + t.offW + t.lo * w.stride[2], w.stride[2], row + t.lo,
-                    t.hi - t.lo);
-        }
-      }
-      if (residual)
-        addResidual(residual + (row - y), row, w.out[2]);
-      nn::applyActivation(c_.act, row, w.out[2]);
-    }
+    nn::depthwisePlane(s.w, x + (n * s.inChannels + ci) * s.w.inSize(),
+                       wt + co * s.w.kernelSize(), bias ? bias[co] : 0.0f,
+                       residual ? residual + item * c_.p : nullptr, c_.act,
+                       y + item * c_.p);
   }
 
   /// Z and Y share a layout, so a row of Y at offset o adds Z's row at o.

@@ -41,11 +41,20 @@ PackedRows packRows(const float *a, int64_t rows, int64_t depth, int64_t lda);
 /// not forced to the baseline).
 bool packedGemmAvailable();
 
+/// Called on each finished row of C (`row` counts from A's row 0; `data` holds
+/// its n values) while the row is still in cache: a fused epilogue.
+struct RowEpilogue {
+  void (*apply)(const void *context, int64_t row, float *data, int64_t n);
+  const void *context;
+};
+
 /// C[rows r0..r1 of A x n] = A[r0..r1) * B, B row-major [A.depth x n] with
-/// leading dimension ldb, C with ldc (row r0 of A lands in C's first row).
-/// r0 must be a multiple of kPanelRows. C's previous contents are ignored.
+/// leading dimension ldb, C with ldc (row r0 of A lands in C's first row),
+/// then `epilogue` (may be null) on each row. r0 must be a multiple of
+/// kPanelRows. C's previous contents are ignored.
 void gemmPacked(const PackedRows &a, int64_t r0, int64_t r1, int64_t n,
-                const float *b, int64_t ldb, float *c, int64_t ldc);
+                const float *b, int64_t ldb, float *c, int64_t ldc,
+                const RowEpilogue *epilogue = nullptr);
 
 } // namespace geflow::kernels::nn
 

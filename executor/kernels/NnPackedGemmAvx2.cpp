@@ -20,36 +20,40 @@ namespace {
 
 constexpr int64_t kDepthChunk = 256;
 
-/// C[6 x 16] (= or +=) A-panel[kc x 6] * B[kc x 16].
+/// C[6 x 8*Vectors] (= or +=) A-panel[kc x 6] * B[kc x 8*Vectors]. One
+/// vector wide serves a last panel of at most 8 columns at half the cost.
+template <int Vectors>
 void microKernel(int64_t kc, const float *__restrict a,
                  const float *__restrict b, int64_t ldb, float *c, int64_t ldc,
                  bool accumulate) {
-  __m256 acc[kPanelRows][2];
+  __m256 acc[kPanelRows][Vectors];
   for (auto &row : acc)
-    row[0] = row[1] = _mm256_setzero_ps();
+    for (__m256 &v : row)
+      v = _mm256_setzero_ps();
   for (int64_t k = 0; k < kc; ++k, a += kPanelRows, b += ldb) {
-    __m256 b0 = _mm256_loadu_ps(b), b1 = _mm256_loadu_ps(b + 8);
+    __m256 bv[Vectors];
+    for (int v = 0; v < Vectors; ++v)
+      bv[v] = _mm256_loadu_ps(b + 8 * v);
     for (int r = 0; r < kPanelRows; ++r) {
       __m256 ar = _mm256_broadcast_ss(a + r);
-      acc[r][0] = _mm256_fmadd_ps(ar, b0, acc[r][0]);
-      acc[r][1] = _mm256_fmadd_ps(ar, b1, acc[r][1]);
+      for (int v = 0; v < Vectors; ++v)
+        acc[r][v] = _mm256_fmadd_ps(ar, bv[v], acc[r][v]);
     }
   }
-  for (int r = 0; r < kPanelRows; ++r) {
-    float *row = c + r * ldc;
-    if (accumulate) {
-      acc[r][0] = _mm256_add_ps(acc[r][0], _mm256_loadu_ps(row));
-      acc[r][1] = _mm256_add_ps(acc[r][1], _mm256_loadu_ps(row + 8));
+  for (int r = 0; r < kPanelRows; ++r)
+    for (int v = 0; v < Vectors; ++v) {
+      float *at = c + r * ldc + 8 * v;
+      if (accumulate)
+        acc[r][v] = _mm256_add_ps(acc[r][v], _mm256_loadu_ps(at));
+      _mm256_storeu_ps(at, acc[r][v]);
     }
-    _mm256_storeu_ps(row, acc[r][0]);
-    _mm256_storeu_ps(row + 8, acc[r][1]);
-  }
 }
 
 } // namespace
 
 void gemmPacked(const PackedRows &a, int64_t r0, int64_t r1, int64_t n,
-                const float *b, int64_t ldb, float *c, int64_t ldc) {
+                const float *b, int64_t ldb, float *c, int64_t ldc,
+                const RowEpilogue *epilogue) {
   // Per host thread: a zero-padded copy of a chunk's last, narrower column
   // panel, and the 6x16 tile a partial panel computes into.
   thread_local std::vector<float> edgeB;
@@ -78,16 +82,24 @@ void gemmPacked(const PackedRows &a, int64_t r0, int64_t r1, int64_t n,
         const float *bPanel = j < fullCols ? bChunk + j : edgeB.data();
         const int64_t bStride = j < fullCols ? ldb : kPanelCols;
         if (rows == kPanelRows && cols == kPanelCols) {
-          microKernel(kc, aPanel, bPanel, bStride, cPanel + j, ldc, accumulate);
+          microKernel<2>(kc, aPanel, bPanel, bStride, cPanel + j, ldc,
+                         accumulate);
           continue;
         }
-        microKernel(kc, aPanel, bPanel, bStride, tile, kPanelCols, false);
+        if (cols <= 8)
+          microKernel<1>(kc, aPanel, bPanel, bStride, tile, kPanelCols, false);
+        else
+          microKernel<2>(kc, aPanel, bPanel, bStride, tile, kPanelCols, false);
         for (int64_t r = 0; r < rows; ++r)
           for (int64_t q = 0; q < cols; ++q) {
             float &dst = cPanel[r * ldc + j + q];
             dst = (accumulate ? dst : 0.0f) + tile[r * kPanelCols + q];
           }
       }
+      // The panel's rows are final after the last chunk, and in L1 or L2.
+      if (epilogue && k0 + kc == k)
+        for (int64_t r = 0; r < rows; ++r)
+          epilogue->apply(epilogue->context, row0 + r, cPanel + r * ldc, n);
     }
   }
 }

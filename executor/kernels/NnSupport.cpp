@@ -106,6 +106,14 @@ uint32_t nn::blocksForFlops(int64_t items, double flopsPerItem) {
   return blocksForWork(items, static_cast<int64_t>(grain));
 }
 
+nn::TapColumns nn::tapColumns(const Window &w, int64_t kw) {
+  int64_t s = w.stride[2], offW = kw * w.dilation[2] - w.padBegin[2];
+  int64_t lo = offW >= 0 ? 0 : (-offW + s - 1) / s;
+  int64_t last = w.in[2] - 1 - offW; // the largest j * s that is inside
+  int64_t hi = last < 0 ? 0 : std::min<int64_t>(w.out[2], last / s + 1);
+  return {offW, lo, std::max(lo, hi)};
+}
+
 uint32_t nn::blocksForVectorWork(int64_t items, double flopsPerItem,
                                  double bytesPerItem) {
   double grain = std::ceil(std::min(kMinBlockFlops / std::max(flopsPerItem, 1.0),

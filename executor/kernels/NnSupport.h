@@ -52,6 +52,24 @@ struct Window {
   int64_t kernelSize() const { return kernel[0] * kernel[1] * kernel[2]; }
 };
 
+/// The output columns [lo, hi) of window column tap `kw` whose input column
+/// j * stride + offW is inside [0, in[2]).
+struct TapColumns {
+  int64_t offW, lo, hi;
+};
+TapColumns tapColumns(const Window &w, int64_t kw);
+
+/// One output plane of a depthwise conv (one input plane, 1-D or 2-D, `w`'s
+/// depth 1): out = bias + taps (*) plane, then per output row the residual
+/// (same layout as out; may be null) added and `act` applied while the row
+/// is in L1. 3x3 windows with unit dilation and W stride 1 or 2 (MobileNet's)
+/// keep each output in a register over its nine taps; others add strided
+/// rows tap by tap.
+struct Activation;
+void depthwisePlane(const Window &w, const float *plane, const float *taps,
+                    float bias, const float *residual, const Activation &act,
+                    float *out);
+
 /// Fills `w` from the op's auto_pad / pads / strides / dilations (dilations
 /// only when `useDilations`) for input spatial dims `in`, output spatial dims
 /// `out` (the output descriptor's, which the compiler inferred) and `kernel`.

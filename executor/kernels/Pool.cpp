@@ -272,21 +272,10 @@ private:
         idx[i] = base + indexInPlane(idx[i]);
   }
 
-  /// The output columns [lo, hi) whose input column for tap k2 is inside the
-  /// row, and that input column's offset at output column 0.
-  void tapColumns(int64_t k2, int64_t *off, int64_t *lo, int64_t *hi) const {
-    const Window &w = p_.w;
-    int64_t s = w.stride[2];
-    *off = k2 * w.dilation[2] - w.padBegin[2];
-    *lo = *off >= 0 ? 0 : (-*off + s - 1) / s;
-    *hi = w.in[2] - 1 - *off < 0 ? 0 : (w.in[2] - 1 - *off) / s + 1;
-    *hi = std::min(*hi, w.out[2]);
-  }
-
   /// out[j] = max(out[j], row[j * stride + off]) over tap k2's columns.
   void maxRowTap(const float *row, int64_t k2, float *__restrict out) const {
-    int64_t off, lo, hi, s = p_.w.stride[2];
-    tapColumns(k2, &off, &lo, &hi);
+    auto [off, lo, hi] = nn::tapColumns(p_.w, k2);
+    const int64_t s = p_.w.stride[2];
     const float *__restrict src = row + off;
     if (s == 1) {
       for (int64_t j = lo; j < hi; ++j)
@@ -303,14 +292,16 @@ private:
   /// maxRowTap that also records the winner's offset in the plane.
   void maxRowTapIndexed(const float *in, int64_t rowStart, int64_t k2,
                         float *__restrict out, int64_t *__restrict idx) const {
-    int64_t off, lo, hi, s = p_.w.stride[2];
-    tapColumns(k2, &off, &lo, &hi);
+    auto [off, lo, hi] = nn::tapColumns(p_.w, k2);
+    const int64_t s = p_.w.stride[2];
+    // Selects, not branches: which tap wins is data, and mispredicted
+    // branches cost more than the rest of the loop.
     for (int64_t j = lo; j < hi; ++j) {
       int64_t at = rowStart + off + j * s;
-      if (idx[j] < 0 || in[at] > out[j]) {
-        out[j] = in[at];
-        idx[j] = at;
-      }
+      float v = in[at];
+      bool take = (idx[j] < 0) | (v > out[j]);
+      out[j] = take ? v : out[j];
+      idx[j] = take ? at : idx[j];
     }
   }
 

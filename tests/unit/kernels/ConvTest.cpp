@@ -183,6 +183,13 @@ std::vector<ConvCase> convCases() {
       // start mid-matrix.
       {{1, 40, 9, 11}, {50, 40, 3, 3}, 1, {}, {1, 1, 1, 1}, {}, "", true},
       {{1, 48, 3, 3}, {100, 48, 3, 3}, 1, {}, {1, 1, 1, 1}, {}, "", true},
+      // Depthwise 3x3 (a register per output inside, taps at the edges):
+      // stride 1 and 2, asymmetric pads, a depth multiplier, maps narrower
+      // than the window.
+      {{1, 3, 12, 13}, {3, 1, 3, 3}, 3, {}, {1, 1, 1, 1}, {}, "", true},
+      {{1, 2, 5, 6}, {4, 1, 3, 3}, 2, {1, 2}, {0, 2, 1, 0}, {}, "", false},
+      {{1, 2, 2, 2}, {2, 1, 3, 3}, 2, {}, {1, 1, 1, 1}, {}, "", true},
+      {{1, 2, 4, 1}, {2, 1, 3, 3}, 2, {}, {1, 1, 1, 1}, {}, "", true},
   };
 }
 
@@ -263,6 +270,7 @@ TEST(FusedConvKernel, AppliesActivation) {
   std::vector<ConvCase> cases = {
       {{1, 3, 7, 8}, {5, 3, 3, 3}, 1, {}, {1, 1, 1, 1}, {}, "", true},
       {{1, 4, 9, 9}, {4, 1, 3, 3}, 4, {2, 2}, {1, 1, 1, 1}, {}, "", true},
+      {{1, 3, 12, 13}, {3, 1, 3, 3}, 3, {}, {1, 1, 1, 1}, {}, "", true},
       {{2, 8, 5, 5}, {6, 8, 1, 1}, 1, {}, {}, {}, "", false},
       {{1, 64, 3, 3}, {96, 64, 1, 1}, 1, {}, {}, {}, "", true},
   };
@@ -287,7 +295,9 @@ TEST(FusedConvKernel, AppliesActivation) {
       for (uint32_t blocks : {1u, 3u}) {
         SCOPED_TRACE(act.name + " blocks " + std::to_string(blocks));
         std::vector<float> got(want.size(), 12345.0f);
-        rt::Status st = runOp(op, {x.data(), w.data(), b.data()}, got.data(), blocks);
+        rt::Status st = runOp(op, {x.data(), w.data(), b.data()}, got.data(),
+                              blocks, /*threads=*/false,
+                              /*constantWeight=*/blocks == 3);
         ASSERT_TRUE(st.isOk()) << st.toString();
         expectNearAbs(got, want);
       }
@@ -311,6 +321,7 @@ TEST(FusedConvKernel, AddsResidualBeforeActivation) {
   std::vector<ConvCase> cases = {
       {{1, 3, 7, 8}, {5, 3, 3, 3}, 1, {}, {1, 1, 1, 1}, {}, "", true},
       {{1, 4, 9, 9}, {4, 1, 3, 3}, 4, {2, 2}, {1, 1, 1, 1}, {}, "", true},
+      {{1, 3, 12, 13}, {3, 1, 3, 3}, 3, {}, {1, 1, 1, 1}, {}, "", true},
       {{2, 8, 5, 5}, {6, 8, 1, 1}, 1, {}, {}, {}, "", false},
       {{1, 64, 3, 3}, {96, 64, 1, 1}, 1, {}, {}, {}, "", true},
   };
@@ -348,9 +359,12 @@ TEST(FusedConvKernel, AddsResidualBeforeActivation) {
     for (uint32_t blocks : {1u, 3u}) {
       SCOPED_TRACE("blocks " + std::to_string(blocks));
       std::vector<float> got(want.size(), 12345.0f);
-      rt::Status st = runOp(op, {x.data(), w.data(), c.bias ? b.data() : nullptr,
-                                 z.data()},
-                            got.data(), blocks);
+      // Three blocks: W a constant, so the epilogue runs inside the packed
+      // GEMM.
+      rt::Status st =
+          runOp(op, {x.data(), w.data(), c.bias ? b.data() : nullptr, z.data()},
+                got.data(), blocks, /*threads=*/false,
+                /*constantWeight=*/blocks == 3);
       ASSERT_TRUE(st.isOk()) << st.toString();
       expectNearAbs(got, want);
     }
@@ -398,33 +412,41 @@ TEST(ConvKernel, Errors) {
   EXPECT_NE(st.message().find("float16"), std::string::npos);
 }
 
-// One ResNet-style conv on one block: prints GFLOP/s for comparison.
+// One ResNet-style conv on one block: prints GFLOP/s for comparison, with W
+// known only at run time (nn::gemm) and as a constant (packed at creation).
 TEST(ConvKernel, SpeedOfOne3x3Conv) {
   ConvCase c{{1, 64, 56, 56}, {64, 64, 3, 3}, 1, {}, {1, 1, 1, 1}, {}, "", true};
   om::OpDef op = makeOp("conv", c, {1, 64, 56, 56});
-  KernelSpec spec;
-  spec.op = &op;
-  spec.constantInputs.assign(3, nullptr);
-  std::unique_ptr<Kernel> kernel;
-  ASSERT_TRUE(createKernel(spec, &kernel).isOk());
   std::vector<float> x = random(count(c.x), 1), w = random(count(c.w), 2),
                      b = random(64, 3), y(64 * 56 * 56);
   TensorView in[3] = {{x.data(), &op.input_desc(0)},
                       {w.data(), &op.input_desc(1)},
                       {b.data(), &op.input_desc(2)}};
   TensorView out{y.data(), &op.output_desc(0)};
-  ASSERT_TRUE(kernel->run(in, &out, 0, 1).isOk()); // warm-up
-  // Best of several runs: the host is shared, the minimum is the figure.
-  double best = 1e9;
-  for (int i = 0; i < 8; ++i) {
-    auto t0 = std::chrono::steady_clock::now();
-    ASSERT_TRUE(kernel->run(in, &out, 0, 1).isOk());
-    best = std::min(best, std::chrono::duration<double>(
-                              std::chrono::steady_clock::now() - t0).count());
+  for (bool constantWeight : {false, true}) {
+    KernelSpec spec;
+    spec.op = &op;
+    spec.constantInputs.assign(3, nullptr);
+    if (constantWeight)
+      spec.constantInputs[1] = w.data();
+    std::unique_ptr<Kernel> kernel;
+    ASSERT_TRUE(createKernel(spec, &kernel).isOk());
+    ASSERT_TRUE(kernel->run(in, &out, 0, 1).isOk()); // warm-up
+    // Best of several runs: the host is shared, the minimum is the figure.
+    double best = 1e9;
+    for (int i = 0; i < 8; ++i) {
+      auto t0 = std::chrono::steady_clock::now();
+      ASSERT_TRUE(kernel->run(in, &out, 0, 1).isOk());
+      best = std::min(best, std::chrono::duration<double>(
+                                std::chrono::steady_clock::now() - t0)
+                                .count());
+    }
+    double flops = 2.0 * 64 * 64 * 9 * 56 * 56;
+    std::printf("conv 1x64x56x56 3x3 -> 64, one block, W %s: %.2f ms, %.1f "
+                "GFLOP/s\n",
+                constantWeight ? "constant" : "at run time", 1e3 * best,
+                flops / best / 1e9);
   }
-  double flops = 2.0 * 64 * 64 * 9 * 56 * 56;
-  std::printf("conv 1x64x56x56 3x3 -> 64, one block: %.2f ms, %.1f GFLOP/s\n",
-              1e3 * best, flops / best / 1e9);
 }
 
 //===----------------------------------------------------------------------===//

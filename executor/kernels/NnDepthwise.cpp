@@ -1,0 +1,141 @@
+//===- NnDepthwise.cpp - one output plane of a depthwise conv -------------===//
+//
+// A depthwise conv does 2 * taps FLOPs per output over one input plane, so it
+// is bound by loads and stores, not arithmetic. Output rows are done one at a
+// time so the row and the input rows it reads stay in L1. For 3x3 windows
+// (MobileNet's, stride 1 or 2) each output accumulates its nine taps in a
+// register: one store per output instead of nine read-modify-writes of the
+// row; the columns at the padded edges, where a tap falls outside the row,
+// go through the general path.
+//
+//===----------------------------------------------------------------------===//
+
+#include "executor/kernels/NnSupport.h"
+
+#include <Eigen/Core>
+
+#include <algorithm>
+#include <vector>
+
+using namespace geflow::kernels;
+using nn::TapColumns;
+using nn::Window;
+
+namespace {
+
+/// row[j] += a * src[j * stride] for j < n. Rows are short (7 to 112 floats):
+/// a plain loop, vectorised for constant strides, beats an Eigen expression.
+void axpyRow(float a, const float *__restrict src, int64_t stride,
+             float *__restrict row, int64_t n) {
+  if (stride == 1) {
+    for (int64_t j = 0; j < n; ++j)
+      row[j] += a * src[j];
+  } else if (stride == 2) {
+    for (int64_t j = 0; j < n; ++j)
+      row[j] += a * src[2 * j];
+  } else {
+    for (int64_t j = 0; j < n; ++j)
+      row[j] += a * src[j * stride];
+  }
+}
+
+/// out[j] = bias + sum of the 3x3 taps over input rows r0..r2 at columns
+/// j * Stride + offW + (0, 1, 2), for output columns [lo, hi) where all three
+/// columns are inside the row. A missing row (padding) is a row of zeros.
+template <int Stride>
+void row3x3(const float *__restrict r0, const float *__restrict r1,
+            const float *__restrict r2, const float *t, float bias,
+            int64_t offW, int64_t lo, int64_t hi, float *__restrict out) {
+  const float t0 = t[0], t1 = t[1], t2 = t[2], t3 = t[3], t4 = t[4], t5 = t[5],
+              t6 = t[6], t7 = t[7], t8 = t[8];
+  for (int64_t j = lo; j < hi; ++j) {
+    int64_t c = j * Stride + offW;
+    out[j] = bias + t0 * r0[c] + t1 * r0[c + 1] + t2 * r0[c + 2] + t3 * r1[c] +
+             t4 * r1[c + 1] + t5 * r1[c + 2] + t6 * r2[c] + t7 * r2[c + 1] +
+             t8 * r2[c + 2];
+  }
+}
+
+/// Output column j of a 3x3 row whose taps may fall outside the input row
+/// (or on missing, null, rows).
+float edgeColumn(const Window &w, const float *const *rows, const float *taps,
+                 float bias, int64_t j) {
+  float sum = bias;
+  for (int64_t kh = 0; kh < 3; ++kh)
+    for (int64_t kw = 0; kw < 3 && rows[kh]; ++kw) {
+      int64_t c = j * w.stride[2] - w.padBegin[2] + kw;
+      if (c >= 0 && c < w.in[2])
+        sum += taps[kh * 3 + kw] * rows[kh][c];
+    }
+  return sum;
+}
+
+/// Adds tap column kw of kernel row kh to output columns [from, to) of `row`.
+void addTap(const Window &w, const float *src, float tap, const TapColumns &t,
+            int64_t from, int64_t to, float *row) {
+  int64_t a = std::max(from, t.lo), b = std::min(to, t.hi);
+  if (a < b)
+    axpyRow(tap, src + t.offW + a * w.stride[2], w.stride[2], row + a, b - a);
+}
+
+} // namespace
+
+void nn::depthwisePlane(const Window &w, const float *plane, const float *taps,
+                        float bias, const float *residual,
+                        const Activation &act, float *out) {
+  // Per host thread, kept across calls: each tap column's valid outputs and
+  // a zero row standing in for padding rows.
+  thread_local std::vector<TapColumns> columns;
+  thread_local std::vector<float> zeros;
+  columns.clear();
+  for (int64_t kw = 0; kw < w.kernel[2]; ++kw)
+    columns.push_back(tapColumns(w, kw));
+  const int64_t ow = w.out[2];
+  const bool is3x3 = w.kernel[1] == 3 && w.kernel[2] == 3 &&
+                     w.dilation[1] == 1 && w.dilation[2] == 1 &&
+                     (w.stride[2] == 1 || w.stride[2] == 2);
+  // Output columns where all three tap columns are inside the row.
+  int64_t inner0 = 0, inner1 = 0;
+  if (is3x3) {
+    inner0 = columns[0].lo;
+    inner1 = std::max(inner0, columns[2].hi);
+    if (zeros.size() < static_cast<size_t>(w.in[2]))
+      zeros.assign(w.in[2], 0.0f);
+  }
+  for (int64_t oh = 0; oh < w.out[1]; ++oh) {
+    float *row = out + oh * ow;
+    if (is3x3) {
+      const float *rows[3];
+      for (int64_t kh = 0; kh < 3; ++kh) {
+        int64_t ih = oh * w.stride[1] - w.padBegin[1] + kh;
+        rows[kh] = ih >= 0 && ih < w.in[1] ? plane + ih * w.in[2] : nullptr;
+      }
+      auto orZeros = [&](const float *r) { return r ? r : zeros.data(); };
+      if (w.stride[2] == 1)
+        row3x3<1>(orZeros(rows[0]), orZeros(rows[1]), orZeros(rows[2]), taps,
+                  bias, columns[0].offW, inner0, inner1, row);
+      else
+        row3x3<2>(orZeros(rows[0]), orZeros(rows[1]), orZeros(rows[2]), taps,
+                  bias, columns[0].offW, inner0, inner1, row);
+      // The edge columns left and right of [inner0, inner1), one by one.
+      for (int64_t j = 0; j < inner0; ++j)
+        row[j] = edgeColumn(w, rows, taps, bias, j);
+      for (int64_t j = inner1; j < ow; ++j)
+        row[j] = edgeColumn(w, rows, taps, bias, j);
+    } else {
+      std::fill(row, row + ow, bias);
+      for (int64_t kh = 0; kh < w.kernel[1]; ++kh) {
+        int64_t ih = oh * w.stride[1] - w.padBegin[1] + kh * w.dilation[1];
+        if (ih < 0 || ih >= w.in[1])
+          continue;
+        for (int64_t kw = 0; kw < w.kernel[2]; ++kw)
+          addTap(w, plane + ih * w.in[2], taps[kh * w.kernel[2] + kw],
+                 columns[kw], 0, ow, row);
+      }
+    }
+    if (residual)
+      Eigen::Map<Eigen::ArrayXf>(row, ow) +=
+          Eigen::Map<const Eigen::ArrayXf>(residual + oh * ow, ow);
+    applyActivation(act, row, ow);
+  }
+}
