@@ -8,7 +8,7 @@ packages=(
   llvm-19-dev llvm-19-tools libmlir-19-dev mlir-19-tools
   libonnx-dev libonnx-testdata
   libprotobuf-dev protobuf-compiler
-  libeigen3-dev nlohmann-json3-dev
+  libeigen3-dev nlohmann-json3-dev libxxhash-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   # Test models (ResNet, MobileNet, ShuffleNet, a transformer) are exported at build time.
   python3-torch python3-torchvision

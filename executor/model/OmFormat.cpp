@@ -2,27 +2,29 @@
 
 #include "executor/model/OmFormat.h"
 
+#include <xxhash.h>
+
 namespace geflow::om {
 
 const char *partitionTypeName(PartitionType type) {
   switch (type) {
-  case PartitionType::kModelDef: return "MODEL_DEF";
-  case PartitionType::kWeights: return "WEIGHTS";
-  case PartitionType::kTaskInfo: return "TASK_INFO";
-  case PartitionType::kMemory: return "MEMORY";
+  case PartitionType::kModelDef:
+    return "MODEL_DEF";
+  case PartitionType::kWeights:
+    return "WEIGHTS";
+  case PartitionType::kTaskInfo:
+    return "TASK_INFO";
+  case PartitionType::kMemory:
+    return "MEMORY";
   }
   return "UNKNOWN";
 }
 
 uint64_t omChecksum(const void *data, size_t size) {
-  // FNV-1a 64: no table, no dependency, and any single flipped byte changes it.
-  const auto *p = static_cast<const uint8_t *>(data);
-  uint64_t h = 0xcbf29ce484222325ull;
-  for (size_t i = 0; i < size; ++i) {
-    h ^= p[i];
-    h *= 0x100000001b3ull;
-  }
-  return h;
+  // XXH3-64: any flipped byte changes it, and it runs at memory speed (the
+  // byte-wise FNV-1a it replaced spent ~50 ms on ResNet-18's 45 MB of weights
+  // at every compile and every load).
+  return XXH3_64bits(data, size);
 }
 
 bool isStructuralOpType(const std::string &type) {

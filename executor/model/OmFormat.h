@@ -14,12 +14,12 @@
 //   116    4     flags (0)
 //   120    8     total file size
 //   128    8     partition table offset (256)
-//   136    8     partition table checksum (FNV-1a 64 of the table)
+//   136    8     partition table checksum (XXH3-64 of the table)
 //   144    104   reserved, zero
-//   248    8     header checksum (FNV-1a 64 of bytes 0..247)
+//   248    8     header checksum (XXH3-64 of bytes 0..247)
 //
 // Partition table entry, 32 bytes: type u32, reserved u32, offset u64,
-// size u64, checksum u64 (FNV-1a 64 of the partition's bytes).
+// size u64, checksum u64 (XXH3-64 of the partition's bytes).
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEFLOW_EXECUTOR_MODEL_OMFORMAT_H
@@ -34,7 +34,8 @@
 namespace geflow::om {
 
 inline constexpr char kOmMagic[8] = {'G', 'E', 'F', 'L', 'O', 'W', 'O', 'M'};
-inline constexpr uint32_t kOmFormatVersion = 1;
+/// 2: XXH3-64 checksums (1 had FNV-1a 64).
+inline constexpr uint32_t kOmFormatVersion = 2;
 inline constexpr uint32_t kOmHeaderSize = 256;
 inline constexpr uint32_t kOmPartitionEntrySize = 32;
 inline constexpr uint32_t kOmProducerVersionSize = 32;
@@ -73,7 +74,7 @@ struct PartitionEntry {
   uint64_t checksum = 0;
 };
 
-/// FNV-1a 64 over `size` bytes.
+/// XXH3-64 (seed 0) over `size` bytes.
 uint64_t omChecksum(const void *data, size_t size);
 
 /// The whole file's bytes, headers and checksums included. No semantic

@@ -13,7 +13,9 @@
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
+#include <initializer_list>
 #include <unistd.h>
+#include <utility>
 
 namespace geflow::om {
 namespace {
@@ -33,9 +35,11 @@ void putU64(std::string &b, size_t at, uint64_t v) {
 
 uint64_t alignUp(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 
-} // namespace
-
-rt::Status serializeOm(const OmModel &model, std::string *out) {
+/// Every byte of the file before WEIGHTS: header, partition table, MODEL_DEF,
+/// TASK_INFO, MEMORY and the zero padding up to the weights' aligned start.
+/// The file is this head followed by `model.weights` unchanged, so writing it
+/// never copies the weights.
+rt::Status serializeHead(const OmModel &model, std::string *head) {
   if (model.socName.size() >= kOmSocNameSize)
     return fail("OM writer: SoC name '" + model.socName + "' is longer than " +
                 std::to_string(kOmSocNameSize - 1) + " bytes");
@@ -70,15 +74,10 @@ rt::Status serializeOm(const OmModel &model, std::string *out) {
         model.weights.size(), kWeightAlignment);
   const uint64_t total = at;
 
-  std::string b(total, '\0');
-  for (uint32_t i = 0; i < kOmPartitionCount; ++i) {
-    const PartitionEntry &e = entries[i];
-    if (e.size == 0)
-      continue;
-    const void *src = payload[i] ? static_cast<const void *>(payload[i]->data())
-                                 : static_cast<const void *>(model.weights.data());
-    std::memcpy(&b[e.offset], src, e.size);
-  }
+  std::string b(entries[3].offset, '\0');
+  for (uint32_t i = 0; i < kOmPartitionCount; ++i)
+    if (payload[i] && !payload[i]->empty())
+      std::memcpy(&b[entries[i].offset], payload[i]->data(), entries[i].size);
   for (uint32_t i = 0; i < kOmPartitionCount; ++i) {
     size_t p = tableOffset + i * kOmPartitionEntrySize;
     putU32(b, p, static_cast<uint32_t>(entries[i].type));
@@ -97,36 +96,51 @@ rt::Status serializeOm(const OmModel &model, std::string *out) {
   putU32(b, kHdrFlags, 0);
   putU64(b, kHdrTotalSize, total);
   putU64(b, kHdrTableOffset, tableOffset);
-  putU64(b, kHdrTableChecksum,
-         omChecksum(&b[tableOffset], kOmPartitionCount * kOmPartitionEntrySize));
+  putU64(
+      b, kHdrTableChecksum,
+      omChecksum(&b[tableOffset], kOmPartitionCount * kOmPartitionEntrySize));
   putU64(b, kHdrChecksum, omChecksum(b.data(), kHdrChecksum));
-  *out = std::move(b);
+  *head = std::move(b);
   return rt::Status::ok();
 }
 
-rt::Status writeFileAtomically(const std::string &path,
-                               const std::string &bytes) {
-  // Unique per process and per call, so concurrent writers never share one.
-  static std::atomic<uint64_t> counter{0};
-  std::string tmp = path + ".tmp." + std::to_string(::getpid()) + "." +
-                    std::to_string(counter.fetch_add(1, std::memory_order_relaxed));
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0)
-    return fail(path + ": cannot create '" + tmp + "': " + std::strerror(errno));
-  size_t done = 0;
-  while (done < bytes.size()) {
-    ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+/// write(2) until every byte of `bytes` is in `fd`; false with errno set.
+bool writeAll(int fd, const void *bytes, size_t size) {
+  const char *p = static_cast<const char *>(bytes);
+  while (size > 0) {
+    ssize_t n = ::write(fd, p, size);
     if (n < 0 && errno == EINTR)
       continue;
     if (n <= 0) {
-      std::string why = std::strerror(errno);
-      ::close(fd);
-      ::unlink(tmp.c_str());
-      return fail(path + ": write failed: " + why);
+      if (n == 0)
+        errno = EIO;
+      return false;
     }
-    done += static_cast<size_t>(n);
+    p += n;
+    size -= static_cast<size_t>(n);
   }
-  bool synced = ::fsync(fd) == 0;
+  return true;
+}
+
+/// `path` written from `pieces` in order through a temporary file in the same
+/// folder that is renamed over `path` only when complete.
+rt::Status writePiecesAtomically(
+    const std::string &path,
+    std::initializer_list<std::pair<const void *, size_t>> pieces) {
+  // Unique per process and per call, so concurrent writers never share one.
+  static std::atomic<uint64_t> counter{0};
+  std::string tmp =
+      path + ".tmp." + std::to_string(::getpid()) + "." +
+      std::to_string(counter.fetch_add(1, std::memory_order_relaxed));
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0)
+    return fail(path + ": cannot create '" + tmp +
+                "': " + std::strerror(errno));
+  bool written = true;
+  for (const auto &[data, size] : pieces)
+    if (!(written = writeAll(fd, data, size)))
+      break;
+  bool synced = written && ::fsync(fd) == 0;
   std::string why = synced ? "" : std::strerror(errno);
   if (::close(fd) != 0 && synced) {
     synced = false;
@@ -144,12 +158,30 @@ rt::Status writeFileAtomically(const std::string &path,
   return rt::Status::ok();
 }
 
+} // namespace
+
+rt::Status serializeOm(const OmModel &model, std::string *out) {
+  std::string bytes;
+  GEFLOW_RT_RETURN_IF_ERROR(serializeHead(model, &bytes));
+  bytes.append(reinterpret_cast<const char *>(model.weights.data()),
+               model.weights.size());
+  *out = std::move(bytes);
+  return rt::Status::ok();
+}
+
+rt::Status writeFileAtomically(const std::string &path,
+                               const std::string &bytes) {
+  return writePiecesAtomically(path, {{bytes.data(), bytes.size()}});
+}
+
 rt::Status writeOmFile(const OmModel &model, const std::string &path) {
   // Refuse to write what the loader would refuse to read.
   GEFLOW_RT_RETURN_IF_ERROR(validateOmModel(model, path));
-  std::string bytes;
-  GEFLOW_RT_RETURN_IF_ERROR(serializeOm(model, &bytes));
-  return writeFileAtomically(path, bytes);
+  std::string head;
+  GEFLOW_RT_RETURN_IF_ERROR(serializeHead(model, &head));
+  return writePiecesAtomically(path,
+                               {{head.data(), head.size()},
+                                {model.weights.data(), model.weights.size()}});
 }
 
 } // namespace geflow::om

@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <map>
+#include <sys/mman.h>
 
 using namespace mlir;
 using mlir::ge::GeDialect;
@@ -47,6 +48,24 @@ ArrayRef<int64_t> i64Array(Operation *op, StringRef name) {
 size_t alignWeights(size_t size) {
   const size_t a = om::kWeightAlignment;
   return (size + a - 1) / a * a;
+}
+
+/// Backs the whole pages of [data, data + size) with transparent huge pages
+/// where the kernel allows and faults them in with one call. The copy into
+/// ResNet-18's 45 MB of weights otherwise takes 11k page faults, half of what
+/// `geflow compile` spends; kernels without either advice ignore it.
+void faultInForWriting(void *data, size_t size) {
+  const uintptr_t page = 4096;
+  uintptr_t begin =
+      (reinterpret_cast<uintptr_t>(data) + page - 1) & ~(page - 1);
+  uintptr_t end = (reinterpret_cast<uintptr_t>(data) + size) & ~(page - 1);
+  if (end <= begin)
+    return;
+  void *pages = reinterpret_cast<void *>(begin);
+  ::madvise(pages, end - begin, MADV_HUGEPAGE);
+#ifdef MADV_POPULATE_WRITE
+  ::madvise(pages, end - begin, MADV_POPULATE_WRITE);
+#endif
 }
 
 om::MemRef memRef(om::MemRef::Kind kind, int64_t index, int64_t offset) {
@@ -96,6 +115,9 @@ private:
   }
 
   llvm::Error emitData(const om::OpDef &def);
+  /// Reserves WEIGHTS for every constant of the graph (`origin`: the op of
+  /// each OpDef).
+  void reserveWeights(ArrayRef<Operation *> origin);
   llvm::Error emitConst(om::OpDef &def, Operation *op);
   llvm::Error emitCompute(om::OpDef &def, Operation *op);
   void emitEvent(const om::OpDef &def);
@@ -136,6 +158,19 @@ llvm::Error OmEmitter::emitData(const om::OpDef &def) {
   *task.mutable_dst() = where;
   task.set_size(bytes);
   return llvm::Error::success();
+}
+
+void OmEmitter::reserveWeights(ArrayRef<Operation *> origin) {
+  // One allocation for every constant: a growing vector would copy ResNet's
+  // 45 MB of weights several times over and fault in each new buffer.
+  size_t total = 0;
+  for (int i = 0; i < graph().op_size(); ++i)
+    if (graph().op(i).type() == kConstType)
+      if (auto value = origin[i]->getAttrOfType<ElementsAttr>("value"))
+        total = alignWeights(
+            total + std::max<int64_t>(tensorBytes(value.getShapedType()), 0));
+  model_.weights.reserve(total);
+  faultInForWriting(model_.weights.data(), total);
 }
 
 llvm::Error OmEmitter::emitConst(om::OpDef &def, Operation *op) {
@@ -266,6 +301,7 @@ llvm::Expected<om::OmModel> OmEmitter::run(StringRef modelName) {
           GeDialect::kEventsBeforeReductionAttr))
     attrs["events_before_reduction"].set_i(before.getInt());
   *modelDef.add_graph() = std::move(build->graph);
+  reserveWeights(build->origin);
 
   for (int i = 0; i < graph().op_size(); ++i) {
     om::OpDef &def = *graph().mutable_op(i);

@@ -8,6 +8,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -177,7 +178,36 @@ TEST(OmFormat, BadMagicAndVersion) {
   bad[om::kHdrFormatVersion] = 7;
   refreshHeaderChecksum(bad);
   EXPECT_EQ(loadError(bad), "model.om: unsupported format version 7 (this "
-                            "loader reads version 1)");
+                            "loader reads version 2)");
+  // Version 1 files (FNV-1a checksums) are refused, not misread.
+  bad = bytes;
+  bad[om::kHdrFormatVersion] = 1;
+  refreshHeaderChecksum(bad);
+  EXPECT_EQ(loadError(bad), "model.om: unsupported format version 1 (this "
+                            "loader reads version 2)");
+}
+
+TEST(OmFormat, FileHoldsExactlyTheSerializedBytes) {
+  // writeOmFile streams the weights from the model instead of assembling the
+  // file in memory; the bytes must be serializeOm's.
+  om::OmModel m = addReluModel();
+  m.weights.resize(3 * om::kWeightAlignment + 5, 0x5a);
+  m.weights.resize(4 * om::kWeightAlignment, 0);
+  std::string path = tempPath("streamed.om");
+  rt::Status st = om::writeOmFile(m, path);
+  ASSERT_TRUE(st.isOk()) << st.toString();
+  std::ifstream in(path, std::ios::binary);
+  std::string file((std::istreambuf_iterator<char>(in)),
+                   std::istreambuf_iterator<char>());
+  EXPECT_EQ(file, serialize(m));
+  EXPECT_EQ(loadError(file), "");
+  std::remove(path.c_str());
+}
+
+TEST(OmFormat, ChecksumIsXxh3) {
+  // XXH3-64 with seed 0 of "" and of "abc" (the xxHash reference values).
+  EXPECT_EQ(om::omChecksum("", 0), 0x2d06800538d394c2ull);
+  EXPECT_EQ(om::omChecksum("abc", 3), 0x78af5f94892f3950ull);
 }
 
 TEST(OmFormat, MissingFile) {
