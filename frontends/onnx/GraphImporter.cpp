@@ -36,10 +36,10 @@ class GraphImporter {
 public:
   GraphImporter(MLIRContext &context, onnx::ModelProto &model,
                 llvm::StringRef sourceName, const OnnxImportOptions &options,
-                bool probe = false)
+                bool probe = false, const MappedTensors *mapped = nullptr)
       : context(context), model(model), graph(*model.mutable_graph()),
         sourceName(sourceName), options(options), builder(&context),
-        opset(getDefaultOpset(model)), probe(probe) {
+        opset(getDefaultOpset(model)), probe(probe), mapped(mapped) {
     if (options.streamPlan && !probe)
       planApplier.emplace(*options.streamPlan);
   }
@@ -78,6 +78,8 @@ private:
   int64_t opset;
   /// Probe mode: skip nodes without static output types, keep weights out.
   bool probe;
+  /// Large initializers' raw_data, left in the file (null: all in the proto).
+  const MappedTensors *mapped;
   /// Probe mode: the nodes left out, and the names of the returned values.
   std::vector<const onnx::NodeProto *> skipped;
   std::vector<std::string> probeNames;
@@ -165,7 +167,8 @@ llvm::Error GraphImporter::importInitializers(func::FuncOp func) {
         continue;
       }
     }
-    auto value = convertTensor(context, tensor);
+    auto value = convertTensor(
+        context, tensor, mapped ? mapped->lookup(tensor.name()) : std::nullopt);
     if (!value)
       return makeError("initializer '" + tensor.name() +
                        "': " + llvm::toString(value.takeError()));
@@ -514,12 +517,13 @@ geflow::onnxfe::probeFoldedInputs(MLIRContext &context, onnx::ModelProto &model,
       .runProbe();
 }
 
-llvm::Expected<OwningOpRef<ModuleOp>>
-geflow::onnxfe::importPreparedModel(MLIRContext &context, onnx::ModelProto &model,
-                                    llvm::StringRef sourceName,
-                                    const OnnxImportOptions &options) {
+llvm::Expected<OwningOpRef<ModuleOp>> geflow::onnxfe::importPreparedModel(
+    MLIRContext &context, onnx::ModelProto &model, llvm::StringRef sourceName,
+    const OnnxImportOptions &options, const MappedTensors *mapped) {
   if (options.fold)
     if (auto err = refineShapesByFolding(context, model, sourceName))
       return std::move(err);
-  return GraphImporter(context, model, sourceName, options).run();
+  return GraphImporter(context, model, sourceName, options, /*probe=*/false,
+                       mapped)
+      .run();
 }

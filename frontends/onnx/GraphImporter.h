@@ -2,6 +2,7 @@
 #ifndef GEFLOW_FRONTENDS_ONNX_GRAPHIMPORTER_H
 #define GEFLOW_FRONTENDS_ONNX_GRAPHIMPORTER_H
 
+#include "frontends/onnx/MappedTensors.h"
 #include "frontends/onnx/OnnxImporter.h"
 
 #include "onnx/onnx_pb.h"
@@ -19,7 +20,9 @@ namespace geflow::onnxfe {
 /// tensor is static. Consumes initializer data (raw_data is freed once copied).
 llvm::Expected<mlir::OwningOpRef<mlir::ModuleOp>>
 importPreparedModel(mlir::MLIRContext &context, onnx::ModelProto &model,
-                    llvm::StringRef sourceName, const OnnxImportOptions &options);
+                    llvm::StringRef sourceName,
+                    const OnnxImportOptions &options,
+                    const MappedTensors *mapped = nullptr);
 
 /// What a probe import learnt: whether some node still lacks a static output type,
 /// and the values that folding computed for those nodes' inputs.

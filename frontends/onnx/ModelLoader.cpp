@@ -17,6 +17,7 @@
 
 #include <exception>
 #include <limits>
+#include <optional>
 #include <unordered_map>
 
 using namespace geflow;
@@ -138,15 +139,23 @@ static llvm::Error loadExternalData(onnx::GraphProto &graph,
   return llvm::Error::success();
 }
 
-llvm::Expected<onnx::ModelProto> onnxfe::readModelFile(llvm::StringRef path) {
+llvm::Expected<onnx::ModelProto> onnxfe::readModelFile(llvm::StringRef path,
+                                                       MappedTensors *mapped) {
   auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
                                             /*RequiresNullTerminator=*/false);
   if (!buffer)
     return makeError("cannot read '" + path + "': " + buffer.getError().message());
-  auto model = parseModel((*buffer)->getBuffer(), path);
+  std::optional<std::string> slim;
+  if (mapped)
+    slim = cutLargeRawData((*buffer)->getBuffer(), *mapped);
+  auto model =
+      parseModel(slim ? llvm::StringRef(*slim) : (*buffer)->getBuffer(), path);
   if (!model)
     return model.takeError();
-  buffer->reset();
+  if (slim)
+    mapped->file = std::move(*buffer);
+  else
+    buffer->reset();
   llvm::SmallString<256> baseDir(path);
   llvm::sys::path::remove_filename(baseDir);
   if (auto err = loadExternalData(*model->mutable_graph(), baseDir))

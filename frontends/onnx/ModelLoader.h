@@ -9,6 +9,7 @@
 #ifndef GEFLOW_FRONTENDS_ONNX_MODELLOADER_H
 #define GEFLOW_FRONTENDS_ONNX_MODELLOADER_H
 
+#include "frontends/onnx/MappedTensors.h"
 #include "frontends/onnx/OnnxImporter.h"
 
 #include "onnx/onnx_pb.h"
@@ -42,8 +43,10 @@ llvm::Expected<onnx::ModelProto> parseModel(llvm::StringRef bytes,
                                             llvm::StringRef sourceName);
 
 /// Reads and parses a `.onnx` file, then pulls external tensor data next to it
-/// into raw_data.
-llvm::Expected<onnx::ModelProto> readModelFile(llvm::StringRef path);
+/// into raw_data. With `mapped`, large initializers are parsed without their
+/// raw_data, which `mapped` keeps in the file's mapping (MappedTensors.h).
+llvm::Expected<onnx::ModelProto> readModelFile(llvm::StringRef path,
+                                               MappedTensors *mapped = nullptr);
 
 /// Brings `model` to `options.targetOpset` and runs shape inference on it, after
 /// dropping initializers from the graph inputs and applying `options.inputShapes`.

@@ -67,20 +67,29 @@ geflow::parseInputShapeOption(llvm::StringRef value) {
   return shapes;
 }
 
-llvm::Expected<mlir::OwningOpRef<mlir::ModuleOp>>
-geflow::importOnnxModel(mlir::MLIRContext &context, onnx::ModelProto model,
-                        llvm::StringRef sourceName,
-                        const OnnxImportOptions &options) {
+/// importOnnxModel, with the raw_data of large initializers in `mapped` when
+/// it is given.
+static llvm::Expected<mlir::OwningOpRef<mlir::ModuleOp>>
+importParsedModel(mlir::MLIRContext &context, onnx::ModelProto &model,
+                  llvm::StringRef sourceName, const OnnxImportOptions &options,
+                  const MappedTensors *mapped) {
   registerOnnxImportDialects(context);
   try {
     if (auto err = prepareModel(model, options))
       return std::move(err);
-    return importPreparedModel(context, model, sourceName, options);
+    return importPreparedModel(context, model, sourceName, options, mapped);
   } catch (const std::exception &e) {
     // prepareModel catches libonnx's exceptions itself; this is the last guard so
     // that nothing escapes the library (std::bad_alloc, protobuf internals).
     return makeError("'" + sourceName + "': import failed: " + e.what());
   }
+}
+
+llvm::Expected<mlir::OwningOpRef<mlir::ModuleOp>>
+geflow::importOnnxModel(mlir::MLIRContext &context, onnx::ModelProto model,
+                        llvm::StringRef sourceName,
+                        const OnnxImportOptions &options) {
+  return importParsedModel(context, model, sourceName, options, nullptr);
 }
 
 llvm::Expected<mlir::OwningOpRef<mlir::ModuleOp>>
@@ -96,14 +105,15 @@ geflow::importOnnxBytes(mlir::MLIRContext &context, llvm::StringRef bytes,
 llvm::Expected<mlir::OwningOpRef<mlir::ModuleOp>>
 geflow::importOnnxFile(mlir::MLIRContext &context, llvm::StringRef path,
                        const OnnxImportOptions &options) {
+  MappedTensors mapped;
   llvm::Expected<onnx::ModelProto> model = [&]() -> llvm::Expected<onnx::ModelProto> {
     try {
-      return readModelFile(path);
+      return readModelFile(path, &mapped);
     } catch (const std::exception &e) {
       return makeError("cannot read '" + path + "': " + e.what());
     }
   }();
   if (!model)
     return model.takeError();
-  return importOnnxModel(context, std::move(*model), path, options);
+  return importParsedModel(context, *model, path, options, &mapped);
 }

@@ -145,7 +145,8 @@ static int64_t packTypedData(const TensorProto &tensor, std::vector<char> &bytes
 }
 
 llvm::Expected<DenseElementsAttr>
-geflow::onnxfe::convertTensor(MLIRContext &context, const TensorProto &tensor) {
+geflow::onnxfe::convertTensor(MLIRContext &context, const TensorProto &tensor,
+                              std::optional<llvm::ArrayRef<char>> rawData) {
   auto fail = [&](const llvm::Twine &why) {
     return makeError("tensor '" + tensor.name() + "': " + why);
   };
@@ -167,7 +168,9 @@ geflow::onnxfe::convertTensor(MLIRContext &context, const TensorProto &tensor) {
 
   std::vector<char> packed;
   llvm::ArrayRef<char> bytes;
-  if (tensor.has_raw_data()) {
+  if (rawData) {
+    bytes = *rawData;
+  } else if (tensor.has_raw_data()) {
     bytes = llvm::ArrayRef<char>(tensor.raw_data().data(), tensor.raw_data().size());
   } else {
     int64_t count = packTypedData(tensor, packed);

@@ -16,6 +16,8 @@
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/Error.h"
 
+#include <optional>
+
 namespace geflow::onnxfe {
 
 /// ONNX TensorProto::DataType -> element type. Errors name the ONNX type.
@@ -32,8 +34,11 @@ convertTensorType(mlir::MLIRContext &context, const onnx::TypeProto &type);
 
 /// A TensorProto -> DenseElementsAttr. raw_data is handed to
 /// DenseElementsAttr::getFromRawBuffer directly: the one copy the weights see.
+/// `rawData`, when given, is the tensor's raw_data kept outside the proto
+/// (MappedTensors).
 llvm::Expected<mlir::DenseElementsAttr>
-convertTensor(mlir::MLIRContext &context, const onnx::TensorProto &tensor);
+convertTensor(mlir::MLIRContext &context, const onnx::TensorProto &tensor,
+              std::optional<llvm::ArrayRef<char>> rawData = std::nullopt);
 
 /// One node attribute -> the ODS attribute kind of its ONNX type.
 llvm::Expected<mlir::Attribute> convertAttribute(mlir::MLIRContext &context,
