@@ -229,47 +229,63 @@ private:
   }
 
   /// float max_pool by rows: each tap updates a whole output row at once (a
-  /// vectorisable pass over a strided input row) instead of visiting windows
-  /// one output at a time. Taps come in window order and only a strictly
-  /// larger value replaces the best, so Indices name the same element as
-  /// maxPlane's. `idx` (may be null) gets row-major offsets while the plane
-  /// runs, converted to the flat index at the end.
+  /// vectorised max over a strided input row) instead of visiting windows
+  /// one output at a time. Indices (`idx`, may be null) come after, per
+  /// output: the first tap in window order holding the maximum, which is the
+  /// element maxPlane's first strict maximum names.
   void maxPlaneByRows(const float *in, float *out, int64_t *idx,
                       int64_t base) const {
     const Window &w = p_.w;
     const int64_t ow = w.out[2];
-    float *rowOut = out;
-    int64_t *rowIdx = idx;
     for (int64_t o0 = 0; o0 < w.out[0]; ++o0) {
       const std::array<int64_t, 4> &t0 = p_.taps[0][o0];
-      for (int64_t o1 = 0; o1 < w.out[1]; ++o1) {
+      for (int64_t o1 = 0; o1 < w.out[1]; ++o1, out += ow) {
         const std::array<int64_t, 4> &t1 = p_.taps[1][o1];
-        std::fill(rowOut, rowOut + ow, -std::numeric_limits<float>::infinity());
-        if (rowIdx)
-          std::fill(rowIdx, rowIdx + ow, int64_t(-1));
+        std::fill(out, out + ow, -std::numeric_limits<float>::infinity());
         for (int64_t k0 = t0[0]; k0 < t0[1]; ++k0) {
           int64_t i0 = o0 * w.stride[0] - w.padBegin[0] + k0 * w.dilation[0];
           for (int64_t k1 = t1[0]; k1 < t1[1]; ++k1) {
             int64_t i1 = o1 * w.stride[1] - w.padBegin[1] + k1 * w.dilation[1];
-            int64_t rowStart = (i0 * w.in[1] + i1) * w.in[2];
-            for (int64_t k2 = 0; k2 < w.kernel[2]; ++k2) {
-              if (rowIdx)
-                maxRowTapIndexed(in, rowStart, k2, rowOut, rowIdx);
-              else
-                maxRowTap(in + rowStart, k2, rowOut);
-            }
+            const float *row = in + (i0 * w.in[1] + i1) * w.in[2];
+            for (int64_t k2 = 0; k2 < w.kernel[2]; ++k2)
+              maxRowTap(row, k2, out);
           }
         }
-        rowOut += ow;
-        if (rowIdx)
-          rowIdx += ow;
+        if (!idx)
+          continue;
+        int64_t o[3] = {o0, o1, 0};
+        for (o[2] = 0; o[2] < ow; ++o[2], ++idx) {
+          int64_t at = firstAt(in, o, out[o[2]]);
+          *idx = at < 0 ? -1 : base + indexInPlane(at);
+        }
       }
     }
-    if (!idx)
-      return;
-    for (int64_t i = 0, n = w.outSize(); i < n; ++i)
-      if (idx[i] >= 0)
-        idx[i] = base + indexInPlane(idx[i]);
+  }
+
+  /// The row-major offset of the first valid tap of window `o` (window
+  /// order) whose value is `best`, or -1 for a window with no valid tap.
+  int64_t firstAt(const float *in, const int64_t (&o)[3], float best) const {
+    const Window &w = p_.w;
+    int64_t r[3][2], pad[3][2];
+    for (int d = 0; d < 3; ++d)
+      windowDim(d, o[d], r[d], pad[d]);
+    int64_t first = -1;
+    for (int64_t k0 = r[0][0]; k0 < r[0][1]; ++k0) {
+      int64_t i0 = o[0] * w.stride[0] - w.padBegin[0] + k0 * w.dilation[0];
+      for (int64_t k1 = r[1][0]; k1 < r[1][1]; ++k1) {
+        int64_t i1 = o[1] * w.stride[1] - w.padBegin[1] + k1 * w.dilation[1];
+        int64_t rowStart =
+            (i0 * w.in[1] + i1) * w.in[2] + o[2] * w.stride[2] - w.padBegin[2];
+        for (int64_t k2 = r[2][0]; k2 < r[2][1]; ++k2) {
+          int64_t at = rowStart + k2 * w.dilation[2];
+          if (first < 0)
+            first = at; // a window of NaNs or -infs still names its first
+          if (in[at] == best)
+            return at;
+        }
+      }
+    }
+    return first;
   }
 
   /// out[j] = max(out[j], row[j * stride + off]) over tap k2's columns.
@@ -286,22 +302,6 @@ private:
     } else {
       for (int64_t j = lo; j < hi; ++j)
         out[j] = std::max(out[j], src[j * s]);
-    }
-  }
-
-  /// maxRowTap that also records the winner's offset in the plane.
-  void maxRowTapIndexed(const float *in, int64_t rowStart, int64_t k2,
-                        float *__restrict out, int64_t *__restrict idx) const {
-    auto [off, lo, hi] = nn::tapColumns(p_.w, k2);
-    const int64_t s = p_.w.stride[2];
-    // Selects, not branches: which tap wins is data, and mispredicted
-    // branches cost more than the rest of the loop.
-    for (int64_t j = lo; j < hi; ++j) {
-      int64_t at = rowStart + off + j * s;
-      float v = in[at];
-      bool take = (idx[j] < 0) | (v > out[j]);
-      out[j] = take ? v : out[j];
-      idx[j] = take ? at : idx[j];
     }
   }
 
