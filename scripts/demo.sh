@@ -35,8 +35,9 @@ section "geflow run $out/tiny_cnn.om  (checked against PyTorch's output)"
 "$bin/geflow" run "$out/tiny_cnn.om" --repeat 20 \
   --input image=examples/models/tiny_cnn.image.npy \
   --expect probs=examples/models/tiny_cnn.probs.npy \
-  --output-dir "$out/outputs" --trace "$out/trace.json"
-echo "  outputs in $out/outputs, trace in $out/trace.json (open in ui.perfetto.dev or chrome://tracing)"
+  --output-dir "$out/outputs" --profile "$out/profile"
+echo "  outputs in $out/outputs; open $out/profile/timeline.html in a browser, or"
+echo "  $out/profile/trace.json in ui.perfetto.dev"
 
 section "runtime sample: 3-stage pipeline, one stream vs three streams"
 "$bin/geflow-pipeline-sample"
