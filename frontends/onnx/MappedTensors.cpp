@@ -19,6 +19,7 @@ constexpr uint32_t kModelGraphField = 7;
 constexpr uint32_t kGraphInitializerField = 5;
 constexpr uint32_t kTensorNameField = 8;
 constexpr uint32_t kTensorRawDataField = 9;
+constexpr uint32_t kTensorExternalDataField = 13;
 
 enum WireType : uint32_t { kVarint = 0, kFixed64 = 1, kLen = 2, kFixed32 = 5 };
 
@@ -140,6 +141,7 @@ private:
   bool tensor(llvm::StringRef in, std::string &out) {
     llvm::StringRef name, raw;
     int rawCount = 0;
+    bool external = false;
     Field field;
     for (llvm::StringRef rest = in; !rest.empty();) {
       if (!nextField(rest, field))
@@ -148,12 +150,16 @@ private:
         continue;
       if (field.number == kTensorNameField)
         name = field.payload; // the last one wins, as when parsing
+      else if (field.number == kTensorExternalDataField)
+        external = true;
       else if (field.number == kTensorRawDataField) {
         raw = field.payload;
         ++rawCount;
       }
     }
-    if (rawCount != 1 || raw.size() < MappedTensors::kMinBytes) {
+    // External data replaces raw_data when it is read (ModelLoader), so such
+    // a tensor is left to that path.
+    if (rawCount != 1 || external || raw.size() < MappedTensors::kMinBytes) {
       out.append(in.data(), in.size());
       return rawCount <= 1;
     }

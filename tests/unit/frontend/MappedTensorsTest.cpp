@@ -73,6 +73,15 @@ TEST(MappedTensors, NothingToCutOrMalformedBytesLeaveTheParserInCharge) {
   EXPECT_FALSE(cutLargeRawData("\x0b\x0c", mapped)); // a group: not ONNX
 }
 
+TEST(MappedTensors, TensorsWithExternalDataAreLeftToTheirPath) {
+  OnnxModelBuilder b = matMulAddModel();
+  auto *entry = b.graph().mutable_initializer(0)->add_external_data();
+  entry->set_key("location");
+  entry->set_value("weights.bin");
+  MappedTensors mapped;
+  EXPECT_FALSE(cutLargeRawData(b.model.SerializeAsString(), mapped));
+}
+
 TEST(MappedTensors, TwoLargeInitializersOfOneNameAreNotCut) {
   OnnxModelBuilder b = matMulAddModel();
   b.floatInit("W", {128, 256}, largeWeights());
