@@ -24,6 +24,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "executor/kernels/ConvShifted.h"
 #include "executor/kernels/KernelRegistry.h"
 #include "executor/kernels/NnPackedGemm.h"
 #include "executor/kernels/NnSupport.h"
@@ -52,7 +53,7 @@ constexpr int64_t kColTileFloats = 1 << 16;
 constexpr int64_t kTargetItems = 16;
 constexpr int64_t kMinTileCols = nn::kPanelCols;
 constexpr int64_t kMinRowTile = 32;
-constexpr int64_t kRowTileMultiple = 24;
+constexpr int64_t kRowTileMultiple = nn::kPanelRows;
 
 int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 int64_t floorDiv(int64_t a, int64_t b) {
@@ -297,6 +298,7 @@ struct ConvPlan {
   int64_t rowTiles = 1;
   bool pointwise = false; // X is the column matrix
   bool depthwise = false; // direct path, one output plane per work item
+  bool shifted = false;   // whole output rows per tile (ConvShifted.h)
   nn::Activation act;     // fused_conv's; none for conv
 
   // GEMM work items are ordered (image, group, column tile, row tile).
@@ -323,10 +325,16 @@ rt::Status analyzeConv(const om::OpDef &op, ConvPlan *c) {
   int64_t cols = std::max<int64_t>(64, kColTileFloats / std::max<int64_t>(c->k, 1));
   cols = (cols + 15) / 16 * 16;
   int64_t images = std::max<int64_t>(c->s.batch * c->s.group, 1);
-  if (images * ceilDiv(c->p, cols) < kTargetItems) {
+  c->shifted = !c->pointwise && !c->depthwise && nn::ShiftedConv::applies(w);
+  // A shifted conv splits output channels rather than narrow its tiles: a
+  // channel tile only rebuilds a small slab, a column tile streams all the
+  // weights again.
+  if (!c->shifted && images * ceilDiv(c->p, cols) < kTargetItems) {
     int64_t perImage = ceilDiv(kTargetItems, images);
     cols = std::max(kMinTileCols, ceilDiv(ceilDiv(c->p, perImage), 16) * 16);
   }
+  if (c->shifted) // tiles of whole output rows
+    cols = std::max<int64_t>(1, cols / w.out[2]) * w.out[2];
   c->tileCols = std::max<int64_t>(1, std::min(cols, c->p));
   c->tiles = ceilDiv(c->p, c->tileCols);
   int64_t mg = c->s.outPerGroup(), base = images * c->tiles;
@@ -334,7 +342,8 @@ rt::Status analyzeConv(const om::OpDef &op, ConvPlan *c) {
   if (base < kTargetItems && mg >= 2 * kMinRowTile) {
     int64_t want = std::min(ceilDiv(kTargetItems, base), mg / kMinRowTile);
     c->tileRows =
-        ceilDiv(ceilDiv(mg, want), kRowTileMultiple) * kRowTileMultiple;
+        std::max(kRowTileMultiple,
+                 ceilDiv(mg, want) / kRowTileMultiple * kRowTileMultiple);
   }
   c->rowTiles = ceilDiv(std::max<int64_t>(mg, 1), c->tileRows);
   return rt::Status::ok();
@@ -361,8 +370,13 @@ public:
     if (!weights || c_.depthwise || !nn::packedGemmAvailable())
       return;
     const int64_t mg = c_.s.outPerGroup();
-    for (int64_t g = 0; g < c_.s.group; ++g)
-      packed_.push_back(nn::packRows(weights + g * mg * c_.k, mg, c_.k, c_.k));
+    if (c_.shifted)
+      shifted_ = std::make_unique<nn::ShiftedConv>(c_.s.w, c_.s.inPerGroup());
+    for (int64_t g = 0; g < c_.s.group; ++g) {
+      const float *wg = weights + g * mg * c_.k;
+      packed_.push_back(shifted_ ? shifted_->packWeights(wg, mg)
+                                 : nn::packRows(wg, mg, c_.k, c_.k));
+    }
   }
 
   rt::Status run(const TensorView *inputs, const TensorView *outputs,
@@ -382,6 +396,8 @@ public:
     }
     const ConvShape &s = c_.s;
     const int64_t mg = s.outPerGroup(), cg = s.inPerGroup();
+    if (shifted_)
+      return runShifted(x, bias, residual, y, items);
     float *col = c_.pointwise ? nullptr : nn::scratch(c_.k * c_.tileCols);
     int64_t built = -1; // the (image, group, column tile) now in `col`
     for (int64_t i = items.begin; i < items.end; ++i) {
@@ -418,6 +434,40 @@ public:
   }
 
 private:
+  /// The work items of a stride-1 conv over whole output rows: the GEMM reads
+  /// the padded input slab in place (ConvShifted.h) into a tile on the padded
+  /// width, whose rows the epilogue copies into Y without their tails.
+  rt::Status runShifted(const float *x, const float *bias,
+                        const float *residual, float *y,
+                        BlockRange items) const {
+    const ConvShape &s = c_.s;
+    const int64_t mg = s.outPerGroup(), cg = s.inPerGroup();
+    const int64_t ow = s.w.out[2], tileOutRows = c_.tileCols / ow;
+    float *slab = nn::scratch(shifted_->slabFloats(tileOutRows), 1);
+    float *tile = nn::scratch(c_.tileRows * shifted_->columns(tileOutRows), 2);
+    int64_t built = -1; // the (image, group, column tile) now in `slab`
+    nn::BRows b;
+    for (int64_t i = items.begin; i < items.end; ++i) {
+      int64_t rowTile = i % c_.rowTiles, ngt = i / c_.rowTiles;
+      int64_t t = ngt % c_.tiles, ng = ngt / c_.tiles;
+      int64_t g = ng % s.group, n = ng / s.group;
+      int64_t p0 = t * c_.tileCols, p1 = std::min(c_.p, p0 + c_.tileCols);
+      int64_t m0 = rowTile * c_.tileRows, m1 = std::min(mg, m0 + c_.tileRows);
+      int64_t outRows = (p1 - p0) / ow;
+      if (built != ngt)
+        b = shifted_->buildSlab(x + (n * s.inChannels + g * cg) * s.w.inSize(),
+                                p0 / ow, outRows, slab);
+      built = ngt;
+      float *yg = y + (n * s.outChannels + g * mg) * c_.p;
+      Epilogue e{bias ? bias + g * mg : nullptr, residual, y, &c_.act};
+      ShiftedRows rows{&e, yg + p0, c_.p, shifted_->paddedWidth(), ow, outRows};
+      nn::RowEpilogue epilogue{&ShiftedRows::apply, &rows};
+      int64_t cols = shifted_->columns(outRows);
+      nn::gemmPacked(packed_[g], m0, m1, cols, b, tile, cols, &epilogue);
+    }
+    return rt::Status::ok();
+  }
+
   /// fused_conv's bias (of the group's channels), residual Z and activation
   /// on a row of Y, while the GEMM's tile is in cache.
   struct Epilogue {
@@ -431,6 +481,24 @@ private:
       if (e.residual)
         addResidual(e.residual + (row - e.y), row, n);
       nn::applyActivation(*e.act, row, n);
+    }
+  };
+
+  /// Copies row m of a padded-width tile into Y, output row by output row,
+  /// then runs the conv's epilogue on it.
+  struct ShiftedRows {
+    const Epilogue *epilogue;
+    float *yTile; // Y's row 0 (of the group) at the tile's first column
+    int64_t p, paddedWidth, outWidth, outRows;
+
+    static void apply(const void *context, int64_t m, float *data, int64_t n) {
+      const ShiftedRows &r = *static_cast<const ShiftedRows *>(context);
+      float *dst = r.yTile + m * r.p;
+      for (int64_t row = 0; row < r.outRows; ++row)
+        std::copy(data + row * r.paddedWidth,
+                  data + row * r.paddedWidth + r.outWidth,
+                  dst + row * r.outWidth);
+      Epilogue::apply(r.epilogue, m, dst, r.outRows * r.outWidth);
     }
   };
 
@@ -453,6 +521,7 @@ private:
 
   const ConvPlan c_;
   std::vector<nn::PackedRows> packed_; // per group; empty: nn::gemm on W
+  std::unique_ptr<nn::ShiftedConv> shifted_; // packed_ is tap-major
 };
 
 rt::Status createConv(const KernelSpec &spec, std::unique_ptr<Kernel> *out) {

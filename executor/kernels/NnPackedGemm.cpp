@@ -10,7 +10,7 @@ namespace geflow::kernels::nn {
 #if GEFLOW_HAVE_AVX2_GEMM
 namespace avx2 {
 void gemmPacked(const PackedRows &a, int64_t r0, int64_t r1, int64_t n,
-                const float *b, int64_t ldb, float *c, int64_t ldc,
+                const BRows &b, float *c, int64_t ldc,
                 const RowEpilogue *epilogue);
 } // namespace avx2
 #endif
@@ -38,12 +38,12 @@ bool packedGemmAvailable() {
 }
 
 void gemmPacked(const PackedRows &a, int64_t r0, int64_t r1, int64_t n,
-                const float *b, int64_t ldb, float *c, int64_t ldc,
+                const BRows &b, float *c, int64_t ldc,
                 const RowEpilogue *epilogue) {
 #if GEFLOW_HAVE_AVX2_GEMM
-  avx2::gemmPacked(a, r0, r1, n, b, ldb, c, ldc, epilogue);
+  avx2::gemmPacked(a, r0, r1, n, b, c, ldc, epilogue);
 #else
-  (void)a, (void)r0, (void)r1, (void)n, (void)b, (void)ldb, (void)c, (void)ldc,
+  (void)a, (void)r0, (void)r1, (void)n, (void)b, (void)c, (void)ldc,
       (void)epilogue;
   std::abort(); // packedGemmAvailable() is false
 #endif

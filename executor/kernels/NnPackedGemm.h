@@ -48,13 +48,30 @@ struct RowEpilogue {
   const void *context;
 };
 
-/// C[rows r0..r1 of A x n] = A[r0..r1) * B, B row-major [A.depth x n] with
-/// leading dimension ldb, C with ldc (row r0 of A lands in C's first row),
-/// then `epilogue` (may be null) on each row. r0 must be a multiple of
-/// kPanelRows. C's previous contents are ignored.
+/// Where the rows of B are: row k is at base + groupOffsets[k / groupDepth]
+/// + (k % groupDepth) * ldb. Without groupOffsets, B is plain row-major
+/// (row k at base + k * ldb). Groups let B be shifted views of one matrix
+/// (a conv's taps over its padded input) instead of copies.
+struct BRows {
+  const float *base = nullptr;
+  int64_t ldb = 0;
+  int64_t groupDepth = 0;
+  const int64_t *groupOffsets = nullptr;
+};
+
+/// C[rows r0..r1 of A x n] = A[r0..r1) * B, B [A.depth x n], C with leading
+/// dimension ldc (row r0 of A lands in C's first row), then `epilogue` (may
+/// be null) on each row. r0 must be a multiple of kPanelRows. C's previous
+/// contents are ignored.
 void gemmPacked(const PackedRows &a, int64_t r0, int64_t r1, int64_t n,
-                const float *b, int64_t ldb, float *c, int64_t ldc,
+                const BRows &b, float *c, int64_t ldc,
                 const RowEpilogue *epilogue = nullptr);
+/// The same for a plain row-major B with leading dimension ldb.
+inline void gemmPacked(const PackedRows &a, int64_t r0, int64_t r1, int64_t n,
+                       const float *b, int64_t ldb, float *c, int64_t ldc,
+                       const RowEpilogue *epilogue = nullptr) {
+  gemmPacked(a, r0, r1, n, BRows{b, ldb}, c, ldc, epilogue);
+}
 
 } // namespace geflow::kernels::nn
 

@@ -52,7 +52,7 @@ void microKernel(int64_t kc, const float *__restrict a,
 } // namespace
 
 void gemmPacked(const PackedRows &a, int64_t r0, int64_t r1, int64_t n,
-                const float *b, int64_t ldb, float *c, int64_t ldc,
+                const BRows &b, float *c, int64_t ldc,
                 const RowEpilogue *epilogue) {
   // Per host thread: a zero-padded copy of a chunk's last, narrower column
   // panel, and the 6x16 tile a partial panel computes into.
@@ -62,10 +62,18 @@ void gemmPacked(const PackedRows &a, int64_t r0, int64_t r1, int64_t n,
   const int64_t fullCols = n / kPanelCols * kPanelCols, tailCols = n - fullCols;
   if (tailCols)
     edgeB.resize(std::min(k, kDepthChunk) * kPanelCols);
-  for (int64_t k0 = 0; k0 < k; k0 += kDepthChunk) {
-    const int64_t kc = std::min(kDepthChunk, k - k0);
+  const int64_t ldb = b.ldb;
+  for (int64_t k0 = 0, kc; k0 < k; k0 += kc) {
+    // A chunk stays inside one group of B's rows.
+    const float *bChunk = b.base + k0 * ldb;
+    int64_t groupEnd = k;
+    if (b.groupOffsets) {
+      int64_t group = k0 / b.groupDepth, inGroup = k0 % b.groupDepth;
+      bChunk = b.base + b.groupOffsets[group] + inGroup * ldb;
+      groupEnd = std::min(k, (group + 1) * b.groupDepth);
+    }
+    kc = std::min(kDepthChunk, groupEnd - k0);
     const bool accumulate = k0 > 0;
-    const float *bChunk = b + k0 * ldb;
     if (tailCols) {
       std::fill(edgeB.begin(), edgeB.end(), 0.0f);
       for (int64_t kk = 0; kk < kc; ++kk)

@@ -1,0 +1,66 @@
+//===- ConvShifted.cpp - stride-1 convs as GEMMs over shifted rows --------===//
+
+#include "executor/kernels/ConvShifted.h"
+
+#include <algorithm>
+
+using namespace geflow::kernels::nn;
+
+bool ShiftedConv::applies(const Window &w) {
+  return w.rank <= 2 && w.kernel[0] == 1 && w.kernelSize() > 1 &&
+         w.stride[1] == 1 && w.stride[2] == 1 && w.dilation[1] == 1 &&
+         w.dilation[2] == 1;
+}
+
+ShiftedConv::ShiftedConv(const Window &w, int64_t channels)
+    : w_(w), channels_(channels), paddedWidth_(w.out[2] + w.kernel[2] - 1) {
+  for (int64_t kh = 0; kh < w.kernel[1]; ++kh)
+    for (int64_t kw = 0; kw < w.kernel[2]; ++kw)
+      tapOffsets_.push_back(kh * paddedWidth_ + kw);
+}
+
+PackedRows ShiftedConv::packWeights(const float *w, int64_t rows) const {
+  const int64_t taps = w_.kernelSize(), depth = channels_ * taps;
+  std::vector<float> tapMajor(rows * depth);
+  for (int64_t m = 0; m < rows; ++m)
+    for (int64_t c = 0; c < channels_; ++c)
+      for (int64_t t = 0; t < taps; ++t)
+        tapMajor[m * depth + t * channels_ + c] =
+            w[(m * channels_ + c) * taps + t];
+  return packRows(tapMajor.data(), rows, depth, depth);
+}
+
+int64_t ShiftedConv::slabFloats(int64_t outRows) const {
+  // One more row: the last tap of the last output row reads kernel-1
+  // columns past the slab's last full row.
+  return channels_ * (outRows + w_.kernel[1]) * paddedWidth_;
+}
+
+int64_t ShiftedConv::columns(int64_t outRows) const {
+  return (outRows - 1) * paddedWidth_ + w_.out[2];
+}
+
+BRows ShiftedConv::buildSlab(const float *x, int64_t oh0, int64_t outRows,
+                             float *slab) const {
+  const int64_t slabRows = outRows + w_.kernel[1] - 1;
+  const int64_t planeFloats = (slabRows + 1) * paddedWidth_;
+  const int64_t left = w_.padBegin[2];
+  const int64_t width = std::min(w_.in[2], paddedWidth_ - left);
+  for (int64_t c = 0; c < channels_; ++c) {
+    const float *plane = x + c * w_.inSize();
+    float *dst = slab + c * planeFloats;
+    for (int64_t r = 0; r < slabRows; ++r, dst += paddedWidth_) {
+      int64_t ih = oh0 + r - w_.padBegin[1];
+      if (ih < 0 || ih >= w_.in[1] || width <= 0) {
+        std::fill(dst, dst + paddedWidth_, 0.0f);
+        continue;
+      }
+      std::fill(dst, dst + left, 0.0f);
+      std::copy(plane + ih * w_.in[2], plane + ih * w_.in[2] + width,
+                dst + left);
+      std::fill(dst + left + width, dst + paddedWidth_, 0.0f);
+    }
+    std::fill(dst, dst + paddedWidth_, 0.0f);
+  }
+  return BRows{slab, planeFloats, channels_, tapOffsets_.data()};
+}
