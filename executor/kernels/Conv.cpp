@@ -476,10 +476,13 @@ private:
 
     static void apply(const void *context, int64_t m, float *row, int64_t n) {
       const Epilogue &e = *static_cast<const Epilogue *>(context);
+      if (!e.residual) {
+        nn::applyBiasActivation(*e.act, e.bias ? e.bias[m] : 0.0f, row, n);
+        return;
+      }
       if (e.bias)
         ArrayMap(row, n) += e.bias[m];
-      if (e.residual)
-        addResidual(e.residual + (row - e.y), row, n);
+      addResidual(e.residual + (row - e.y), row, n);
       nn::applyActivation(*e.act, row, n);
     }
   };

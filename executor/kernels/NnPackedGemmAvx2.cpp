@@ -4,8 +4,9 @@
 // packedGemmAvailable() said the CPU has both (NnPackedGemm.cpp).
 //
 // A 6x16 micro-kernel keeps C's tile in 12 ymm registers over a chunk of
-// kDepthChunk values of k: one panel of A (6 x chunk) stays in L1 while it
-// sweeps the chunk's rows of B (in L2: a column tile holds about 256 KB).
+// kDepthChunk values of k. For each chunk and block of rows, each 16-column
+// panel of B is copied contiguous once (L1) and swept by every row panel of
+// the block, whose A panels (6 x chunk, packed at load) come from L2.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,6 +20,8 @@ namespace geflow::kernels::nn::avx2 {
 namespace {
 
 constexpr int64_t kDepthChunk = 256;
+/// Floats of C a row block aims for (128 KB: a quarter of L2).
+constexpr int64_t kBlockFloats = 32 << 10;
 
 /// C[6 x 8*Vectors] (= or +=) A-panel[kc x 6] * B[kc x 8*Vectors]. One
 /// vector wide serves a last panel of at most 8 columns at half the cost.
@@ -49,20 +52,39 @@ void microKernel(int64_t kc, const float *__restrict a,
     }
 }
 
+/// The kc x 16 panel of B at `src` (row stride ldb; `cols` <= 16 valid
+/// columns, the rest zero) into `dst`, contiguous.
+void copyPanel(const float *src, int64_t ldb, int64_t kc, int64_t cols,
+               float *__restrict dst) {
+  if (cols == kPanelCols) {
+    for (int64_t kk = 0; kk < kc; ++kk, src += ldb, dst += kPanelCols) {
+      _mm256_storeu_ps(dst, _mm256_loadu_ps(src));
+      _mm256_storeu_ps(dst + 8, _mm256_loadu_ps(src + 8));
+    }
+    return;
+  }
+  for (int64_t kk = 0; kk < kc; ++kk, src += ldb, dst += kPanelCols)
+    for (int64_t q = 0; q < kPanelCols; ++q)
+      dst[q] = q < cols ? src[q] : 0.0f;
+}
+
 } // namespace
 
 void gemmPacked(const PackedRows &a, int64_t r0, int64_t r1, int64_t n,
                 const BRows &b, float *c, int64_t ldc,
                 const RowEpilogue *epilogue) {
-  // Per host thread: a zero-padded copy of a chunk's last, narrower column
-  // panel, and the 6x16 tile a partial panel computes into.
-  thread_local std::vector<float> edgeB;
+  // Per host thread: the current column panel of B, copied contiguous and
+  // zero-padded (B's rows may be far apart; a contiguous panel stays in L1
+  // and streams to the micro-kernel), and the 6x16 tile a partial panel
+  // computes into.
+  thread_local std::vector<float> bPanel;
   alignas(32) float tile[kPanelRows * kPanelCols];
-  const int64_t k = a.depth;
-  const int64_t fullCols = n / kPanelCols * kPanelCols, tailCols = n - fullCols;
-  if (tailCols)
-    edgeB.resize(std::min(k, kDepthChunk) * kPanelCols);
-  const int64_t ldb = b.ldb;
+  const int64_t k = a.depth, ldb = b.ldb;
+  bPanel.resize(std::min(k, kDepthChunk) * kPanelCols);
+  // Rows per block: its C rows (n wide) stay in L2 until the epilogue.
+  const int64_t blockRows =
+      std::max<int64_t>(kPanelRows, kBlockFloats / std::max<int64_t>(n, 1) /
+                                        kPanelRows * kPanelRows);
   for (int64_t k0 = 0, kc; k0 < k; k0 += kc) {
     // A chunk stays inside one group of B's rows.
     const float *bChunk = b.base + k0 * ldb;
@@ -73,41 +95,38 @@ void gemmPacked(const PackedRows &a, int64_t r0, int64_t r1, int64_t n,
       groupEnd = std::min(k, (group + 1) * b.groupDepth);
     }
     kc = std::min(kDepthChunk, groupEnd - k0);
-    const bool accumulate = k0 > 0;
-    if (tailCols) {
-      std::fill(edgeB.begin(), edgeB.end(), 0.0f);
-      for (int64_t kk = 0; kk < kc; ++kk)
-        std::copy(bChunk + kk * ldb + fullCols, bChunk + kk * ldb + n,
-                  edgeB.data() + kk * kPanelCols);
-    }
-    for (int64_t p = r0 / kPanelRows; p * kPanelRows < r1; ++p) {
-      const float *aPanel = a.panel(p) + k0 * kPanelRows;
-      const int64_t row0 = p * kPanelRows;
-      const int64_t rows = std::min(kPanelRows, r1 - row0);
-      float *cPanel = c + (row0 - r0) * ldc;
+    const bool accumulate = k0 > 0, last = k0 + kc == k;
+    for (int64_t rb0 = r0; rb0 < r1; rb0 += blockRows) {
+      const int64_t rb1 = std::min(r1, rb0 + blockRows);
       for (int64_t j = 0; j < n; j += kPanelCols) {
         const int64_t cols = std::min(kPanelCols, n - j);
-        const float *bPanel = j < fullCols ? bChunk + j : edgeB.data();
-        const int64_t bStride = j < fullCols ? ldb : kPanelCols;
-        if (rows == kPanelRows && cols == kPanelCols) {
-          microKernel<2>(kc, aPanel, bPanel, bStride, cPanel + j, ldc,
-                         accumulate);
-          continue;
-        }
-        if (cols <= 8)
-          microKernel<1>(kc, aPanel, bPanel, bStride, tile, kPanelCols, false);
-        else
-          microKernel<2>(kc, aPanel, bPanel, bStride, tile, kPanelCols, false);
-        for (int64_t r = 0; r < rows; ++r)
-          for (int64_t q = 0; q < cols; ++q) {
-            float &dst = cPanel[r * ldc + j + q];
-            dst = (accumulate ? dst : 0.0f) + tile[r * kPanelCols + q];
+        copyPanel(bChunk + j, ldb, kc, cols, bPanel.data());
+        for (int64_t row0 = rb0; row0 < rb1; row0 += kPanelRows) {
+          const float *aPanel = a.panel(row0 / kPanelRows) + k0 * kPanelRows;
+          const int64_t rows = std::min(kPanelRows, rb1 - row0);
+          float *cPanel = c + (row0 - r0) * ldc + j;
+          if (rows == kPanelRows && cols == kPanelCols) {
+            microKernel<2>(kc, aPanel, bPanel.data(), kPanelCols, cPanel, ldc,
+                           accumulate);
+            continue;
           }
+          if (cols <= 8)
+            microKernel<1>(kc, aPanel, bPanel.data(), kPanelCols, tile,
+                           kPanelCols, false);
+          else
+            microKernel<2>(kc, aPanel, bPanel.data(), kPanelCols, tile,
+                           kPanelCols, false);
+          for (int64_t r = 0; r < rows; ++r)
+            for (int64_t q = 0; q < cols; ++q) {
+              float &dst = cPanel[r * ldc + q];
+              dst = (accumulate ? dst : 0.0f) + tile[r * kPanelCols + q];
+            }
+        }
       }
-      // The panel's rows are final after the last chunk, and in L1 or L2.
-      if (epilogue && k0 + kc == k)
-        for (int64_t r = 0; r < rows; ++r)
-          epilogue->apply(epilogue->context, row0 + r, cPanel + r * ldc, n);
+      // The block's rows are final after the last chunk, and still in L2.
+      if (epilogue && last)
+        for (int64_t r = rb0; r < rb1; ++r)
+          epilogue->apply(epilogue->context, r, c + (r - r0) * ldc, n);
     }
   }
 }

@@ -114,6 +114,25 @@ nn::TapColumns nn::tapColumns(const Window &w, int64_t kw) {
   return {offW, lo, std::max(lo, hi)};
 }
 
+void nn::applyBiasActivation(const Activation &act, float bias, float *data,
+                             int64_t n) {
+  Eigen::Map<Eigen::ArrayXf> x(data, n);
+  switch (act.kind) {
+  case Activation::kNone:
+    x += bias;
+    return;
+  case Activation::kRelu:
+    x = (x + bias).max(0.0f);
+    return;
+  case Activation::kClip:
+    x = (x + bias).max(act.a).min(act.b);
+    return;
+  default:
+    x += bias;
+    applyActivation(act, data, n);
+  }
+}
+
 uint32_t nn::blocksForVectorWork(int64_t items, double flopsPerItem,
                                  double bytesPerItem) {
   double grain = std::ceil(std::min(kMinBlockFlops / std::max(flopsPerItem, 1.0),

@@ -103,6 +103,10 @@ struct Activation {
 rt::Status parseActivation(const om::OpDef &op, Activation *out);
 /// Applies `act` in place to `n` contiguous floats.
 void applyActivation(const Activation &act, float *data, int64_t n);
+/// Adds `bias` to `n` contiguous floats and applies `act`, in one pass over
+/// them for the cheap activations (none, relu, clip).
+void applyBiasActivation(const Activation &act, float bias, float *data,
+                         int64_t n);
 
 /// maxBlocks for `items` equal work items of `flopsPerItem` each: every block
 /// carries at least kMinBlockFlops so it is worth a launch.
