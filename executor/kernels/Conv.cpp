@@ -2,16 +2,18 @@
 //
 // conv: per image and group, Y_g[M/g x P] = W_g[M/g x K] * col[K x P] with
 // K = C/g * prod(kernel) and P = prod(output spatial). Block split: (image x
-// group x column tile of P x output-channel tile); a block builds the im2col
-// columns of its tiles only, once, and writes disjoint column tiles of Y. Small
-// late-stage feature maps get narrower tiles so there are still enough to go
-// round, and only when the narrowest are still too few do output channels split
-// too (each channel tile in another block rebuilds the same columns; a block
-// reuses them across its own channel tiles). With AVX2 + FMA the weights are
-// packed once at creation (NnPackedGemm.h) and no run re-packs them. A 1x1,
-// stride-1, unpadded conv reads X as the column matrix directly; a depthwise
-// conv (one input channel per group, 1-D or 2-D) runs direct, one output plane
-// per work item, as strided axpys on Eigen arrays.
+// group x column tile of P x output-channel tile); a block builds the columns
+// of its tiles once and writes disjoint tiles of Y. With AVX2 + FMA the
+// weights are packed once at creation (NnPackedGemm.h) and a run packs none.
+// The columns: a 1x1, stride-1, unpadded conv reads X itself; with packed
+// weights, a 1-D/2-D stride-1 conv reads tap-shifted views of a padded slab
+// of X (ConvShifted.h, tiles of whole output rows); others copy im2col
+// columns. Small late-stage maps get narrower column tiles so there are
+// still enough to go round (not the shifted ones: each column tile streams
+// all weights again), and when those are still too few, output channels split
+// too (a channel tile in another block rebuilds the same columns). A
+// depthwise conv (one input channel per group, 1-D or 2-D) runs direct, one
+// output plane per work item (NnDepthwise.cpp).
 //
 // conv_transpose: per image and group, col[(M/g * prod(kernel)) x Pin] =
 // W_g^T * X_g, then col2im adds each column into Y. Block split: (image x group
