@@ -98,16 +98,6 @@ TaskGraph buildTaskGraph(mlir::func::FuncOp func,
   return graph;
 }
 
-std::optional<StreamMode> parseStreamMode(llvm::StringRef mode) {
-  if (mode == "single")
-    return StreamMode::kSingle;
-  if (mode == "label")
-    return StreamMode::kLabel;
-  if (mode == "auto")
-    return StreamMode::kAuto;
-  return std::nullopt;
-}
-
 struct AssignStreamsPass : impl::AssignStreamsBase<AssignStreamsPass> {
   using AssignStreamsBase::AssignStreamsBase;
 
@@ -122,8 +112,15 @@ struct AssignStreamsPass : impl::AssignStreamsBase<AssignStreamsPass> {
     rt::SocSpec spec;
     if (mlir::failed(loadSocSpecFor(getOperation(), soc, spec)))
       return signalPassFailure();
-    rt::CostModel costModel(spec);
-    if (mlir::failed(annotateTasks(func, costModel, /*requireKernels=*/false)))
+    // In the pipeline ge-emit-tasks has sized every task; run alone, the
+    // pass sizes them itself.
+    bool sized = !func.walk([](mlir::Operation *op) {
+                        return isComputeOp(op) && !op->hasAttr(kBlockDimAttr)
+                                   ? mlir::WalkResult::interrupt()
+                                   : mlir::WalkResult::advance();
+                      }).wasInterrupted();
+    if (!sized && mlir::failed(annotateTasks(func, rt::CostModel(spec),
+                                             /*requireKernels=*/false)))
       return signalPassFailure();
 
     llvm::SmallVector<mlir::Operation *> ops;

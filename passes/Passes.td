@@ -248,8 +248,8 @@ def AssignStreams : Pass<"ge-assign-streams", "::mlir::func::FuncOp"> {
     is at least 2 % shorter with it, so `auto` is never predicted slower
     than `label`. Ids are compacted: the main stream is 0.
 
-    Tasks are sized first (as ge-emit-tasks does), since the prediction needs
-    each op's block_dim and cost. `auto` records its predictions on the
+    The prediction needs each op's block_dim and cost: ge-emit-tasks runs
+    first in the pipeline; run alone, this pass sizes the tasks itself. `auto` records its predictions on the
     function as `ge.predicted_makespan_ns` = [one stream, labels only, chosen].
   }];
   let options = [

@@ -2,7 +2,6 @@
 
 #include "passes/Pipeline.h"
 
-#include "ir/GeDialect.h"
 #include "passes/GraphDump.h"
 #include "passes/Passes.h"
 #include "passes/emit/OmEmitter.h"
@@ -29,11 +28,6 @@ namespace geflow::passes {
 
 namespace {
 
-/// ModelDef attributes with `auto`'s predicted makespans.
-constexpr llvm::StringLiteral kPredictedSingleAttr =
-    "_predicted_makespan_single_stream_ns";
-constexpr llvm::StringLiteral kPredictedChosenAttr = "_predicted_makespan_ns";
-
 llvm::Error makeError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
@@ -53,9 +47,13 @@ struct GePipelineOptions : mlir::PassPipelineOptions<GePipelineOptions> {
   Option<bool> requireKernels{*this, "require-kernels",
                               llvm::cl::desc("Fail on ops without a kernel"),
                               llvm::cl::init(false)};
-  Option<std::string> streams{*this, "streams",
-                              llvm::cl::desc("single, label or auto"),
-                              llvm::cl::init("auto")};
+  Option<StreamMode> streams{
+      *this, "streams", llvm::cl::desc("Logical stream assignment"),
+      llvm::cl::init(StreamMode::kAuto),
+      llvm::cl::values(
+          clEnumValN(StreamMode::kSingle, "single", "one stream"),
+          clEnumValN(StreamMode::kLabel, "label", "a stream per user label"),
+          clEnumValN(StreamMode::kAuto, "auto", "labels plus GE's split"))};
   Option<unsigned> maxStreams{*this, "max-streams",
                               llvm::cl::desc("At most N streams (0: no cap)"),
                               llvm::cl::init(0)};
@@ -102,18 +100,6 @@ bool fusionEnabled(const CompileOptions &options, llvm::StringRef name) {
 
 } // namespace
 
-llvm::StringRef streamModeName(StreamMode mode) {
-  switch (mode) {
-  case StreamMode::kSingle:
-    return "single";
-  case StreamMode::kLabel:
-    return "label";
-  case StreamMode::kAuto:
-    return "auto";
-  }
-  return "auto";
-}
-
 void buildGePipeline(mlir::OpPassManager &pm, const CompileOptions &options) {
   // 2. constant folding (the dialect's folders) and dead-op removal.
   pm.addPass(mlir::createCanonicalizerPass());
@@ -132,6 +118,12 @@ void buildGePipeline(mlir::OpPassManager &pm, const CompileOptions &options) {
   ApplyAnnotationsOptions annotations;
   annotations.soc = options.soc;
   fn.addPass(createApplyAnnotations(annotations));
+  // Tasks are sized here, once the core limits are known: stream assignment
+  // times them. (Task emission itself, pass 9, is emitOmModel.)
+  EmitTasksOptions tasks;
+  tasks.soc = options.soc;
+  tasks.requireKernels = options.requireKernels;
+  fn.addPass(createEmitTasks(tasks));
   // 6. logical stream assignment.
   AssignStreamsOptions streams;
   streams.mode = streamModeName(options.streamMode).str();
@@ -147,11 +139,6 @@ void buildGePipeline(mlir::OpPassManager &pm, const CompileOptions &options) {
   memory.reuse = options.reuseMemory;
   memory.alignment = options.memoryAlignment;
   fn.addPass(createPlanMemory(memory));
-  // 9. task emission: the per-op annotations; emitOmModel builds the model.
-  EmitTasksOptions tasks;
-  tasks.soc = options.soc;
-  tasks.requireKernels = options.requireKernels;
-  fn.addPass(createEmitTasks(tasks));
 }
 
 void registerGePasses() {
@@ -165,9 +152,7 @@ void registerGePasses() {
         options.reuseMemory = o.reuse;
         options.memoryAlignment = o.alignment;
         options.requireKernels = o.requireKernels;
-        options.streamMode = o.streams == "single" ? StreamMode::kSingle
-                             : o.streams == "label" ? StreamMode::kLabel
-                                                    : StreamMode::kAuto;
+        options.streamMode = o.streams;
         options.maxStreams = o.maxStreams;
         buildGePipeline(pm, options);
       });
@@ -222,15 +207,6 @@ llvm::Expected<om::OmModel> compileModule(mlir::ModuleOp module,
   llvm::Expected<om::OmModel> model = emitOmModel(module, spec, emit);
   if (!model)
     return model.takeError();
-  // What `auto` predicted, for `geflow compile`'s report and the dumps.
-  for (mlir::func::FuncOp func : module.getOps<mlir::func::FuncOp>())
-    if (auto predicted = func->getAttrOfType<mlir::DenseI64ArrayAttr>(
-            mlir::ge::GeDialect::kPredictedMakespanAttr);
-        predicted && predicted.size() == 3) {
-      auto &attrs = *model->modelDef.mutable_attr();
-      attrs[kPredictedSingleAttr].set_i(predicted[0]);
-      attrs[kPredictedChosenAttr].set_i(predicted[2]);
-    }
   // The loader's checks, here, so an emission bug shows at compile time.
   rt::Status valid = om::validateOmModel(
       *model, options.modelName.empty() ? "model" : options.modelName);
@@ -259,9 +235,10 @@ CompileStats summarize(const om::OmModel &model) {
     if (task.type() == om::KERNEL)
       ++stats.kernelCount;
   const auto &attrs = model.modelDef.attr();
-  if (auto it = attrs.find(std::string(kPredictedSingleAttr)); it != attrs.end())
+  if (auto it = attrs.find("predicted_makespan_single_stream_ns");
+      it != attrs.end())
     stats.predictedSingleStreamNs = it->second.i();
-  if (auto it = attrs.find(std::string(kPredictedChosenAttr)); it != attrs.end())
+  if (auto it = attrs.find("predicted_makespan_ns"); it != attrs.end())
     stats.predictedNs = it->second.i();
   stats.taskCount = model.taskDef.task_size();
   stats.streamCount = model.taskDef.stream_num();

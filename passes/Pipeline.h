@@ -1,9 +1,9 @@
 //===- Pipeline.h - the GE pipeline, built in one place ----------*- C++
 //-*-===//
 //
-// The pass order of DESIGN.md ("Passes (pipeline order)") as far as it exists:
-// canonicalize/fold, engine assignment, memory planning, task annotation; then
-// emitOmModel builds the OM model. `geflow compile`, the conformance runner and
+// The pass order of DESIGN.md ("Passes (pipeline order)"): fold, fuse, assign
+// engines, apply user annotations, size the tasks, assign streams, insert
+// events, plan memory; then emitOmModel builds the OM model. `geflow compile`, the conformance runner and
 // `geflow-opt --ge-pipeline` all build it here.
 //
 //===----------------------------------------------------------------------===//
@@ -79,9 +79,6 @@ struct CompileResult {
   om::OmModel model;
   CompileStats stats;
 };
-
-/// "single", "label" or "auto".
-llvm::StringRef streamModeName(StreamMode mode);
 
 /// Adds the pipeline to `pm` (anchored on builtin.module).
 void buildGePipeline(mlir::OpPassManager &pm, const CompileOptions &options);

@@ -137,16 +137,8 @@ uint32_t chooseBlockDim(const rt::CostModel &costModel, rt::Engine engine,
                           std::max<uint32_t>(costModel.engineCores(engine), 1));
   if (coreLimit > 0)
     cap = std::min(cap, coreLimit);
-  uint32_t best =
-      std::clamp<uint32_t>(costModel.bestBlockDim(engine, plan.cost, cap), 1,
-                           cap);
-  // A kernel that fills every core it may use is cut into twice as many
-  // blocks: alone it runs two waves of half-size blocks in the same time,
-  // and beside another stream's kernels its waves still pack the cores that
-  // stream leaves free (the hardware hands blocks to free cores).
-  if (coreLimit == 0 && best == cap && plan.maxBlocks >= 2 * cap)
-    best = 2 * cap;
-  return best;
+  return std::clamp<uint32_t>(costModel.bestBlockDim(engine, plan.cost, cap), 1,
+                              cap);
 }
 
 } // namespace geflow::passes

@@ -300,6 +300,13 @@ llvm::Expected<om::OmModel> OmEmitter::run(StringRef modelName) {
   if (auto before = func_->getAttrOfType<IntegerAttr>(
           GeDialect::kEventsBeforeReductionAttr))
     attrs["events_before_reduction"].set_i(before.getInt());
+  // [one stream, labels only, chosen], from ge-assign-streams' `auto`.
+  if (auto predicted = func_->getAttrOfType<DenseI64ArrayAttr>(
+          GeDialect::kPredictedMakespanAttr);
+      predicted && predicted.size() == 3) {
+    attrs["predicted_makespan_single_stream_ns"].set_i(predicted[0]);
+    attrs["predicted_makespan_ns"].set_i(predicted[2]);
+  }
   *modelDef.add_graph() = std::move(build->graph);
   reserveWeights(build->origin);
 

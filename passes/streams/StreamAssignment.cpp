@@ -175,6 +175,26 @@ int distinctStreams(const std::vector<int> &streamOf) {
 
 } // namespace
 
+llvm::StringRef streamModeName(StreamMode mode) {
+  switch (mode) {
+  case StreamMode::kSingle:
+    return "single";
+  case StreamMode::kLabel:
+    return "label";
+  case StreamMode::kAuto:
+    return "auto";
+  }
+  return "auto";
+}
+
+std::optional<StreamMode> parseStreamMode(llvm::StringRef name) {
+  for (StreamMode mode :
+       {StreamMode::kSingle, StreamMode::kLabel, StreamMode::kAuto})
+    if (name == streamModeName(mode))
+      return mode;
+  return std::nullopt;
+}
+
 llvm::Expected<StreamAssignment>
 assignStreams(const TaskGraph &graph, const StreamAssignmentOptions &options,
               MakespanPredictor &predictor) {
@@ -200,7 +220,8 @@ assignStreams(const TaskGraph &graph, const StreamAssignmentOptions &options,
   Split split = splitByDependency(graph, options);
   double single = predictor.predictNs(
       graph, std::vector<int>(graph.nodes.size(), 0));
-  double labels = predictor.predictNs(graph, labelStreams);
+  double labels =
+      graph.labels.empty() ? single : predictor.predictNs(graph, labelStreams);
   double current = predictor.predictNs(graph, split.streamOf);
   if (single < 0 || labels < 0 || current < 0)
     return makeError("internal error: the makespan prediction failed");
@@ -224,9 +245,13 @@ assignStreams(const TaskGraph &graph, const StreamAssignmentOptions &options,
       current = without;
     }
   }
+  // Only the split's own streams are merged: the labels fit (checked above).
   while (options.maxStreams &&
          uint32_t(distinctStreams(split.streamOf)) > options.maxStreams) {
-    split.merge(byLoad(split.liveMergeable()).front());
+    std::vector<int> live = byLoad(split.liveMergeable());
+    if (live.empty())
+      break;
+    split.merge(live.front());
     current = predictor.predictNs(graph, split.streamOf);
   }
 

@@ -30,6 +30,7 @@
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace geflow::passes {
@@ -40,6 +41,10 @@ enum class StreamMode {
   kLabel,  // user labels only: each tag its own stream, the rest on stream 0
   kAuto,   // labels, then GE's automatic split, kept only where it pays
 };
+
+/// "single", "label", "auto", and back.
+llvm::StringRef streamModeName(StreamMode mode);
+std::optional<StreamMode> parseStreamMode(llvm::StringRef name);
 
 struct StreamAssignmentOptions {
   StreamMode mode = StreamMode::kAuto;

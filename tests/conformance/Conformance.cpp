@@ -262,9 +262,7 @@ int main(int argc, char **argv) {
     else if (arg == "--verbose") verbose = true;
     else if (arg == "--streams") {
       std::string mode = next();
-      if (mode == "single") streams = passes::StreamMode::kSingle;
-      else if (mode == "label") streams = passes::StreamMode::kLabel;
-      else if (mode == "auto") streams = passes::StreamMode::kAuto;
+      if (auto parsed = passes::parseStreamMode(mode)) streams = *parsed;
       else {
         llvm::errs() << "geflow-conformance: error: --streams '" << mode
                      << "' is not one of single, label, auto\n";
