@@ -88,6 +88,25 @@ TEST(Scheduler, BlockDimBeyondCoresRunsInWaves) {
   EXPECT_DOUBLE_EQ(us(r.endNs), 300.0); // ceil(10 / 4) waves
 }
 
+TEST(Scheduler, EachWaveTakesTheCoresFreeWhenItStarts) {
+  auto dev = makeDevice();
+  Stream *a, *b;
+  ASSERT_OK(dev->createStream(0, &a));
+  ASSERT_OK(dev->createStream(0, &b));
+  // "short" holds 2 of the 4 cube cores for 100 us, so "wide"'s first wave
+  // gets the other 2; its second wave takes all 4 that are free by then and
+  // runs the remaining 4 blocks at once (kept to 2 cores it would need three
+  // waves and end at 300 us).
+  ASSERT_OK(dev->launchKernel(a, kernel("short", Engine::kAic, 2, 100)));
+  ASSERT_OK(dev->launchKernel(b, kernel("wide", Engine::kAic, 6, 100)));
+  ASSERT_OK(dev->synchronizeDevice());
+  TaskRecord wide = recordOf(*dev, "wide");
+  EXPECT_DOUBLE_EQ(us(wide.startNs), 0.0);
+  EXPECT_DOUBLE_EQ(us(wide.endNs), 200.0);
+  EXPECT_EQ(wide.coresGranted, 4u); // the widest wave
+  EXPECT_DOUBLE_EQ(us(wide.coreTimeNs), 600.0); // 2 x 100 + 4 x 100
+}
+
 TEST(Scheduler, CoreLimitCapsWhatATaskTakes) {
   auto dev = makeDevice();
   Stream *a, *b;
