@@ -12,6 +12,8 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   # Test models (ResNet, MobileNet, ShuffleNet, a transformer) are exported at build time.
   python3-torch python3-torchvision
+  # timeline.html is tested in a headless browser.
+  chromium
 )
 
 missing=()

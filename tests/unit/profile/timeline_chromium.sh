@@ -18,7 +18,11 @@ trap 'rm -rf "$work"' EXIT
 "$geflow" compile "$models/four_branches.onnx" -o "$work/model.om" \
   --streams auto > /dev/null
 "$geflow" run "$work/model.om" --profile "$work/profile" > /dev/null
+# This machine has no network: without the background-networking flags
+# Chromium keeps trying (and failing) to reach Google's hosts.
 timeout 120 "$chromium" --headless --no-sandbox --disable-gpu \
+  --disable-quic --no-first-run --disable-background-networking \
+  --disable-component-update --disable-sync \
   --user-data-dir="$work/chromium" --enable-logging=stderr --v=0 \
   --dump-dom "file://$work/profile/timeline.html" \
   > "$work/dom.html" 2> "$work/chromium.log"
