@@ -49,6 +49,8 @@ Device::Device(const CostModel &cost, const DeviceOptions &options)
       scheduler_(cost_, workers_,
                  [this](StreamId s) { return reportQueueFor(s); }) {
   scheduler_.setTraceEnabled(options.trace || envFlag("GEFLOW_RUNTIME_TRACE"));
+  if (options.sanitize || envFlag("GEFLOW_SANITIZE"))
+    sanitizer_ = std::make_unique<StreamSanitizer>();
   pool_.setOracle([this](StreamId consumer, StreamId producer, uint64_t seq) {
     return orderedAfter(consumer, producer, seq);
   });
@@ -95,6 +97,28 @@ std::vector<Stream *> Device::liveStreams() {
     if (!s->destroyed_)
       out.push_back(s.get());
   return out;
+}
+
+uint64_t Device::enqueue(Stream *s, Task &&t,
+                         const std::vector<MemoryAccess> *accesses) {
+  if (!sanitizer_)
+    return s->push(std::move(t));
+  // Every push happens under the sanitizer's lock while it is on, so the seq
+  // it checks the task as is the seq the stream gives it.
+  std::unique_lock<std::mutex> lock = sanitizer_->lock();
+  sanitizer_->onTask(s->id(), s->enqueued() + 1, t, accesses);
+  return s->push(std::move(t));
+}
+
+std::unique_lock<std::mutex> Device::sanitizerLock() {
+  return sanitizer_ ? sanitizer_->lock() : std::unique_lock<std::mutex>();
+}
+
+Status Device::sanitizerReached(const sanitizer::VectorClock &point) {
+  if (!sanitizer_)
+    return Status::ok();
+  sanitizer_->reached(point);
+  return sanitizer_->takeNewFindings();
 }
 
 Status Device::createStream(int32_t priority, Stream **out) {
@@ -161,7 +185,7 @@ Status Device::launchKernel(Stream *stream, KernelLaunch launch) {
   t.name = std::move(launch.name);
   t.opType = std::move(launch.opType);
   t.submitNs = now();
-  resolve(stream)->push(std::move(t));
+  enqueue(resolve(stream), std::move(t), &launch.accesses);
   return Status::ok();
 }
 
@@ -181,7 +205,7 @@ Status Device::memcpyAsync(Stream *stream, void *dst, size_t dstMax,
   t.src = src;
   t.bytes = count;
   t.submitNs = now();
-  resolve(stream)->push(std::move(t));
+  enqueue(resolve(stream), std::move(t));
   return Status::ok();
 }
 
@@ -192,7 +216,7 @@ Status Device::launchCallback(Stream *stream, HostFn fn) {
   t.kind = TaskKind::kCallback;
   t.callback = std::move(fn);
   t.submitNs = now();
-  resolve(stream)->push(std::move(t));
+  enqueue(resolve(stream), std::move(t));
   return Status::ok();
 }
 
@@ -207,7 +231,7 @@ Status Device::recordEvent(Event *event, Stream *stream) {
   t.event = event;
   t.eventSeq = rec;
   t.submitNs = now();
-  uint64_t seq = s->push(std::move(t));
+  uint64_t seq = enqueue(s, std::move(t));
   // Whoever waits on this record is ordered after everything this stream is
   // ordered after, and after this stream up to the record itself.
   if (s->clock_.size() <= s->id())
@@ -230,7 +254,7 @@ Status Device::streamWaitEvent(Stream *stream, Event *event) {
   // Binds to the latest record enqueued so far, or to the first one to come.
   t.eventSeq = std::max<uint64_t>(recorded, 1);
   t.submitNs = now();
-  s->push(std::move(t));
+  enqueue(s, std::move(t));
   const std::vector<uint64_t> &rc = event->lastRecordClock_;
   if (s->clock_.size() < rc.size())
     s->clock_.resize(rc.size(), 0);
@@ -276,7 +300,14 @@ Status Device::synchronizeStream(Stream *stream) {
   if (inHostWork())
     return refuseInsideHostWork("synchronize stream");
   Stream *s = resolve(stream);
-  uint64_t target = s->enqueued();
+  uint64_t target;
+  sanitizer::VectorClock point;
+  {
+    std::unique_lock<std::mutex> noEnqueues = sanitizerLock();
+    target = s->enqueued();
+    if (sanitizer_)
+      point = sanitizer_->streamPoint(s->id());
+  }
   std::unique_lock<std::mutex> lock(simMu_);
   Status st = run(lock, [&] { return s->completed() >= target; });
   if (!st.isOk())
@@ -285,7 +316,8 @@ Status Device::synchronizeStream(Stream *stream) {
                                      st.message());
   Status err = std::move(s->error_);
   s->error_ = Status();
-  return err;
+  Status races = sanitizerReached(point);
+  return err.isOk() ? races : err;
 }
 
 Status Device::synchronizeDevice() {
@@ -293,8 +325,17 @@ Status Device::synchronizeDevice() {
     return refuseInsideHostWork("synchronize device");
   std::vector<Stream *> streams = liveStreams();
   std::vector<uint64_t> targets;
-  for (Stream *s : streams)
-    targets.push_back(s->enqueued());
+  sanitizer::VectorClock point;
+  {
+    std::unique_lock<std::mutex> noEnqueues = sanitizerLock();
+    std::vector<StreamId> ids;
+    for (Stream *s : streams) {
+      targets.push_back(s->enqueued());
+      ids.push_back(s->id());
+    }
+    if (sanitizer_)
+      point = sanitizer_->devicePoint(ids);
+  }
   std::unique_lock<std::mutex> lock(simMu_);
   Status st = run(lock, [&] {
     for (size_t i = 0; i < streams.size(); ++i)
@@ -310,7 +351,8 @@ Status Device::synchronizeDevice() {
       first = s->error_;
     s->error_ = Status();
   }
-  return first;
+  Status races = sanitizerReached(point);
+  return first.isOk() ? races : first;
 }
 
 Status Device::synchronizeEvent(Event *event) {
@@ -318,7 +360,14 @@ Status Device::synchronizeEvent(Event *event) {
     return refuseInsideHostWork("synchronize event");
   if (!event)
     return makeStatus(StatusCode::kInvalidArgument, "synchronize event: null");
-  uint64_t target = event->recordsEnqueued();
+  uint64_t target;
+  sanitizer::VectorClock point;
+  {
+    std::unique_lock<std::mutex> noEnqueues = sanitizerLock();
+    target = event->recordsEnqueued();
+    if (sanitizer_)
+      point = sanitizer_->eventPoint(event->id());
+  }
   if (target == 0)
     return Status::ok(); // nothing recorded: nothing to wait for
   std::unique_lock<std::mutex> lock(simMu_);
@@ -327,7 +376,7 @@ Status Device::synchronizeEvent(Event *event) {
     return makeStatus(st.code(), "synchronize event " +
                                      std::to_string(event->id()) + ": " +
                                      st.message());
-  return Status::ok();
+  return sanitizerReached(point);
 }
 
 Status Device::queryEvent(Event *event, bool *complete) {
@@ -336,7 +385,14 @@ Status Device::queryEvent(Event *event, bool *complete) {
   if (!event || !complete)
     return makeStatus(StatusCode::kInvalidArgument, "query event: null");
   *complete = false;
-  uint64_t target = event->recordsEnqueued();
+  uint64_t target;
+  sanitizer::VectorClock point;
+  {
+    std::unique_lock<std::mutex> noEnqueues = sanitizerLock();
+    target = event->recordsEnqueued();
+    if (sanitizer_)
+      point = sanitizer_->eventPoint(event->id());
+  }
   if (target == 0)
     return Status::ok();
   std::lock_guard<std::mutex> lock(simMu_);
@@ -345,6 +401,10 @@ Status Device::queryEvent(Event *event, bool *complete) {
                                   liveStreams());
   hostNow_.store(scheduler_.now(), std::memory_order_relaxed);
   *complete = st.isOk();
+  // A completed query is a host synchronization too (a polling loop); its
+  // findings wait for the next synchronize.
+  if (*complete && sanitizer_)
+    sanitizer_->reached(point);
   return Status::ok();
 }
 

@@ -9,7 +9,8 @@
 // so a destroyed handle never dangles inside the simulation.
 //
 // Locks, in the order they may nest: MemoryPool's lock, registryMu_,
-// orderMu_, Stream::mu_. simMu_ is taken alone, or before Stream::mu_.
+// orderMu_, the sanitizer's lock, Stream::mu_. simMu_ is taken alone, or
+// before the sanitizer's lock or Stream::mu_.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEFLOW_RUNTIME_DEVICE_H
@@ -22,6 +23,7 @@
 #include "runtime/Task.h"
 #include "runtime/Trace.h"
 #include "runtime/memory/MemoryPool.h"
+#include "runtime/sanitizer/StreamSanitizer.h"
 #include "runtime/soc/CostModel.h"
 #include "runtime/soc/SocSpec.h"
 
@@ -45,6 +47,9 @@ struct DeviceOptions {
   int workerThreads = -1;
   /// Record a trace; GEFLOW_RUNTIME_TRACE=1 also turns it on.
   bool trace = false;
+  /// Check every task's memory accesses for unordered pairs across streams
+  /// (sanitizer/StreamSanitizer.h); GEFLOW_SANITIZE=1 also turns it on.
+  bool sanitize = false;
   /// How long a stuck simulation waits for another host thread to enqueue
   /// something before it reports a deadlock.
   uint32_t deadlockGraceMs = 100;
@@ -124,9 +129,22 @@ public:
   void clearTrace();
   Status exportTrace(const std::string &path);
 
+  /// The stream sanitizer, or null when it is off.
+  const StreamSanitizer *sanitizer() const { return sanitizer_.get(); }
+
 private:
   Device(const CostModel &cost, const DeviceOptions &options);
   Stream *resolve(Stream *s) { return s ? s : defaultStream_; }
+  /// Appends `t` to `s`; with the sanitizer on, lets it check the task first
+  /// (`accesses`: a kernel's declared memory). Returns the task's seq.
+  uint64_t enqueue(Stream *s, Task &&t,
+                   const std::vector<MemoryAccess> *accesses = nullptr);
+  /// The sanitizer's lock (no lock when it is off): a synchronize reads its
+  /// target and the sanitizer's clock of it with no enqueue in between.
+  std::unique_lock<std::mutex> sanitizerLock();
+  /// Joins what a successful synchronize waited for into the sanitizer's
+  /// host clock and returns its new findings (ok when it is off).
+  Status sanitizerReached(const sanitizer::VectorClock &point);
   Stream *newStream(int32_t priority);
   std::vector<Stream *> liveStreams();
   /// Runs the scheduler until `done()`, with `lock` holding simMu_. A stuck
@@ -156,6 +174,8 @@ private:
   Stream *defaultStream_ = nullptr;
 
   std::mutex orderMu_;          // guards Stream::clock_, Event record state
+
+  std::unique_ptr<StreamSanitizer> sanitizer_; // its own lock; null = off
 
   std::mutex reportMu_;         // guards the two maps below
   std::map<uint64_t, std::shared_ptr<ReportQueue>> reportQueues_;

@@ -6,17 +6,29 @@
 namespace geflow::rt {
 
 Status Device::malloc(size_t size, void **out) {
-  return pool_.allocate(size, kNoStream, out);
+  Status st = pool_.allocate(size, kNoStream, out);
+  if (st.isOk() && sanitizer_)
+    sanitizer_->onAllocate(*out, size);
+  return st;
 }
 
-Status Device::free(void *ptr) { return pool_.free(ptr); }
+Status Device::free(void *ptr) {
+  if (sanitizer_ && pool_.owns(ptr))
+    sanitizer_->onFree(ptr, kNoStream);
+  return pool_.free(ptr);
+}
 
 Status Device::mallocAsync(size_t size, Stream *stream, void **out) {
-  return pool_.allocate(size, resolve(stream)->id(), out);
+  Status st = pool_.allocate(size, resolve(stream)->id(), out);
+  if (st.isOk() && sanitizer_)
+    sanitizer_->onAllocate(*out, size);
+  return st;
 }
 
 Status Device::freeAsync(void *ptr, Stream *stream) {
   Stream *s = resolve(stream);
+  if (sanitizer_ && pool_.owns(ptr))
+    sanitizer_->onFree(ptr, s->id());
   // The block is free once the stream's latest task so far has run.
   return pool_.freeOnStream(ptr, s->id(), s->enqueued());
 }

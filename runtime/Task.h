@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace geflow::rt {
 
@@ -34,6 +35,17 @@ using KernelFn = std::function<Status(uint32_t blockIdx, uint32_t blockDim)>;
 /// A host callback (aclrtLaunchCallback).
 using HostFn = std::function<void()>;
 
+/// How a task touches a byte range of device memory, for the stream
+/// sanitizer (sanitizer/StreamSanitizer.h).
+enum class AccessMode : uint8_t { kRead = 1, kWrite = 2, kReadWrite = 3 };
+
+/// A byte range a task reads or writes.
+struct MemoryAccess {
+  const void *ptr = nullptr;
+  uint64_t bytes = 0;
+  AccessMode mode = AccessMode::kRead;
+};
+
 /// Everything the executor says about one kernel launch.
 struct KernelLaunch {
   std::string name;   // op name, for traces and error messages
@@ -47,6 +59,9 @@ struct KernelLaunch {
   uint32_t aicoreNum = 0;
   uint32_t vectorcoreNum = 0;
   KernelFn fn; // may be empty: a cost-only kernel
+  /// The memory the kernel reads and writes. Only the stream sanitizer looks
+  /// at it; a kernel that declares nothing is not checked.
+  std::vector<MemoryAccess> accesses;
 };
 
 struct Task {

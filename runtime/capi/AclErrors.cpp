@@ -22,6 +22,7 @@ aclError codeFor(StatusCode c) {
   case StatusCode::kNotReady: return ACL_ERROR_RT_EVENT_NOT_COMPLETE;
   case StatusCode::kTimeout: return ACL_ERROR_RT_REPORT_TIMEOUT;
   case StatusCode::kFailedPrecondition: return ACL_ERROR_FAILURE;
+  case StatusCode::kDataRace: return ACL_ERROR_FAILURE;
   case StatusCode::kInternal: return ACL_ERROR_RT_INTERNAL_ERROR;
   }
   return ACL_ERROR_FAILURE;

@@ -15,6 +15,7 @@ const char *statusCodeName(StatusCode code) {
   case StatusCode::kNotReady: return "NOT_READY";
   case StatusCode::kTimeout: return "TIMEOUT";
   case StatusCode::kFailedPrecondition: return "FAILED_PRECONDITION";
+  case StatusCode::kDataRace: return "DATA_RACE";
   case StatusCode::kInternal: return "INTERNAL";
   }
   return "UNKNOWN";

@@ -25,6 +25,7 @@ enum class StatusCode : int {
   kNotReady,         // Query: the work has not completed yet.
   kTimeout,          // A bounded wait expired (aclrtProcessReport).
   kFailedPrecondition, // The call is legal but not in this state.
+  kDataRace,         // The stream sanitizer found unordered accesses.
   kInternal,
 };
 

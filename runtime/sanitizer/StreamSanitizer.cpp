@@ -1,0 +1,284 @@
+//===- StreamSanitizer.cpp - Vector clocks, checks and findings -----------===//
+#include "runtime/sanitizer/StreamSanitizer.h"
+
+#include "runtime/Event.h"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+
+namespace geflow::rt {
+
+using sanitizer::Conflict;
+using sanitizer::Epoch;
+using sanitizer::Hazard;
+using sanitizer::VectorClock;
+
+namespace {
+
+/// Adds the host time of a scope to the sanitizer's own cost.
+class CostTimer {
+public:
+  explicit CostTimer(double &seconds)
+      : seconds_(seconds), start_(std::chrono::steady_clock::now()) {}
+  ~CostTimer() {
+    seconds_ += std::chrono::duration<double>(
+                    std::chrono::steady_clock::now() - start_)
+                    .count();
+  }
+
+private:
+  double &seconds_;
+  std::chrono::steady_clock::time_point start_;
+};
+
+std::string hex(uintptr_t v) {
+  char buf[24];
+  std::snprintf(buf, sizeof(buf), "0x%" PRIxPTR, v);
+  return buf;
+}
+
+} // namespace
+
+StreamSanitizer::StreamState &StreamSanitizer::stateOf(StreamId s) {
+  if (s >= streams_.size())
+    streams_.resize(s + 1);
+  StreamState &st = streams_[s];
+  if (st.hostGen < hostGen_) {
+    st.clock.join(host_);
+    st.hostGen = hostGen_;
+  }
+  return st;
+}
+
+uint32_t StreamSanitizer::addTask(std::string name, StreamId stream,
+                                  uint64_t seq) {
+  tasks_.push_back(TaskInfo{std::move(name), stream, seq});
+  return static_cast<uint32_t>(tasks_.size() - 1);
+}
+
+void StreamSanitizer::onTask(StreamId stream, uint64_t seq, const Task &task,
+                             const std::vector<MemoryAccess> *accesses) {
+  CostTimer timer(stats_.checkSeconds);
+  ++stats_.tasksChecked;
+  StreamState &st = stateOf(stream);
+  st.clock.advance(stream, seq);
+  switch (task.kind) {
+  case TaskKind::kEventRecord: {
+    RecordState &r = records_[task.event->id()];
+    r.seq = task.eventSeq;
+    r.clock = st.clock;
+    return;
+  }
+  case TaskKind::kEventWait: {
+    // The wait binds to record eventSeq; it is the latest one enqueued unless
+    // the wait came first (then nothing is known to order it).
+    auto it = records_.find(task.event->id());
+    if (it != records_.end() && it->second.seq == task.eventSeq)
+      st.clock.join(it->second.clock);
+    else
+      ++stats_.unboundWaits;
+    return;
+  }
+  case TaskKind::kMemcpy: {
+    if (task.bytes == 0)
+      return;
+    Epoch self{stream,
+               addTask(std::string("memcpy ") + memcpyKindName(task.copyKind),
+                       stream, seq),
+               seq};
+    check(MemoryAccess{task.src, task.bytes, AccessMode::kRead}, self,
+          st.clock);
+    check(MemoryAccess{task.dst, task.bytes, AccessMode::kWrite}, self,
+          st.clock);
+    return;
+  }
+  case TaskKind::kKernel: {
+    if (!accesses || accesses->empty())
+      return;
+    Epoch self{stream, addTask(task.name, stream, seq), seq};
+    for (const MemoryAccess &a : *accesses)
+      check(a, self, st.clock);
+    return;
+  }
+  case TaskKind::kCallback:
+    return;
+  }
+}
+
+void StreamSanitizer::check(const MemoryAccess &access, const Epoch &self,
+                            const VectorClock &clock) {
+  if (!access.ptr || access.bytes == 0)
+    return;
+  ++stats_.accessesChecked;
+  auto begin = reinterpret_cast<uintptr_t>(access.ptr);
+  conflicts_.clear();
+  shadow_.access(begin, begin + access.bytes, access.mode, self, clock,
+                 conflicts_);
+  for (const Conflict &c : conflicts_)
+    report(c, self, access.mode);
+}
+
+std::string StreamSanitizer::describeTask(const Epoch &e) const {
+  const TaskInfo &t = tasks_[e.task];
+  if (t.stream == kNoStream)
+    return "'" + t.name + "' (host)";
+  return "'" + t.name + "' (stream " + std::to_string(t.stream) + ", task " +
+         std::to_string(t.seq) + ")";
+}
+
+std::string StreamSanitizer::describeRange(uintptr_t begin,
+                                           uintptr_t end) const {
+  auto it = allocations_.upper_bound(begin);
+  if (it != allocations_.begin()) {
+    --it;
+    if (begin < it->first + it->second.size)
+      return "buffer " + hex(it->first) + " bytes [" +
+             std::to_string(begin - it->first) + ", " +
+             std::to_string(end - it->first) + ")";
+  }
+  return "memory [" + hex(begin) + ", " + hex(end) + ")";
+}
+
+void StreamSanitizer::report(const Conflict &c, const Epoch &self,
+                             AccessMode mode) {
+  std::string range = describeRange(c.begin, c.end);
+  std::string me = describeTask(self);
+  std::string text = std::string(sanitizer::hazardName(c.hazard)) + ": ";
+  const char *unordered = "; no event orders them";
+  switch (c.hazard) {
+  case Hazard::kReadAfterWrite:
+    text += me + " reads " + range + " written by " + describeTask(c.other) +
+            unordered;
+    break;
+  case Hazard::kWriteAfterRead:
+    text += me + " writes " + range + " read by " + describeTask(c.other) +
+            unordered;
+    break;
+  case Hazard::kWriteAfterWrite:
+    text += me + " writes " + range + " also written by " +
+            describeTask(c.other) + unordered;
+    break;
+  case Hazard::kUseAfterFree:
+    text += me + (mode == AccessMode::kRead ? " reads " : " writes ") + range +
+            " after " + describeTask(c.other) + " freed it";
+    break;
+  case Hazard::kFreeWhileInUse:
+    text += me + " frees " + range + " that " + describeTask(c.other) +
+            " accesses; no event orders the access before the free";
+    break;
+  case Hazard::kUninitializedRead:
+    text += me + " reads " + range +
+            ", which nothing wrote since it was allocated";
+    break;
+  }
+  addFinding(std::move(text));
+}
+
+void StreamSanitizer::addFinding(std::string message) {
+  ++stats_.findings;
+  if (findings_.size() < kMaxListed)
+    findings_.push_back(std::move(message));
+}
+
+VectorClock StreamSanitizer::streamPoint(StreamId stream) {
+  return stateOf(stream).clock;
+}
+
+VectorClock StreamSanitizer::devicePoint(const std::vector<StreamId> &streams) {
+  VectorClock point;
+  for (StreamId s : streams)
+    point.join(stateOf(s).clock);
+  return point;
+}
+
+VectorClock StreamSanitizer::eventPoint(uint32_t event) {
+  auto it = records_.find(event);
+  return it == records_.end() ? VectorClock() : it->second.clock;
+}
+
+void StreamSanitizer::reached(const VectorClock &point) {
+  std::lock_guard<std::mutex> lock(mu_);
+  CostTimer timer(stats_.checkSeconds);
+  host_.join(point);
+  ++hostGen_;
+  maybePrune();
+}
+
+void StreamSanitizer::maybePrune() {
+  // Amortized: the shadow is walked once it has doubled since the last walk.
+  if (shadow_.numRanges() < pruneAt_)
+    return;
+  shadow_.prune(host_);
+  pruneAt_ = std::max<size_t>(1024, 2 * shadow_.numRanges());
+}
+
+void StreamSanitizer::onAllocate(const void *ptr, size_t size) {
+  if (!ptr || size == 0)
+    return;
+  std::lock_guard<std::mutex> lock(mu_);
+  CostTimer timer(stats_.checkSeconds);
+  auto begin = reinterpret_cast<uintptr_t>(ptr);
+  // Blocks freed earlier may have been split or merged into this one.
+  auto it = allocations_.lower_bound(begin);
+  if (it != allocations_.begin() &&
+      std::prev(it)->first + std::prev(it)->second.size > begin)
+    --it;
+  while (it != allocations_.end() && it->first < begin + size)
+    it = allocations_.erase(it);
+  allocations_[begin] = Allocation{size, true};
+  shadow_.allocate(begin, begin + size);
+}
+
+void StreamSanitizer::onFree(const void *ptr, StreamId stream) {
+  std::lock_guard<std::mutex> lock(mu_);
+  CostTimer timer(stats_.checkSeconds);
+  auto begin = reinterpret_cast<uintptr_t>(ptr);
+  auto it = allocations_.find(begin);
+  if (it == allocations_.end() || !it->second.live)
+    return;
+  it->second.live = false;
+  Epoch point;
+  VectorClock clock;
+  if (stream == kNoStream) {
+    // A synchronous free: whatever used the block must be behind a
+    // synchronize already.
+    clock = host_;
+    point = Epoch{kNoStream, addTask("free", kNoStream, 1), 1};
+  } else {
+    clock = stateOf(stream).clock;
+    uint64_t seq = clock.get(stream);
+    point = Epoch{stream, addTask("freeAsync", stream, seq),
+                  std::max<uint64_t>(seq, 1)};
+  }
+  conflicts_.clear();
+  shadow_.release(begin, begin + it->second.size, point, clock, conflicts_);
+  for (const Conflict &c : conflicts_)
+    report(c, point, AccessMode::kWrite);
+}
+
+Status StreamSanitizer::takeNewFindings() {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (reportedFindings_ == stats_.findings)
+    return Status::ok();
+  uint64_t fresh = stats_.findings - reportedFindings_;
+  std::string first = reportedFindings_ < findings_.size()
+                          ? findings_[reportedFindings_]
+                          : std::string("(past the listed ones)");
+  reportedFindings_ = stats_.findings;
+  return makeStatus(StatusCode::kDataRace,
+                    "stream sanitizer: " + std::to_string(fresh) +
+                        " finding(s); first: " + first);
+}
+
+std::vector<std::string> StreamSanitizer::findings() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return findings_;
+}
+
+SanitizerStats StreamSanitizer::stats() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return stats_;
+}
+
+} // namespace geflow::rt

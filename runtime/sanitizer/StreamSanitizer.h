@@ -1,0 +1,139 @@
+//===- StreamSanitizer.h - Unordered accesses across streams --------------===//
+//
+// The bug class multi-stream code is known for: a missing wait, a wait on the
+// wrong event, a buffer reused by another stream too early. With the
+// sanitizer on (DeviceOptions::sanitize or GEFLOW_SANITIZE=1 at device
+// creation) the Device hands it every task as it is enqueued, with the memory
+// the task reads and writes (KernelLaunch::accesses; a memcpy's src and dst).
+//
+// Happens-before is the program's, not the simulated timeline's: a vector
+// clock per stream advances with stream order, an event wait joins the clock
+// its bound record (Task::eventSeq) had, and a host synchronize (stream,
+// device, event, a completed query) orders every task enqueued after it after
+// what it waited for. Since every edge points from an earlier enqueue to a
+// later one, tasks are checked in enqueue order, before the device runs them:
+// each access is compared with the range's last write and the reads since it
+// (ShadowMemory). An unordered pair is a finding naming both tasks, their
+// streams, the buffer and the byte range; so are an access to memory after a
+// stream-ordered free, a free that an access on another stream is not ordered
+// before, and a read of allocated bytes nothing wrote since the allocation.
+// Memory the device pool did not hand out (host buffers, mapped weights) is
+// checked for races only.
+//
+// Findings make the next synchronize fail with StatusCode::kDataRace and a
+// one-line message; findings() lists them all.
+//
+// A wait enqueued before any record of its event (it binds to the first
+// record to come) orders nothing here: such programs may see false findings.
+//
+// Locks: lock() is taken after Device::orderMu_ and before Stream::mu_; the
+// Device holds it from predicting a task's seq to pushing it.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GEFLOW_RUNTIME_SANITIZER_STREAMSANITIZER_H
+#define GEFLOW_RUNTIME_SANITIZER_STREAMSANITIZER_H
+
+#include "runtime/Task.h"
+#include "runtime/sanitizer/ShadowMemory.h"
+#include "runtime/support/Status.h"
+
+#include <chrono>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace geflow::rt {
+
+struct SanitizerStats {
+  uint64_t findings = 0;        // all of them, also those past the list's cap
+  uint64_t accessesChecked = 0; // byte ranges compared with the shadow
+  uint64_t tasksChecked = 0;
+  uint64_t unboundWaits = 0;    // waits enqueued before their record
+  double checkSeconds = 0;      // host time spent inside the sanitizer
+};
+
+class StreamSanitizer {
+public:
+  /// Most findings kept as text; the count goes on.
+  static constexpr size_t kMaxListed = 1000;
+
+  /// Held from predicting a task's seq to pushing it, so tasks are checked
+  /// in the order their streams receive them.
+  std::unique_lock<std::mutex> lock() {
+    return std::unique_lock<std::mutex>(mu_);
+  }
+
+  // --- with lock() held ----------------------------------------------------
+  /// `task` is about to become task `seq` of `stream`.
+  void onTask(StreamId stream, uint64_t seq, const Task &task,
+              const std::vector<MemoryAccess> *accesses);
+  /// A host synchronization target: the clock of `stream` at its latest
+  /// task, of every stream in `streams`, or of event `event`'s latest record.
+  sanitizer::VectorClock streamPoint(StreamId stream);
+  sanitizer::VectorClock devicePoint(const std::vector<StreamId> &streams);
+  sanitizer::VectorClock eventPoint(uint32_t event);
+
+  // --- taking the lock themselves -------------------------------------------
+  /// The host has seen `point` complete: later tasks are ordered after it.
+  void reached(const sanitizer::VectorClock &point);
+  void onAllocate(const void *ptr, size_t size);
+  /// A free at the current end of `stream` (kNoStream: a synchronous free,
+  /// which must come after everything that used the block).
+  void onFree(const void *ptr, StreamId stream);
+
+  /// A kDataRace status for the findings no synchronize has reported yet.
+  Status takeNewFindings();
+  std::vector<std::string> findings() const;
+  SanitizerStats stats() const;
+
+private:
+  struct StreamState {
+    sanitizer::VectorClock clock;
+    uint64_t hostGen = 0; // the host clock generation joined so far
+  };
+  struct RecordState {
+    uint64_t seq = 0; // the event's latest record
+    sanitizer::VectorClock clock;
+  };
+  struct TaskInfo {
+    std::string name;
+    StreamId stream;
+    uint64_t seq;
+  };
+  struct Allocation {
+    size_t size = 0;
+    bool live = true;
+  };
+
+  /// The stream's clock state, with what the host synchronized with joined.
+  StreamState &stateOf(StreamId s);
+  uint32_t addTask(std::string name, StreamId stream, uint64_t seq);
+  /// Checks one access range of the current task.
+  void check(const MemoryAccess &access, const sanitizer::Epoch &self,
+             const sanitizer::VectorClock &clock);
+  void report(const sanitizer::Conflict &c, const sanitizer::Epoch &self,
+              AccessMode mode);
+  std::string describeTask(const sanitizer::Epoch &e) const;
+  std::string describeRange(uintptr_t begin, uintptr_t end) const;
+  void addFinding(std::string message);
+  void maybePrune();
+
+  mutable std::mutex mu_; // guards everything below
+  std::vector<StreamState> streams_;     // index = StreamId
+  std::map<uint32_t, RecordState> records_; // by event id
+  sanitizer::VectorClock host_;          // what the host has synchronized with
+  uint64_t hostGen_ = 0;                 // bumped when host_ grows
+  sanitizer::ShadowMemory shadow_;
+  size_t pruneAt_ = 1024;                // shadow size that triggers a prune
+  std::map<uintptr_t, Allocation> allocations_; // by base address
+  std::vector<TaskInfo> tasks_;
+  std::vector<sanitizer::Conflict> conflicts_; // scratch of one access
+  std::vector<std::string> findings_; // the first kMaxListed
+  uint64_t reportedFindings_ = 0;     // how many a synchronize has returned
+  SanitizerStats stats_;
+};
+
+} // namespace geflow::rt
+
+#endif // GEFLOW_RUNTIME_SANITIZER_STREAMSANITIZER_H
