@@ -55,6 +55,7 @@ public:
     return d_.eventElapsedMs(a, b, ms);
   }
   bool hasAiCpu() const override { return d_.spec().aiCpuCnt > 0; }
+  bool sanitizing() const override { return d_.sanitizer() != nullptr; }
 
 private:
   rt::Device &d_;

@@ -47,6 +47,9 @@ public:
                                     float *ms) = 0;
   /// Whether the device has AICPU cores (a spec may have none).
   virtual bool hasAiCpu() const { return true; }
+  /// Whether the device's stream sanitizer is on, so kernel launches should
+  /// declare their memory accesses.
+  virtual bool sanitizing() const { return false; }
 };
 
 /// A target over `device`, which must outlive it.

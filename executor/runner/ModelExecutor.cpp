@@ -100,6 +100,7 @@ rt::Status LoadedModel::create(std::shared_ptr<DeviceTarget> target,
   m->om_ = std::move(om);
   m->name_ = m->om_->modelDef().name().empty() ? sourceName
                                                 : m->om_->modelDef().name();
+  m->skipTask_ = options.skipTask;
   GEFLOW_RT_RETURN_IF_ERROR(m->prepare(options));
   *out = std::move(m);
   return rt::Status::ok();
@@ -337,7 +338,10 @@ rt::Status LoadedModel::enqueue(const std::vector<Buffer> &inputs,
     keep(target_->streamWaitEvent(s, startEvent_));
 
   Execution *e = exec.get();
+  const bool sanitize = target_->sanitizing();
   for (int i = 0; i < td.task_size() && first.isOk(); ++i) {
+    if (skipTask_ && skipTask_(i))
+      continue;
     const om::TaskDef &t = td.task(i);
     rt::Stream *s = streams_[t.stream_id()];
     switch (t.type()) {
@@ -360,7 +364,21 @@ rt::Status LoadedModel::enqueue(const std::vector<Buffer> &inputs,
         }
         return rt::Status::ok();
       };
-      keep(target_->launchKernel(s, kt.launch, &e->fns[i]));
+      if (sanitize) {
+        // Inputs read, outputs written, where this execution put them;
+        // constants live in WEIGHTS, which nothing writes.
+        rt::KernelLaunch declared = kt.launch;
+        for (size_t b = 0; b < kt.bindings.size(); ++b)
+          if (kt.bindings[b].where == TensorBinding::kWorkspace)
+            declared.accesses.push_back(
+                {in[b].data,
+                 uint64_t(std::max<int64_t>(0, kt.bindings[b].desc->size())),
+                 b < kt.numInputs ? rt::AccessMode::kRead
+                                  : rt::AccessMode::kWrite});
+        keep(target_->launchKernel(s, declared, &e->fns[i]));
+      } else {
+        keep(target_->launchKernel(s, kt.launch, &e->fns[i]));
+      }
       break;
     }
     case om::EVENT_RECORD:

@@ -63,6 +63,10 @@ using KernelFactory = std::function<rt::Status(
 struct LoadOptions {
   /// Creates each compute op's kernel; empty = kernels::createKernel.
   KernelFactory kernelFactory;
+  /// Test hook: the TASK_INFO tasks (by index) this returns true for are
+  /// left out of every execution, to seed a broken task list (e.g. a dropped
+  /// event wait for the stream sanitizer to catch).
+  std::function<bool(int taskIndex)> skipTask;
 };
 
 class LoadedModel {
@@ -141,6 +145,7 @@ private:
   // Immutable after load.
   std::vector<std::unique_ptr<kernels::Kernel>> kernels_; // by op index
   std::vector<KernelTask> kernelTasks_;                   // by task index
+  std::function<bool(int)> skipTask_;                     // LoadOptions::skipTask
   size_t viewCount_ = 0;
   std::vector<rt::Stream *> streams_;
   std::vector<rt::Event *> events_;

@@ -2,8 +2,11 @@
 //
 // geflow run MODEL.om [--input NAME=FILE ...] [--output-dir DIR] [--repeat N]
 //                     [--threads N] [--trace FILE] [--profile DIR] [--seed N]
+//                     [--sanitize]
 // Loads an OM artifact onto a simulated device, runs it, prints host latency
 // (median over repeats) and simulated device time, and writes the outputs.
+// --sanitize checks every task's memory accesses across streams and fails
+// the run, listing the findings on stderr, when two are unordered.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,6 +26,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <numeric>
 #include <thread>
 
 using namespace llvm;
@@ -71,6 +75,17 @@ cl::opt<double> rtol("rtol", cl::desc("Relative tolerance of --expect"), cl::ini
                      cl::sub(runSub), cl::cat(geflowCategory()));
 cl::opt<double> atol("atol", cl::desc("Absolute tolerance of --expect"), cl::init(1e-5),
                      cl::sub(runSub), cl::cat(geflowCategory()));
+cl::opt<bool> sanitize(
+    "sanitize",
+    cl::desc("Check every task's reads and writes for pairs no stream order, "
+             "event or synchronize orders (the stream sanitizer); findings "
+             "fail the run"),
+    cl::sub(runSub), cl::cat(geflowCategory()));
+cl::list<unsigned> dropWaits(
+    "drop-wait",
+    cl::desc("Test hook: leave the N-th EVENT_WAIT task (from 0) of TASK_INFO "
+             "out of every execution, to seed a missing wait"),
+    cl::value_desc("N"), cl::Hidden, cl::sub(runSub), cl::cat(geflowCategory()));
 cl::opt<uint64_t> seed("seed", cl::desc("Seed of the random inputs"), cl::init(0),
                        cl::sub(runSub), cl::cat(geflowCategory()));
 
@@ -152,6 +167,37 @@ std::string summarizeValues(const HostTensor &tensor) {
   return formatv("  min {0:G4}  max {1:G4}  mean {2:G4}", lo, hi, sum / n).str();
 }
 
+/// The sanitizer's line of the report: its findings, its work and what it
+/// cost, as host time spent inside it over the executions' host time.
+void printSanitizerSummary(const rt::StreamSanitizer &sanitizer,
+                           double totalHostMs) {
+  rt::SanitizerStats stats = sanitizer.stats();
+  double checkMs = stats.checkSeconds * 1e3;
+  double plainMs = std::max(totalHostMs - checkMs, 1e-9);
+  outs() << formatv("  sanitizer: {0} findings, {1} accesses checked, "
+                    "overhead {2:F3}x ({3:F3} ms of {4:F3} ms host time)\n",
+                    stats.findings, stats.accessesChecked,
+                    totalHostMs / plainMs, checkMs, totalHostMs);
+}
+
+/// Lists every finding on stderr, with the model's stream numbering, since
+/// findings name the runtime's streams.
+void printFindings(const rt::StreamSanitizer &sanitizer,
+                   const exec::LoadedModel &model) {
+  rt::SanitizerStats stats = sanitizer.stats();
+  std::vector<std::string> findings = sanitizer.findings();
+  errs() << formatv("geflow: sanitizer: {0} finding(s)\n", stats.findings);
+  for (const std::string &finding : findings)
+    errs() << "  " << finding << "\n";
+  if (stats.findings > findings.size())
+    errs() << formatv("  ... and {0} more\n", stats.findings - findings.size());
+  std::vector<rt::StreamId> ids = model.streamIds();
+  errs() << "  (model stream = runtime stream:";
+  for (size_t i = 0; i < ids.size(); ++i)
+    errs() << formatv(" {0}={1}", i, ids[i]);
+  errs() << ")\n";
+}
+
 /// Compares the outputs named by --expect with their reference files.
 Error checkExpectations(const std::vector<HostTensor> &outputs) {
   for (const std::string &spec : expectFiles) {
@@ -189,6 +235,7 @@ Error runModel() {
           : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   deviceOptions.workerThreads = hostThreads - 1;
   deviceOptions.trace = !tracePath.empty() || !profileDir.empty();
+  deviceOptions.sanitize = sanitize;
   if (profileGapUs < 0)
     return runError("--profile-gap-us must not be negative");
   std::unique_ptr<rt::Device> device;
@@ -196,9 +243,26 @@ Error runModel() {
     return statusError(s);
 
   std::string socName = om->socName();
+  exec::LoadOptions loadOptions;
+  if (!dropWaits.empty()) {
+    std::vector<int> dropped, waits;
+    for (int i = 0; i < om->taskDef().task_size(); ++i)
+      if (om->taskDef().task(i).type() == om::EVENT_WAIT)
+        waits.push_back(i);
+    for (unsigned n : dropWaits) {
+      if (n >= waits.size())
+        return runError(formatv("--drop-wait {0}: the model has {1} event "
+                                "waits", n, waits.size()));
+      dropped.push_back(waits[n]);
+    }
+    loadOptions.skipTask = [dropped](int task) {
+      return llvm::is_contained(dropped, task);
+    };
+  }
   std::unique_ptr<exec::LoadedModel> model;
   if (rt::Status s = exec::LoadedModel::create(exec::makeDeviceTarget(*device),
-                                               std::move(om), modelPath, &model);
+                                               std::move(om), modelPath, &model,
+                                               loadOptions);
       !s.isOk())
     return statusError(s);
 
@@ -228,8 +292,12 @@ Error runModel() {
     if (deviceOptions.trace)
       device->clearTrace(); // keep the last execution only
     auto start = std::chrono::steady_clock::now();
-    if (rt::Status s = model->execute(inputBuffers, outputBuffers, &stats); !s.isOk())
+    if (rt::Status s = model->execute(inputBuffers, outputBuffers, &stats);
+        !s.isOk()) {
+      if (s.code() == rt::StatusCode::kDataRace && device->sanitizer())
+        printFindings(*device->sanitizer(), *model);
       return statusError(s);
+    }
     hostMs.push_back(std::chrono::duration<double, std::milli>(
                          std::chrono::steady_clock::now() - start)
                          .count());
@@ -258,6 +326,9 @@ Error runModel() {
   for (const HostTensor &tensor : outputs)
     outs() << formatv("  output {0}: {1}{2}\n", tensor.name,
                       describe(tensor.dtype, tensor.shape), summarizeValues(tensor));
+  if (device->sanitizer())
+    printSanitizerSummary(*device->sanitizer(),
+                          std::accumulate(hostMs.begin(), hostMs.end(), 0.0));
   if (!profileDir.empty())
     if (Error e =
             writeRunProfile(*device, *model, socName, profileDir, profileGapUs))
