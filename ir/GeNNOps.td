@@ -51,7 +51,12 @@ def Ge_AveragePoolOp : Ge_TensorOp<"average_pool", [SameOperandsAndResultElement
 }
 
 def Ge_MaxPoolOp : Ge_TensorOp<"max_pool", [AllElementTypesMatch<["X", "Y"]>]> {
-  let summary = "N-D max pooling; Indices (i64) is always a result";
+  let summary = "N-D max pooling; Indices (i64) only when something reads it";
+  let description = [{
+    The importer keeps ONNX's Indices output; canonicalization drops it when
+    nothing reads it, so the kernel does not compute it (a search of every
+    window for the first tap holding the maximum).
+  }];
   let arguments = (ins Ge_NumericTensor:$X,
                    DefaultValuedAttr<StrAttr, "\"NOTSET\"">:$auto_pad,
                    DefaultValuedAttr<Ge_I64Attr, "0">:$ceil_mode,
@@ -60,8 +65,9 @@ def Ge_MaxPoolOp : Ge_TensorOp<"max_pool", [AllElementTypesMatch<["X", "Y"]>]> {
                    OptionalAttr<DenseI64ArrayAttr>:$pads,
                    DefaultValuedAttr<Ge_I64Attr, "0">:$storage_order,
                    OptionalAttr<DenseI64ArrayAttr>:$strides);
-  let results = (outs Ge_NumericTensor:$Y, Ge_I64Tensor:$Indices);
+  let results = (outs Ge_NumericTensor:$Y, Optional<Ge_I64Tensor>:$Indices);
   let hasVerifier = 1;
+  let hasCanonicalizer = 1;
 }
 
 def Ge_GlobalAveragePoolOp : Ge_TensorOp<"global_average_pool", [SameOperandsAndResultElementType]> {

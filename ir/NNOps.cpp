@@ -4,6 +4,7 @@
 #include "ir/GeVerifiers.h"
 
 #include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/StringSwitch.h"
 
 using namespace mlir;
@@ -120,7 +121,32 @@ LogicalResult MaxPoolOp::verify() {
     return emitOpError() << why;
   if (failed(verifyResultShape(*this, 0, *shape)))
     return failure();
-  return verifyResultShape(*this, 1, *shape);
+  return getIndices() ? verifyResultShape(*this, 1, *shape) : success();
+}
+
+namespace {
+/// Indices cost max_pool a search of every window after its max; a model
+/// that never reads them (every CNN stem) should not pay for it.
+struct DropUnusedMaxPoolIndices : OpRewritePattern<MaxPoolOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(MaxPoolOp op,
+                                PatternRewriter &rewriter) const override {
+    Value indices = op.getIndices();
+    if (!indices || !indices.use_empty())
+      return failure();
+    auto pool = rewriter.create<MaxPoolOp>(
+        op.getLoc(), TypeRange{op.getY().getType()}, op->getOperands(),
+        op->getAttrs());
+    rewriter.replaceOp(op, {pool.getY(), Value()});
+    return success();
+  }
+};
+} // namespace
+
+void MaxPoolOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
+                                            MLIRContext *context) {
+  patterns.add<DropUnusedMaxPoolIndices>(context);
 }
 
 static LogicalResult verifyGlobalPool(Operation *op, StringRef opType) {
