@@ -11,7 +11,12 @@
 // columns. Small late-stage maps get narrower column tiles so there are
 // still enough to go round (not the shifted ones: each column tile streams
 // all weights again), and when those are still too few, output channels split
-// too (a channel tile in another block rebuilds the same columns). A
+// too (a channel tile in another block rebuilds the same columns). Maps of
+// at most 256 positions whose last column panels would be mostly padding
+// (ResNet's 14x14 and 7x7, MobileNet's late 1x1s) turn the GEMM around:
+// positions are its rows, output channels its columns (weights packed as
+// W^T once), a channel's im2col rows at a time transposed into row panels,
+// and each channel's column of the result copied into Y. A
 // depthwise conv (one input channel per group, 1-D or 2-D) runs direct, one
 // output plane per work item (NnDepthwise.cpp).
 //
@@ -301,7 +306,11 @@ struct ConvPlan {
   bool pointwise = false; // X is the column matrix
   bool depthwise = false; // direct path, one output plane per work item
   bool shifted = false;   // whole output rows per tile (ConvShifted.h)
-  nn::Activation act;     // fused_conv's; none for conv
+  // Output positions are the GEMM's rows and output channels its columns
+  // (tileRows counts channels then): small maps, where whole 16-wide column
+  // panels of positions would be mostly padding.
+  bool positionRows = false;
+  nn::Activation act; // fused_conv's; none for conv
 
   // GEMM work items are ordered (image, group, column tile, row tile).
   int64_t items() const {
@@ -312,6 +321,47 @@ struct ConvPlan {
     return depthwise ? 2.0 * k * p : 2.0 * tileRows * k * tileCols;
   }
 };
+
+/// Lanes the micro-kernel computes for n real GEMM columns: whole panels,
+/// and a last one of at most 8 columns at half cost.
+int64_t panelLanes(int64_t n) {
+  int64_t rest = n % nn::kPanelCols;
+  return n - rest + (rest == 0 ? 0 : rest <= 8 ? 8 : nn::kPanelCols);
+}
+int64_t roundUp(int64_t a, int64_t b) { return ceilDiv(a, b) * b; }
+
+/// Output maps of at most this many positions may put them on the GEMM's
+/// rows: the packed columns (an im2col over the whole map) stay in L2.
+constexpr int64_t kMaxPositionRows = 256;
+
+/// Whether positions as rows waste fewer micro-kernel lanes than channels
+/// as rows over positions (on the padded width for a stride-1 window).
+bool positionRowsPay(const ConvPlan &c) {
+  const Window &w = c.s.w;
+  if (c.p > kMaxPositionRows)
+    return false;
+  int64_t columns = nn::ShiftedConv::applies(w)
+                        ? c.p / w.out[2] * (w.out[2] + w.kernel[2] - 1)
+                        : c.p;
+  int64_t mg = c.s.outPerGroup();
+  return roundUp(c.p, nn::kPanelRows) * panelLanes(mg) <
+         roundUp(mg, nn::kPanelRows) * panelLanes(columns);
+}
+
+/// One tile of all positions per image and group; channels split into
+/// whole column panels until there are kTargetItems work items.
+rt::Status planPositionRows(ConvPlan *c) {
+  c->positionRows = true;
+  c->tileCols = std::max<int64_t>(c->p, 1);
+  c->tiles = 1;
+  const int64_t mg = std::max<int64_t>(c->s.outPerGroup(), 1);
+  const int64_t images = std::max<int64_t>(c->s.batch * c->s.group, 1);
+  int64_t want = std::max<int64_t>(1, ceilDiv(kTargetItems, images));
+  c->tileRows = std::min(roundUp(mg, nn::kPanelCols),
+                         roundUp(ceilDiv(mg, want), nn::kPanelCols));
+  c->rowTiles = ceilDiv(mg, c->tileRows);
+  return rt::Status::ok();
+}
 
 rt::Status analyzeConv(const om::OpDef &op, ConvPlan *c) {
   GEFLOW_RT_RETURN_IF_ERROR(analyzeConvCommon(op, false, &c->s));
@@ -324,6 +374,8 @@ rt::Status analyzeConv(const om::OpDef &op, ConvPlan *c) {
     c->pointwise = c->pointwise && w.stride[d] == 1 && w.padBegin[d] == 0 &&
                    w.padEnd[d] == 0 && w.in[d] == w.out[d];
   c->depthwise = c->s.inPerGroup() == 1 && w.rank <= 2 && !c->pointwise;
+  if (!c->depthwise && positionRowsPay(*c))
+    return planPositionRows(c);
   int64_t cols = std::max<int64_t>(64, kColTileFloats / std::max<int64_t>(c->k, 1));
   cols = (cols + 15) / 16 * 16;
   int64_t images = std::max<int64_t>(c->s.batch * c->s.group, 1);
@@ -372,6 +424,12 @@ public:
     if (!weights || c_.depthwise || !nn::packedGemmAvailable())
       return;
     const int64_t mg = c_.s.outPerGroup();
+    if (c_.positionRows) {
+      for (int64_t g = 0; g < c_.s.group; ++g)
+        transposed_.push_back(
+            nn::packTransposedRows(weights + g * mg * c_.k, mg, c_.k, c_.k));
+      return;
+    }
     if (c_.shifted)
       shifted_ = std::make_unique<nn::ShiftedConv>(c_.s.w, c_.s.inPerGroup());
     for (int64_t g = 0; g < c_.s.group; ++g) {
@@ -400,6 +458,8 @@ public:
     const int64_t mg = s.outPerGroup(), cg = s.inPerGroup();
     if (shifted_)
       return runShifted(x, bias, residual, y, items);
+    if (!transposed_.empty())
+      return runPositionRows(x, bias, residual, y, items);
     float *col = c_.pointwise ? nullptr : nn::scratch(c_.k * c_.tileCols);
     int64_t built = -1; // the (image, group, column tile) now in `col`
     for (int64_t i = items.begin; i < items.end; ++i) {
@@ -470,6 +530,48 @@ private:
     return rt::Status::ok();
   }
 
+  /// The work items of a conv with positions as the GEMM's rows: the
+  /// columns of an image and group are packed (transposed) once into row
+  /// panels, C^T [positions x channel tile] is computed against the weights
+  /// packed at load, and each channel's column of it becomes a row of Y.
+  rt::Status runPositionRows(const float *x, const float *bias,
+                             const float *residual, float *y,
+                             BlockRange items) const {
+    const ConvShape &s = c_.s;
+    const int64_t mg = s.outPerGroup(), cg = s.inPerGroup(), p = c_.p;
+    const int64_t taps = s.w.kernelSize(), stride = nn::kPanelRows * c_.k;
+    float *panels = nn::scratch(nn::rowPanelFloats(p, c_.k), 1);
+    float *cT = nn::scratch(roundUp(p, nn::kPanelRows) * c_.tileRows, 2);
+    float *col = c_.pointwise ? nullptr : nn::scratch(taps * p);
+    int64_t built = -1; // the (image, group) now in `panels`
+    for (int64_t i = items.begin; i < items.end; ++i) {
+      int64_t rowTile = i % c_.rowTiles, ng = i / c_.rowTiles;
+      int64_t g = ng % s.group, n = ng / s.group;
+      int64_t m0 = rowTile * c_.tileRows, m1 = std::min(mg, m0 + c_.tileRows);
+      const float *xg = x + (n * s.inChannels + g * cg) * s.w.inSize();
+      if (built != ng && c_.pointwise)
+        nn::packColumnsAsRows(xg, p, c_.k, p, panels, stride);
+      // A channel's taps at a time: its im2col rows stay in L1.
+      for (int64_t c = 0; built != ng && !c_.pointwise && c < cg; ++c) {
+        im2col(s.w, xg + c * s.w.inSize(), 1, 0, p, col);
+        nn::packColumnsAsRows(col, p, taps, p, panels + c * taps * nn::kPanelRows,
+                              stride);
+      }
+      built = ng;
+      const int64_t width = m1 - m0;
+      nn::gemmPanels(panels, p, transposed_[g], m0, m1, cT, width);
+      float *yg = y + (n * s.outChannels + g * mg) * p;
+      Epilogue e{bias ? bias + g * mg : nullptr, residual, y, &c_.act};
+      for (int64_t m = m0; m < m1; ++m) {
+        float *row = yg + m * p;
+        for (int64_t q = 0; q < p; ++q)
+          row[q] = cT[q * width + (m - m0)];
+        Epilogue::apply(&e, m, row, p);
+      }
+    }
+    return rt::Status::ok();
+  }
+
   /// fused_conv's bias (of the group's channels), residual Z and activation
   /// on a row of Y, while the GEMM's tile is in cache.
   struct Epilogue {
@@ -526,6 +628,7 @@ private:
 
   const ConvPlan c_;
   std::vector<nn::PackedRows> packed_; // per group; empty: nn::gemm on W
+  std::vector<nn::PackedCols> transposed_; // per group, W^T: positionRows
   std::unique_ptr<nn::ShiftedConv> shifted_; // packed_ is tap-major
 };
 

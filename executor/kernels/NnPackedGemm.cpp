@@ -3,6 +3,7 @@
 #include "executor/kernels/NnPackedGemm.h"
 #include "executor/kernels/NnSupport.h"
 
+#include <algorithm>
 #include <cstdlib>
 
 namespace geflow::kernels::nn {
@@ -12,6 +13,8 @@ namespace avx2 {
 void gemmPacked(const PackedRows &a, int64_t r0, int64_t r1, int64_t n,
                 const BRows &b, float *c, int64_t ldc,
                 const RowEpilogue *epilogue);
+void gemmPanels(const float *aPanels, int64_t rows, const PackedCols &b,
+                int64_t c0, int64_t c1, float *c, int64_t ldc);
 } // namespace avx2
 #endif
 
@@ -27,6 +30,38 @@ PackedRows packRows(const float *a, int64_t rows, int64_t depth, int64_t lda) {
       dst[k * kPanelRows] = a[r * lda + k];
   }
   return packed;
+}
+
+PackedCols packTransposedRows(const float *w, int64_t cols, int64_t depth,
+                              int64_t ldw) {
+  PackedCols packed;
+  packed.cols = cols;
+  packed.depth = depth;
+  packed.data.assign(packed.panels() * kPanelCols * depth, 0.0f);
+  for (int64_t j = 0; j < cols; ++j) {
+    float *dst = packed.data.data() + (j / kPanelCols) * kPanelCols * depth +
+                 j % kPanelCols;
+    for (int64_t k = 0; k < depth; ++k)
+      dst[k * kPanelCols] = w[j * ldw + k];
+  }
+  return packed;
+}
+
+void packColumnsAsRows(const float *b, int64_t ldb, int64_t depth, int64_t n,
+                       float *dst, int64_t panelStride) {
+  for (int64_t j0 = 0; j0 < n; j0 += kPanelRows, dst += panelStride) {
+    const int64_t cols = std::min(kPanelRows, n - j0);
+    const float *src = b + j0;
+    if (cols == kPanelRows) {
+      for (int64_t k = 0; k < depth; ++k, src += ldb)
+        for (int64_t q = 0; q < kPanelRows; ++q)
+          dst[k * kPanelRows + q] = src[q];
+      continue;
+    }
+    for (int64_t k = 0; k < depth; ++k, src += ldb)
+      for (int64_t q = 0; q < kPanelRows; ++q)
+        dst[k * kPanelRows + q] = q < cols ? src[q] : 0.0f;
+  }
 }
 
 bool packedGemmAvailable() {
@@ -45,6 +80,16 @@ void gemmPacked(const PackedRows &a, int64_t r0, int64_t r1, int64_t n,
 #else
   (void)a, (void)r0, (void)r1, (void)n, (void)b, (void)c, (void)ldc,
       (void)epilogue;
+  std::abort(); // packedGemmAvailable() is false
+#endif
+}
+
+void gemmPanels(const float *aPanels, int64_t rows, const PackedCols &b,
+                int64_t c0, int64_t c1, float *c, int64_t ldc) {
+#if GEFLOW_HAVE_AVX2_GEMM
+  avx2::gemmPanels(aPanels, rows, b, c0, c1, c, ldc);
+#else
+  (void)aPanels, (void)rows, (void)b, (void)c0, (void)c1, (void)c, (void)ldc;
   std::abort(); // packedGemmAvailable() is false
 #endif
 }

@@ -37,6 +37,36 @@ struct PackedRows {
 /// Packs rows [0, rows) of `a` (leading dimension lda, depth columns).
 PackedRows packRows(const float *a, int64_t rows, int64_t depth, int64_t lda);
 
+/// A [depth x cols] B operand in panels of kPanelCols columns; inside a
+/// panel, for each k, the panel's columns' values at k (columns past the end
+/// are zero): the micro-kernel reads it as it lies, nothing copied per run.
+struct PackedCols {
+  int64_t cols = 0, depth = 0;
+  std::vector<float> data;
+
+  int64_t panels() const { return (cols + kPanelCols - 1) / kPanelCols; }
+  const float *panel(int64_t p) const {
+    return data.data() + p * kPanelCols * depth;
+  }
+};
+
+/// B = W^T packed, for W [cols x depth] row-major (leading dimension ldw):
+/// a conv's weights as the columns of a GEMM whose rows are output
+/// positions.
+PackedCols packTransposedRows(const float *w, int64_t cols, int64_t depth,
+                              int64_t ldw);
+
+/// Floats packColumnsAsRows writes for `n` columns of depth `depth`.
+inline int64_t rowPanelFloats(int64_t n, int64_t depth) {
+  return (n + kPanelRows - 1) / kPanelRows * kPanelRows * depth;
+}
+/// The transpose of `b` [depth x n] (leading dimension ldb) into `dst` as
+/// A panels: panel i, at dst + i * panelStride, holds columns 6i..6i+5 of b,
+/// k-major (past n, zeros). A panelStride above 6 * depth packs b as a slice
+/// of the depth of wider panels.
+void packColumnsAsRows(const float *b, int64_t ldb, int64_t depth, int64_t n,
+                       float *dst, int64_t panelStride);
+
 /// True when this build and CPU run gemmPacked (AVX2 + FMA, and nn::gemm is
 /// not forced to the baseline).
 bool packedGemmAvailable();
@@ -66,6 +96,12 @@ struct BRows {
 void gemmPacked(const PackedRows &a, int64_t r0, int64_t r1, int64_t n,
                 const BRows &b, float *c, int64_t ldc,
                 const RowEpilogue *epilogue = nullptr);
+/// C[rows x (c1 - c0)] = A * B[:, c0:c1), A as `rows` rows of A panels
+/// (packColumnsAsRows, depth b.depth), C with leading dimension ldc. c0 must
+/// be a multiple of kPanelCols. C's previous contents are ignored.
+void gemmPanels(const float *aPanels, int64_t rows, const PackedCols &b,
+                int64_t c0, int64_t c1, float *c, int64_t ldc);
+
 /// The same for a plain row-major B with leading dimension ldb.
 inline void gemmPacked(const PackedRows &a, int64_t r0, int64_t r1, int64_t n,
                        const float *b, int64_t ldb, float *c, int64_t ldc,

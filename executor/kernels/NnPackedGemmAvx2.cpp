@@ -7,6 +7,8 @@
 // kDepthChunk values of k. For each chunk and block of rows, each 16-column
 // panel of B is copied contiguous once (L1) and swept by every row panel of
 // the block, whose A panels (6 x chunk, packed at load) come from L2.
+// gemmPanels has both operands packed already: its B panels come straight
+// from the weights packed at load.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,30 +27,41 @@ constexpr int64_t kBlockFloats = 32 << 10;
 
 /// C[6 x 8*Vectors] (= or +=) A-panel[kc x 6] * B[kc x 8*Vectors]. One
 /// vector wide serves a last panel of at most 8 columns at half the cost.
+/// The loops over rows and vectors are unrolled by hand (pragmas) and acc
+/// is only read after the k loop: otherwise GCC 12 may keep acc in memory
+/// and store it on every k (a third of the speed).
 template <int Vectors>
 void microKernel(int64_t kc, const float *__restrict a,
                  const float *__restrict b, int64_t ldb, float *c, int64_t ldc,
                  bool accumulate) {
   __m256 acc[kPanelRows][Vectors];
-  for (auto &row : acc)
-    for (__m256 &v : row)
-      v = _mm256_setzero_ps();
+#pragma GCC unroll 16
+  for (int r = 0; r < kPanelRows; ++r)
+#pragma GCC unroll 2
+    for (int v = 0; v < Vectors; ++v)
+      acc[r][v] = _mm256_setzero_ps();
   for (int64_t k = 0; k < kc; ++k, a += kPanelRows, b += ldb) {
     __m256 bv[Vectors];
+#pragma GCC unroll 2
     for (int v = 0; v < Vectors; ++v)
       bv[v] = _mm256_loadu_ps(b + 8 * v);
+#pragma GCC unroll 16
     for (int r = 0; r < kPanelRows; ++r) {
       __m256 ar = _mm256_broadcast_ss(a + r);
+#pragma GCC unroll 2
       for (int v = 0; v < Vectors; ++v)
         acc[r][v] = _mm256_fmadd_ps(ar, bv[v], acc[r][v]);
     }
   }
+#pragma GCC unroll 16
   for (int r = 0; r < kPanelRows; ++r)
+#pragma GCC unroll 2
     for (int v = 0; v < Vectors; ++v) {
       float *at = c + r * ldc + 8 * v;
+      __m256 sum = acc[r][v];
       if (accumulate)
-        acc[r][v] = _mm256_add_ps(acc[r][v], _mm256_loadu_ps(at));
-      _mm256_storeu_ps(at, acc[r][v]);
+        sum = _mm256_add_ps(sum, _mm256_loadu_ps(at));
+      _mm256_storeu_ps(at, sum);
     }
 }
 
@@ -68,6 +81,27 @@ void copyPanel(const float *src, int64_t ldb, int64_t kc, int64_t cols,
       dst[q] = q < cols ? src[q] : 0.0f;
 }
 
+/// C's kPanelRows x kPanelCols panel at `c` (`rows` x `cols` of it real)
+/// (= or +=) A-panel[kc x 6] * B-panel[kc x 16, contiguous]. Partial panels
+/// compute into a tile and copy what is real.
+void panelProduct(int64_t kc, const float *a, const float *b, int64_t rows,
+                  int64_t cols, float *c, int64_t ldc, bool accumulate) {
+  if (rows == kPanelRows && cols == kPanelCols) {
+    microKernel<2>(kc, a, b, kPanelCols, c, ldc, accumulate);
+    return;
+  }
+  alignas(32) float tile[kPanelRows * kPanelCols];
+  if (cols <= 8)
+    microKernel<1>(kc, a, b, kPanelCols, tile, kPanelCols, false);
+  else
+    microKernel<2>(kc, a, b, kPanelCols, tile, kPanelCols, false);
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t q = 0; q < cols; ++q) {
+      float &dst = c[r * ldc + q];
+      dst = (accumulate ? dst : 0.0f) + tile[r * kPanelCols + q];
+    }
+}
+
 } // namespace
 
 void gemmPacked(const PackedRows &a, int64_t r0, int64_t r1, int64_t n,
@@ -75,10 +109,8 @@ void gemmPacked(const PackedRows &a, int64_t r0, int64_t r1, int64_t n,
                 const RowEpilogue *epilogue) {
   // Per host thread: the current column panel of B, copied contiguous and
   // zero-padded (B's rows may be far apart; a contiguous panel stays in L1
-  // and streams to the micro-kernel), and the 6x16 tile a partial panel
-  // computes into.
+  // and streams to the micro-kernel).
   thread_local std::vector<float> bPanel;
-  alignas(32) float tile[kPanelRows * kPanelCols];
   const int64_t k = a.depth, ldb = b.ldb;
   bPanel.resize(std::min(k, kDepthChunk) * kPanelCols);
   // Rows per block: its C rows (n wide) stay in L2 until the epilogue.
@@ -104,29 +136,31 @@ void gemmPacked(const PackedRows &a, int64_t r0, int64_t r1, int64_t n,
         for (int64_t row0 = rb0; row0 < rb1; row0 += kPanelRows) {
           const float *aPanel = a.panel(row0 / kPanelRows) + k0 * kPanelRows;
           const int64_t rows = std::min(kPanelRows, rb1 - row0);
-          float *cPanel = c + (row0 - r0) * ldc + j;
-          if (rows == kPanelRows && cols == kPanelCols) {
-            microKernel<2>(kc, aPanel, bPanel.data(), kPanelCols, cPanel, ldc,
-                           accumulate);
-            continue;
-          }
-          if (cols <= 8)
-            microKernel<1>(kc, aPanel, bPanel.data(), kPanelCols, tile,
-                           kPanelCols, false);
-          else
-            microKernel<2>(kc, aPanel, bPanel.data(), kPanelCols, tile,
-                           kPanelCols, false);
-          for (int64_t r = 0; r < rows; ++r)
-            for (int64_t q = 0; q < cols; ++q) {
-              float &dst = cPanel[r * ldc + q];
-              dst = (accumulate ? dst : 0.0f) + tile[r * kPanelCols + q];
-            }
+          panelProduct(kc, aPanel, bPanel.data(), rows, cols,
+                       c + (row0 - r0) * ldc + j, ldc, accumulate);
         }
       }
       // The block's rows are final after the last chunk, and still in L2.
       if (epilogue && last)
         for (int64_t r = rb0; r < rb1; ++r)
           epilogue->apply(epilogue->context, r, c + (r - r0) * ldc, n);
+    }
+  }
+}
+
+void gemmPanels(const float *aPanels, int64_t rows, const PackedCols &b,
+                int64_t c0, int64_t c1, float *c, int64_t ldc) {
+  const int64_t k = b.depth;
+  for (int64_t k0 = 0, kc; k0 < k; k0 += kc) {
+    kc = std::min(kDepthChunk, k - k0);
+    const bool accumulate = k0 > 0;
+    for (int64_t j = c0; j < c1; j += kPanelCols) {
+      const float *bPanel = b.panel(j / kPanelCols) + k0 * kPanelCols;
+      const int64_t cols = std::min(kPanelCols, c1 - j);
+      for (int64_t row0 = 0; row0 < rows; row0 += kPanelRows)
+        panelProduct(kc, aPanels + row0 * k + k0 * kPanelRows, bPanel,
+                     std::min(kPanelRows, rows - row0), cols,
+                     c + row0 * ldc + (j - c0), ldc, accumulate);
     }
   }
 }

@@ -183,6 +183,15 @@ std::vector<ConvCase> convCases() {
       // start mid-matrix.
       {{1, 40, 9, 11}, {50, 40, 3, 3}, 1, {}, {1, 1, 1, 1}, {}, "", true},
       {{1, 48, 3, 3}, {100, 48, 3, 3}, 1, {}, {1, 1, 1, 1}, {}, "", true},
+      // Small maps with positions as the GEMM's rows (weights packed as
+      // W^T): channels not a whole number of 16-wide panels (a last one of
+      // at most 8 and of more), positions not a whole number of 6-row
+      // panels, 1x1, strided and grouped windows, depth over one chunk.
+      {{1, 24, 7, 7}, {40, 24, 3, 3}, 1, {}, {1, 1, 1, 1}, {}, "", true},
+      {{1, 20, 6, 6}, {21, 20, 1, 1}, 1, {}, {}, {}, "", true},
+      {{2, 16, 9, 9}, {34, 16, 3, 3}, 1, {2, 2}, {1, 1, 1, 1}, {}, "", false},
+      {{1, 8, 6, 5}, {20, 4, 3, 3}, 2, {}, {1, 1, 1, 1}, {}, "", true},
+      {{1, 64, 5, 5}, {48, 64, 3, 3}, 1, {}, {1, 1, 1, 1}, {}, "", true},
       // Depthwise 3x3 (a register per output inside, taps at the edges):
       // stride 1 and 2, asymmetric pads, a depth multiplier, maps narrower
       // than the window.
@@ -324,6 +333,7 @@ TEST(FusedConvKernel, AddsResidualBeforeActivation) {
       {{1, 3, 12, 13}, {3, 1, 3, 3}, 3, {}, {1, 1, 1, 1}, {}, "", true},
       {{2, 8, 5, 5}, {6, 8, 1, 1}, 1, {}, {}, {}, "", false},
       {{1, 64, 3, 3}, {96, 64, 1, 1}, 1, {}, {}, {}, "", true},
+      {{1, 24, 7, 7}, {40, 24, 3, 3}, 1, {}, {1, 1, 1, 1}, {}, "", true},
   };
   unsigned seed = 1300;
   for (const ConvCase &c : cases) {
