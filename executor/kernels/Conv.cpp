@@ -322,34 +322,25 @@ struct ConvPlan {
   }
 };
 
-/// Lanes the micro-kernel computes for n real GEMM columns: whole panels,
-/// and a last one of at most 8 columns at half cost.
-int64_t panelLanes(int64_t n) {
-  int64_t rest = n % nn::kPanelCols;
-  return n - rest + (rest == 0 ? 0 : rest <= 8 ? 8 : nn::kPanelCols);
-}
 int64_t roundUp(int64_t a, int64_t b) { return ceilDiv(a, b) * b; }
 
-/// Output maps of at most this many positions may put them on the GEMM's
-/// rows: the packed columns (an im2col over the whole map) stay in L2.
+/// Output maps of at most this many positions put them on the GEMM's rows:
+/// the packed columns (an im2col over the whole map) stay in L2, and a map
+/// of 16x16 or less loses a large share of its last 16-wide column panel,
+/// or of the padded width of ConvShifted, to padding. 1x1 convs, which need
+/// no im2col otherwise, only from a smaller map on (measured, ResNet's and
+/// MobileNet's shapes).
 constexpr int64_t kMaxPositionRows = 256;
+constexpr int64_t kMaxPointwisePositionRows = 64;
 
-/// Whether positions as rows waste fewer micro-kernel lanes than channels
-/// as rows over positions (on the padded width for a stride-1 window).
 bool positionRowsPay(const ConvPlan &c) {
-  const Window &w = c.s.w;
-  if (c.p > kMaxPositionRows)
-    return false;
-  int64_t columns = nn::ShiftedConv::applies(w)
-                        ? c.p / w.out[2] * (w.out[2] + w.kernel[2] - 1)
-                        : c.p;
-  int64_t mg = c.s.outPerGroup();
-  return roundUp(c.p, nn::kPanelRows) * panelLanes(mg) <
-         roundUp(mg, nn::kPanelRows) * panelLanes(columns);
+  return c.p <= (c.s.w.kernelSize() > 1 ? kMaxPositionRows
+                                        : kMaxPointwisePositionRows);
 }
 
 /// One tile of all positions per image and group; channels split into
-/// whole column panels until there are kTargetItems work items.
+/// whole column panels until there are kTargetItems work items (the
+/// simulated cores' split; the host folds them, runPositionRows).
 rt::Status planPositionRows(ConvPlan *c) {
   c->positionRows = true;
   c->tileCols = std::max<int64_t>(c->p, 1);
@@ -459,7 +450,7 @@ public:
     if (shifted_)
       return runShifted(x, bias, residual, y, items);
     if (!transposed_.empty())
-      return runPositionRows(x, bias, residual, y, items);
+      return runPositionRows(x, bias, residual, y, blockIdx, blockDim);
     float *col = c_.pointwise ? nullptr : nn::scratch(c_.k * c_.tileCols);
     int64_t built = -1; // the (image, group, column tile) now in `col`
     for (int64_t i = items.begin; i < items.end; ++i) {
@@ -530,13 +521,23 @@ private:
     return rt::Status::ok();
   }
 
-  /// The work items of a conv with positions as the GEMM's rows: the
-  /// columns of an image and group are packed (transposed) once into row
-  /// panels, C^T [positions x channel tile] is computed against the weights
-  /// packed at load, and each channel's column of it becomes a row of Y.
+  /// A conv with positions as the GEMM's rows: the columns of an image and
+  /// group are packed (transposed) once into row panels, C^T [positions x
+  /// channel tile] is computed against the weights packed at load, and each
+  /// channel's column of it becomes a row of Y. Every block would pack the
+  /// whole map again (as much work as the GEMM of 16 channels), so the host
+  /// folds the blocks into kHostBlocks groups whose first block does the
+  /// group's items; the others return at once (threads take blocks in
+  /// order, so the groups still run on different threads).
   rt::Status runPositionRows(const float *x, const float *bias,
                              const float *residual, float *y,
-                             BlockRange items) const {
+                             uint32_t blockIdx, uint32_t blockDim) const {
+    constexpr uint32_t kHostBlocks = 2;
+    const uint32_t groups = std::min(blockDim, kHostBlocks);
+    const uint32_t group = blockIdx * groups / blockDim;
+    if (blockIdx > 0 && (blockIdx - 1) * groups / blockDim == group)
+      return rt::Status::ok();
+    BlockRange items = blockRange(c_.items(), group, groups);
     const ConvShape &s = c_.s;
     const int64_t mg = s.outPerGroup(), cg = s.inPerGroup(), p = c_.p;
     const int64_t taps = s.w.kernelSize(), stride = nn::kPanelRows * c_.k;
