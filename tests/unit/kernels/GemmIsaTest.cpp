@@ -3,7 +3,8 @@
 // nn::gemm has a baseline body and an AVX2 + FMA one, picked at run time. Both
 // must compute the same products (to rounding), and so must the kernels built
 // on them: conv through im2col, a 1x1 conv read directly as the GEMM operand,
-// a depthwise conv (no GEMM: the same on both), gemm and matmul.
+// depthwise convs (stride 1 has an AVX2 row body of its own), gemm and
+// matmul.
 //
 //===----------------------------------------------------------------------===//
 
@@ -132,6 +133,10 @@ TEST_F(GemmIsaTest, KernelsAgreeAcrossBodies) {
                             {2, 2}, {0, 0, 0, 0})},
       {"depthwise", conv({1, 32, 15, 15}, {32, 1, 3, 3}, {1, 32, 8, 8}, 32,
                          {2, 2}, {1, 1, 1, 1})},
+      {"depthwise stride 1", conv({1, 8, 21, 19}, {8, 1, 3, 3},
+                                  {1, 8, 21, 19}, 8, {1, 1}, {1, 1, 1, 1})},
+      {"3x3 small map", conv({1, 40, 7, 7}, {50, 40, 3, 3}, {1, 50, 7, 7}, 1,
+                             {1, 1}, {1, 1, 1, 1})},
       {"gemm", OpBuilder("gemm")
                    .input(om::DT_FLOAT, {5, 300})
                    .input(om::DT_FLOAT, {300, 70})
