@@ -22,9 +22,12 @@ public:
     return d_.createEvent(out);
   }
   rt::Status destroyEvent(rt::Event *e) override { return d_.destroyEvent(e); }
-  rt::Status launchKernel(rt::Stream *s, const rt::KernelLaunch &launch,
-                          const rt::KernelFn *fn) override {
+  rt::Status launchKernel(
+      rt::Stream *s, const rt::KernelLaunch &launch, const rt::KernelFn *fn,
+      const std::vector<rt::MemoryAccess> *accesses) override {
     rt::KernelLaunch l = launch;
+    if (accesses)
+      l.accesses = *accesses;
     l.fn = [fn](uint32_t idx, uint32_t dim) { return (*fn)(idx, dim); };
     return d_.launchKernel(s, std::move(l));
   }

@@ -30,9 +30,12 @@ public:
   virtual rt::Status createEvent(rt::Event **out) = 0;
   virtual rt::Status destroyEvent(rt::Event *event) = 0;
   /// `launch.fn` is ignored; `fn` (which must outlive the task) runs instead.
+  /// `accesses` (may be null) replace `launch.accesses`, so a launch shared
+  /// by every execution is not copied to declare one execution's memory.
   virtual rt::Status launchKernel(rt::Stream *stream,
                                   const rt::KernelLaunch &launch,
-                                  const rt::KernelFn *fn) = 0;
+                                  const rt::KernelFn *fn,
+                                  const std::vector<rt::MemoryAccess> *accesses) = 0;
   /// Device to device.
   virtual rt::Status memcpyAsync(rt::Stream *stream, void *dst, size_t dstMax,
                                  const void *src, size_t count) = 0;

@@ -339,6 +339,7 @@ rt::Status LoadedModel::enqueue(const std::vector<Buffer> &inputs,
 
   Execution *e = exec.get();
   const bool sanitize = target_->sanitizing();
+  std::vector<rt::MemoryAccess> accesses; // one kernel's, reused
   for (int i = 0; i < td.task_size() && first.isOk(); ++i) {
     if (skipTask_ && skipTask_(i))
       continue;
@@ -367,18 +368,17 @@ rt::Status LoadedModel::enqueue(const std::vector<Buffer> &inputs,
       if (sanitize) {
         // Inputs read, outputs written, where this execution put them;
         // constants live in WEIGHTS, which nothing writes.
-        rt::KernelLaunch declared = kt.launch;
+        accesses.clear();
         for (size_t b = 0; b < kt.bindings.size(); ++b)
           if (kt.bindings[b].where == TensorBinding::kWorkspace)
-            declared.accesses.push_back(
+            accesses.push_back(
                 {in[b].data,
                  uint64_t(std::max<int64_t>(0, kt.bindings[b].desc->size())),
                  b < kt.numInputs ? rt::AccessMode::kRead
                                   : rt::AccessMode::kWrite});
-        keep(target_->launchKernel(s, declared, &e->fns[i]));
-      } else {
-        keep(target_->launchKernel(s, kt.launch, &e->fns[i]));
       }
+      keep(target_->launchKernel(s, kt.launch, &e->fns[i],
+                                 sanitize ? &accesses : nullptr));
       break;
     }
     case om::EVENT_RECORD:
@@ -422,7 +422,7 @@ rt::Status LoadedModel::enqueue(const std::vector<Buffer> &inputs,
     end.name = name_ + "/end";
     end.opType = "ModelEnd";
     end.engine = target_->hasAiCpu() ? rt::Engine::kAiCpu : rt::Engine::kAic;
-    keep(target_->launchKernel(caller, end, &e->relay));
+    keep(target_->launchKernel(caller, end, &e->relay, nullptr));
   }
   if (exec->workspace)
     keep(target_->freeAsync(exec->workspace, caller));

@@ -387,6 +387,10 @@ aclError geflowrtLaunchKernel(const geflowrtKernelDesc *desc,
   k.aicoreNum = desc->aicoreNum;
   k.vectorcoreNum = desc->vectorcoreNum;
   k.cost = {desc->flops, desc->bytes};
+  if (desc->accesses && dev->sanitizer())
+    for (uint32_t i = 0; i < desc->numAccesses; ++i)
+      k.accesses.push_back({desc->accesses[i].ptr, desc->accesses[i].bytes,
+                            static_cast<rt::AccessMode>(desc->accesses[i].mode)});
   if (desc->func) {
     geflowrtKernelFunc func = desc->func;
     void *user = desc->userData;

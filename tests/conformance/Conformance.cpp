@@ -2,7 +2,7 @@
 //
 // geflow-conformance [--root DIR] [--folder NAME]... [--expected-failures FILE]
 //                    [--filter SUBSTRING] [--streams single|label|auto]
-//                    [--verbose]
+//                    [--sanitize] [--verbose]
 //
 // For every test_*/model.onnx under the folders of libonnx's backend test data:
 // import, compile to OM, load on a simulated device, run every
@@ -10,7 +10,8 @@
 // (|got - want| <= atol + rtol * |want|, rtol 1e-3, atol 1e-7; integers and
 // booleans exactly). A model with an op outside the dialect is skipped.
 // With --streams auto (the default), a model compiled onto several streams
-// must also take no more simulated time than on one stream.
+// must also take no more simulated time than on one stream. With --sanitize
+// the device runs the stream sanitizer: a finding fails the test.
 //
 // Prints a line for each non-pass with its reason, then `N passed, N failed,
 // N skipped`. Exits 1 when a test fails that the expected-failures list does
@@ -28,6 +29,7 @@
 
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -244,7 +246,7 @@ int main(int argc, char **argv) {
   std::string root = "/usr/share/libonnx-testdata/data";
   std::vector<std::string> folders;
   std::string expectedFailuresPath, filter;
-  bool verbose = false;
+  bool verbose = false, sanitize = false;
   passes::StreamMode streams = passes::StreamMode::kAuto;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
@@ -260,6 +262,7 @@ int main(int argc, char **argv) {
     else if (arg == "--expected-failures") expectedFailuresPath = next();
     else if (arg == "--filter") filter = next();
     else if (arg == "--verbose") verbose = true;
+    else if (arg == "--sanitize") sanitize = true;
     else if (arg == "--streams") {
       std::string mode = next();
       if (auto parsed = passes::parseStreamMode(mode)) streams = *parsed;
@@ -282,6 +285,7 @@ int main(int argc, char **argv) {
 
   rt::DeviceOptions deviceOptions;
   deviceOptions.workerThreads = 2;
+  deviceOptions.sanitize = sanitize;
   std::unique_ptr<rt::Device> device;
   if (rt::Status s = rt::Device::create(deviceOptions, &device); !s.isOk()) {
     llvm::errs() << "geflow-conformance: error: " << s.message() << "\n";
@@ -345,6 +349,13 @@ int main(int argc, char **argv) {
   if (unexpected)
     llvm::outs() << unexpected
                  << " result(s) disagree with the expected-failures list\n";
+  if (const rt::StreamSanitizer *sanitizer = device->sanitizer()) {
+    rt::SanitizerStats stats = sanitizer->stats();
+    llvm::outs() << "sanitizer: " << stats.findings << " findings, "
+                 << stats.accessesChecked << " accesses checked, "
+                 << llvm::format("%.3f", stats.checkSeconds)
+                 << " s inside the sanitizer\n";
+  }
   llvm::outs() << passed << " passed, " << failed << " failed, " << skipped
                << " skipped\n";
   return unexpected ? 1 : 0;

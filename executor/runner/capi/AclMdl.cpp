@@ -95,8 +95,9 @@ public:
   rt::Status destroyEvent(rt::Event *e) override {
     return fromAcl(aclrtDestroyEvent(e), "aclrtDestroyEvent");
   }
-  rt::Status launchKernel(rt::Stream *s, const rt::KernelLaunch &l,
-                          const rt::KernelFn *fn) override {
+  rt::Status launchKernel(
+      rt::Stream *s, const rt::KernelLaunch &l, const rt::KernelFn *fn,
+      const std::vector<rt::MemoryAccess> *accesses) override {
     geflowrtKernelDesc d;
     std::memset(&d, 0, sizeof(d));
     d.name = l.name.c_str();
@@ -109,6 +110,14 @@ public:
     d.bytes = l.cost.bytes;
     d.func = runKernelFn;
     d.userData = const_cast<rt::KernelFn *>(fn);
+    std::vector<geflowrtMemoryAccess> declared;
+    if (accesses) {
+      for (const rt::MemoryAccess &a : *accesses)
+        declared.push_back({a.ptr, a.bytes,
+                            static_cast<geflowrtAccessMode>(a.mode)});
+      d.accesses = declared.data();
+      d.numAccesses = static_cast<uint32_t>(declared.size());
+    }
     return fromAcl(geflowrtLaunchKernel(&d, s), "geflowrtLaunchKernel");
   }
   rt::Status memcpyAsync(rt::Stream *s, void *dst, size_t dstMax,

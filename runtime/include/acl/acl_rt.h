@@ -115,6 +115,20 @@ typedef enum geflowrtEngine {
 typedef int32_t (*geflowrtKernelFunc)(uint32_t blockIdx, uint32_t blockDim,
                                       void *userData);
 
+/* A byte range a kernel reads or writes, for the stream sanitizer
+ * (GEFLOW_SANITIZE=1); kernels that declare none are not checked. */
+typedef enum geflowrtAccessMode {
+  GEFLOW_ACCESS_READ = 1,
+  GEFLOW_ACCESS_WRITE = 2,
+  GEFLOW_ACCESS_READ_WRITE = 3,
+} geflowrtAccessMode;
+
+typedef struct geflowrtMemoryAccess {
+  const void *ptr;
+  uint64_t bytes;
+  geflowrtAccessMode mode;
+} geflowrtMemoryAccess;
+
 typedef struct geflowrtKernelDesc {
   const char *name;   /* op name for traces; may be NULL */
   const char *opType; /* may be NULL */
@@ -126,6 +140,8 @@ typedef struct geflowrtKernelDesc {
   double bytes;       /* HBM traffic of the whole kernel */
   geflowrtKernelFunc func; /* may be NULL: cost only */
   void *userData;
+  const geflowrtMemoryAccess *accesses; /* may be NULL */
+  uint32_t numAccesses;
 } geflowrtKernelDesc;
 
 aclError geflowrtLaunchKernel(const geflowrtKernelDesc *desc,
