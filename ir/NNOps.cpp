@@ -135,9 +135,9 @@ struct DropUnusedMaxPoolIndices : OpRewritePattern<MaxPoolOp> {
     Value indices = op.getIndices();
     if (!indices || !indices.use_empty())
       return failure();
-    auto pool = rewriter.create<MaxPoolOp>(
-        op.getLoc(), TypeRange{op.getY().getType()}, op->getOperands(),
-        op->getAttrs());
+    auto pool =
+        rewriter.create<MaxPoolOp>(op.getLoc(), TypeRange{op.getY().getType()},
+                                   op->getOperands(), op->getAttrs());
     rewriter.replaceOp(op, {pool.getY(), Value()});
     return success();
   }

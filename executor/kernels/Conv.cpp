@@ -530,8 +530,8 @@ private:
   /// group's items; the others return at once (threads take blocks in
   /// order, so the groups still run on different threads).
   rt::Status runPositionRows(const float *x, const float *bias,
-                             const float *residual, float *y,
-                             uint32_t blockIdx, uint32_t blockDim) const {
+                             const float *residual, float *y, uint32_t blockIdx,
+                             uint32_t blockDim) const {
     constexpr uint32_t kHostBlocks = 2;
     const uint32_t groups = std::min(blockDim, kHostBlocks);
     const uint32_t group = blockIdx * groups / blockDim;
@@ -555,8 +555,8 @@ private:
       // A channel's taps at a time: its im2col rows stay in L1.
       for (int64_t c = 0; built != ng && !c_.pointwise && c < cg; ++c) {
         im2col(s.w, xg + c * s.w.inSize(), 1, 0, p, col);
-        nn::packColumnsAsRows(col, p, taps, p, panels + c * taps * nn::kPanelRows,
-                              stride);
+        nn::packColumnsAsRows(col, p, taps, p,
+                              panels + c * taps * nn::kPanelRows, stride);
       }
       built = ng;
       const int64_t width = m1 - m0;
@@ -629,7 +629,7 @@ private:
 
   const ConvPlan c_;
   std::vector<nn::PackedRows> packed_; // per group; empty: nn::gemm on W
-  std::vector<nn::PackedCols> transposed_; // per group, W^T: positionRows
+  std::vector<nn::PackedCols> transposed_;   // per group, W^T: positionRows
   std::unique_ptr<nn::ShiftedConv> shifted_; // packed_ is tap-major
 };
 

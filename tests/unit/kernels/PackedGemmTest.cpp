@@ -61,8 +61,10 @@ TEST(PackedGemm, PanelsMatchPlainLoops) {
   struct Case {
     int64_t rows, depth, cols, c0, c1;
   };
-  const Case cases[] = {{1, 1, 1, 0, 1},       {6, 9, 16, 0, 16},
-                        {49, 300, 40, 16, 40}, {13, 257, 21, 0, 21},
+  const Case cases[] = {{1, 1, 1, 0, 1},
+                        {6, 9, 16, 0, 16},
+                        {49, 300, 40, 16, 40},
+                        {13, 257, 21, 0, 21},
                         {36, 64, 512, 32, 64}};
   unsigned seed = 70;
   for (const Case &c : cases) {
@@ -70,12 +72,12 @@ TEST(PackedGemm, PanelsMatchPlainLoops) {
                  std::to_string(c.depth) + " cols " + std::to_string(c.cols));
     const int64_t ldb = c.rows + 3, ldw = c.depth + 1, width = c.c1 - c.c0;
     std::vector<float> bt = random(c.depth * ldb, seed++); // A^T
-    std::vector<float> w = random(c.cols * ldw, seed++);    // B^T
+    std::vector<float> w = random(c.cols * ldw, seed++);   // B^T
     std::vector<float> a(nn::rowPanelFloats(c.rows, c.depth), 12345.0f);
     const int64_t split = c.depth / 2, stride = nn::kPanelRows * c.depth;
     nn::packColumnsAsRows(bt.data(), ldb, split, c.rows, a.data(), stride);
-    nn::packColumnsAsRows(bt.data() + split * ldb, ldb, c.depth - split,
-                          c.rows, a.data() + split * nn::kPanelRows, stride);
+    nn::packColumnsAsRows(bt.data() + split * ldb, ldb, c.depth - split, c.rows,
+                          a.data() + split * nn::kPanelRows, stride);
     nn::PackedCols b = nn::packTransposedRows(w.data(), c.cols, c.depth, ldw);
     std::vector<float> got(c.rows * width, 12345.0f);
     nn::gemmPanels(a.data(), c.rows, b, c.c0, c.c1, got.data(), width);
