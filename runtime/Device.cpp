@@ -114,6 +114,20 @@ std::unique_lock<std::mutex> Device::sanitizerLock() {
   return sanitizer_ ? sanitizer_->lock() : std::unique_lock<std::mutex>();
 }
 
+uint64_t Device::streamTarget(Stream *s, sanitizer::VectorClock *point) {
+  std::unique_lock<std::mutex> noEnqueues = sanitizerLock();
+  if (sanitizer_)
+    *point = sanitizer_->streamPoint(s->id());
+  return s->enqueued();
+}
+
+uint64_t Device::eventTarget(Event *event, sanitizer::VectorClock *point) {
+  std::unique_lock<std::mutex> noEnqueues = sanitizerLock();
+  if (sanitizer_)
+    *point = sanitizer_->eventPoint(event->id());
+  return event->recordsEnqueued();
+}
+
 Status Device::sanitizerReached(const sanitizer::VectorClock &point) {
   if (!sanitizer_)
     return Status::ok();
@@ -300,14 +314,8 @@ Status Device::synchronizeStream(Stream *stream) {
   if (inHostWork())
     return refuseInsideHostWork("synchronize stream");
   Stream *s = resolve(stream);
-  uint64_t target;
   sanitizer::VectorClock point;
-  {
-    std::unique_lock<std::mutex> noEnqueues = sanitizerLock();
-    target = s->enqueued();
-    if (sanitizer_)
-      point = sanitizer_->streamPoint(s->id());
-  }
+  uint64_t target = streamTarget(s, &point);
   std::unique_lock<std::mutex> lock(simMu_);
   Status st = run(lock, [&] { return s->completed() >= target; });
   if (!st.isOk())
@@ -360,14 +368,8 @@ Status Device::synchronizeEvent(Event *event) {
     return refuseInsideHostWork("synchronize event");
   if (!event)
     return makeStatus(StatusCode::kInvalidArgument, "synchronize event: null");
-  uint64_t target;
   sanitizer::VectorClock point;
-  {
-    std::unique_lock<std::mutex> noEnqueues = sanitizerLock();
-    target = event->recordsEnqueued();
-    if (sanitizer_)
-      point = sanitizer_->eventPoint(event->id());
-  }
+  uint64_t target = eventTarget(event, &point);
   if (target == 0)
     return Status::ok(); // nothing recorded: nothing to wait for
   std::unique_lock<std::mutex> lock(simMu_);
@@ -385,14 +387,8 @@ Status Device::queryEvent(Event *event, bool *complete) {
   if (!event || !complete)
     return makeStatus(StatusCode::kInvalidArgument, "query event: null");
   *complete = false;
-  uint64_t target;
   sanitizer::VectorClock point;
-  {
-    std::unique_lock<std::mutex> noEnqueues = sanitizerLock();
-    target = event->recordsEnqueued();
-    if (sanitizer_)
-      point = sanitizer_->eventPoint(event->id());
-  }
+  uint64_t target = eventTarget(event, &point);
   if (target == 0)
     return Status::ok();
   std::lock_guard<std::mutex> lock(simMu_);

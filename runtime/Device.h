@@ -142,6 +142,10 @@ private:
   /// The sanitizer's lock (no lock when it is off): a synchronize reads its
   /// target and the sanitizer's clock of it with no enqueue in between.
   std::unique_lock<std::mutex> sanitizerLock();
+  /// What a synchronize of `s` (the seq of its latest task) or of `event`
+  /// (its latest record) waits for; `point` gets the sanitizer's clock there.
+  uint64_t streamTarget(Stream *s, sanitizer::VectorClock *point);
+  uint64_t eventTarget(Event *event, sanitizer::VectorClock *point);
   /// Joins what a successful synchronize waited for into the sanitizer's
   /// host clock and returns its new findings (ok when it is off).
   Status sanitizerReached(const sanitizer::VectorClock &point);

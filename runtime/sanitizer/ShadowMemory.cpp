@@ -7,12 +7,18 @@ namespace geflow::rt::sanitizer {
 
 const char *hazardName(Hazard h) {
   switch (h) {
-  case Hazard::kReadAfterWrite: return "read-after-write";
-  case Hazard::kWriteAfterRead: return "write-after-read";
-  case Hazard::kWriteAfterWrite: return "write-after-write";
-  case Hazard::kUseAfterFree: return "use-after-free";
-  case Hazard::kFreeWhileInUse: return "free-while-in-use";
-  case Hazard::kUninitializedRead: return "uninitialized-read";
+  case Hazard::kReadAfterWrite:
+    return "read-after-write";
+  case Hazard::kWriteAfterRead:
+    return "write-after-read";
+  case Hazard::kWriteAfterWrite:
+    return "write-after-write";
+  case Hazard::kUseAfterFree:
+    return "use-after-free";
+  case Hazard::kFreeWhileInUse:
+    return "free-while-in-use";
+  case Hazard::kUninitializedRead:
+    return "uninitialized-read";
   }
   return "?";
 }
@@ -162,11 +168,10 @@ void ShadowMemory::prune(const VectorClock &host) {
     State &st = it->second.state;
     if (st.write.valid() && st.write.orderedBefore(host))
       st.write = Epoch();
-    st.reads.erase(std::remove_if(st.reads.begin(), st.reads.end(),
-                                  [&](const Epoch &r) {
-                                    return r.orderedBefore(host);
-                                  }),
-                   st.reads.end());
+    st.reads.erase(
+        std::remove_if(st.reads.begin(), st.reads.end(),
+                       [&](const Epoch &r) { return r.orderedBefore(host); }),
+        st.reads.end());
     if (st.empty()) {
       it = ranges_.erase(it);
       continue;

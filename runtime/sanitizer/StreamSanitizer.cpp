@@ -22,9 +22,9 @@ public:
   explicit CostTimer(double &seconds)
       : seconds_(seconds), start_(std::chrono::steady_clock::now()) {}
   ~CostTimer() {
-    seconds_ += std::chrono::duration<double>(
-                    std::chrono::steady_clock::now() - start_)
-                    .count();
+    seconds_ +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_)
+            .count();
   }
 
 private:
@@ -168,8 +168,8 @@ void StreamSanitizer::report(const Conflict &c, const Epoch &self,
             " accesses; no event orders the access before the free";
     break;
   case Hazard::kUninitializedRead:
-    text += me + " reads " + range +
-            ", which nothing wrote since it was allocated";
+    text +=
+        me + " reads " + range + ", which nothing wrote since it was allocated";
     break;
   }
   addFinding(std::move(text));

@@ -49,8 +49,8 @@ struct SanitizerStats {
   uint64_t findings = 0;        // all of them, also those past the list's cap
   uint64_t accessesChecked = 0; // byte ranges compared with the shadow
   uint64_t tasksChecked = 0;
-  uint64_t unboundWaits = 0;    // waits enqueued before their record
-  double checkSeconds = 0;      // host time spent inside the sanitizer
+  uint64_t unboundWaits = 0; // waits enqueued before their record
+  double checkSeconds = 0;   // host time spent inside the sanitizer
 };
 
 class StreamSanitizer {
@@ -119,18 +119,18 @@ private:
   void addFinding(std::string message);
   void maybePrune();
 
-  mutable std::mutex mu_; // guards everything below
-  std::vector<StreamState> streams_;     // index = StreamId
+  mutable std::mutex mu_;                   // guards everything below
+  std::vector<StreamState> streams_;        // index = StreamId
   std::map<uint32_t, RecordState> records_; // by event id
-  sanitizer::VectorClock host_;          // what the host has synchronized with
-  uint64_t hostGen_ = 0;                 // bumped when host_ grows
+  sanitizer::VectorClock host_; // what the host has synchronized with
+  uint64_t hostGen_ = 0;        // bumped when host_ grows
   sanitizer::ShadowMemory shadow_;
-  size_t pruneAt_ = 1024;                // shadow size that triggers a prune
+  size_t pruneAt_ = 1024; // shadow size that triggers a prune
   std::map<uintptr_t, Allocation> allocations_; // by base address
   std::vector<TaskInfo> tasks_;
   std::vector<sanitizer::Conflict> conflicts_; // scratch of one access
-  std::vector<std::string> findings_; // the first kMaxListed
-  uint64_t reportedFindings_ = 0;     // how many a synchronize has returned
+  std::vector<std::string> findings_;          // the first kMaxListed
+  uint64_t reportedFindings_ = 0; // how many a synchronize has returned
   SanitizerStats stats_;
 };
 

@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 #include "RuntimeTestUtil.h"
 
+#include "acl/acl.h"
+
 #include <cstdlib>
 #include <gmock/gmock.h>
 
@@ -58,14 +60,14 @@ protected:
 
   /// 'producer' on stream a writes mid; 'consumer' on stream b reads it.
   void produce() {
-    ASSERT_TRUE(dev->launchKernel(a, touching("producer", {reads(in),
-                                                           writes(mid)}))
-                    .isOk());
+    ASSERT_TRUE(
+        dev->launchKernel(a, touching("producer", {reads(in), writes(mid)}))
+            .isOk());
   }
   void consume() {
-    ASSERT_TRUE(dev->launchKernel(b, touching("consumer", {reads(mid),
-                                                           writes(out)}))
-                    .isOk());
+    ASSERT_TRUE(
+        dev->launchKernel(b, touching("consumer", {reads(mid), writes(out)}))
+            .isOk());
   }
   std::vector<std::string> findings() { return dev->sanitizer()->findings(); }
 
@@ -138,11 +140,11 @@ TEST_F(SanitizerTest, BufferReusedAcrossStreamsWithoutAnEvent) {
   // Stream a reads mid; stream b then overwrites mid (a memory plan reusing
   // it) with nothing ordering the read first.
   ASSERT_TRUE(dev->launchKernel(a, touching("writer", {writes(mid)})).isOk());
-  ASSERT_TRUE(dev->launchKernel(a, touching("reader", {reads(mid),
-                                                       writes(out)}))
-                  .isOk());
-  ASSERT_TRUE(dev->launchKernel(b, touching("reuser", {writes(mid, 1024)}))
-                  .isOk());
+  ASSERT_TRUE(
+      dev->launchKernel(a, touching("reader", {reads(mid), writes(out)}))
+          .isOk());
+  ASSERT_TRUE(
+      dev->launchKernel(b, touching("reuser", {writes(mid, 1024)})).isOk());
   EXPECT_EQ(dev->synchronizeDevice().code(), StatusCode::kDataRace);
   std::vector<std::string> f = findings();
   ASSERT_EQ(f.size(), 2u);
@@ -200,8 +202,8 @@ TEST_F(SanitizerTest, FreeAsyncBeforeAnotherStreamIsDone) {
 }
 
 TEST_F(SanitizerTest, ReadOfNeverWrittenMemory) {
-  ASSERT_TRUE(dev->launchKernel(a, touching("reader", {reads(out, 64)}))
-                  .isOk());
+  ASSERT_TRUE(
+      dev->launchKernel(a, touching("reader", {reads(out, 64)})).isOk());
   EXPECT_EQ(dev->synchronizeDevice().code(), StatusCode::kDataRace);
   ASSERT_EQ(findings().size(), 1u);
   EXPECT_THAT(findings()[0],
@@ -212,8 +214,8 @@ TEST_F(SanitizerTest, ReadOfNeverWrittenMemory) {
 }
 
 TEST_F(SanitizerTest, PartlyWrittenBufferNamesOnlyTheUnwrittenBytes) {
-  ASSERT_TRUE(dev->launchKernel(a, touching("half", {writes(out, 1000)}))
-                  .isOk());
+  ASSERT_TRUE(
+      dev->launchKernel(a, touching("half", {writes(out, 1000)})).isOk());
   ASSERT_TRUE(dev->launchKernel(a, touching("all", {reads(out)})).isOk());
   EXPECT_EQ(dev->synchronizeDevice().code(), StatusCode::kDataRace);
   ASSERT_EQ(findings().size(), 1u);
@@ -236,8 +238,8 @@ TEST_F(SanitizerTest, SynchronizingTheWaitingStreamCarriesTheEventJoin) {
   ASSERT_TRUE(dev->streamWaitEvent(b, e).isOk());
   consume();
   ASSERT_TRUE(dev->synchronizeStream(b).isOk());
-  ASSERT_TRUE(dev->launchKernel(b, touching("overwrite", {writes(mid)}))
-                  .isOk());
+  ASSERT_TRUE(
+      dev->launchKernel(b, touching("overwrite", {writes(mid)})).isOk());
   EXPECT_TRUE(dev->synchronizeDevice().isOk());
   EXPECT_TRUE(findings().empty());
 }
@@ -262,13 +264,46 @@ TEST_F(SanitizerTest, OffByDefaultAndOnWithTheEnvironment) {
 
 TEST_F(SanitizerTest, ManyFindingsAreAllCountedAndListedUpToTheCap) {
   for (int i = 0; i < 8; ++i)
-    ASSERT_TRUE(dev->launchKernel(
-                       i % 2 ? a : b,
-                       touching("w" + std::to_string(i), {writes(mid, 16)}))
-                    .isOk());
+    ASSERT_TRUE(
+        dev->launchKernel(i % 2 ? a : b,
+                          touching("w" + std::to_string(i), {writes(mid, 16)}))
+            .isOk());
   Status st = dev->synchronizeDevice();
   EXPECT_THAT(st.message(), HasSubstr("stream sanitizer: 7 finding(s)"));
   EXPECT_EQ(findings().size(), 7u);
+}
+
+TEST(SanitizerCApi, DeclaredAccessesOfAProgramWithoutTheWaitAreCaught) {
+  // Any runtime program: GEFLOW_SANITIZE=1 when the device is set, kernels
+  // declaring geflowrtKernelDesc::accesses, a wait left out.
+  ::setenv("GEFLOW_SANITIZE", "1", 1);
+  ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+  ::unsetenv("GEFLOW_SANITIZE");
+  aclrtStream s1 = nullptr, s2 = nullptr;
+  ASSERT_EQ(aclrtCreateStream(&s1), ACL_SUCCESS);
+  ASSERT_EQ(aclrtCreateStream(&s2), ACL_SUCCESS);
+  void *buf = nullptr;
+  ASSERT_EQ(aclrtMalloc(&buf, 256, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  geflowrtMemoryAccess write = {buf, 256, GEFLOW_ACCESS_WRITE};
+  geflowrtMemoryAccess read = {buf, 256, GEFLOW_ACCESS_READ};
+  geflowrtKernelDesc k{};
+  k.name = "fill";
+  k.engine = GEFLOW_ENGINE_AIV;
+  k.blockDim = 1;
+  k.accesses = &write;
+  k.numAccesses = 1;
+  ASSERT_EQ(geflowrtLaunchKernel(&k, s1), ACL_SUCCESS);
+  k.name = "use";
+  k.accesses = &read;
+  ASSERT_EQ(geflowrtLaunchKernel(&k, s2), ACL_SUCCESS);
+  EXPECT_EQ(aclrtSynchronizeDevice(), ACL_ERROR_FAILURE);
+  EXPECT_THAT(aclGetRecentErrMsg(),
+              HasSubstr("read-after-write: 'use' (stream 2, task 1) reads "
+                        "buffer"));
+  EXPECT_EQ(aclrtFree(buf), ACL_SUCCESS);
+  EXPECT_EQ(aclrtResetDevice(0), ACL_SUCCESS);
+  EXPECT_EQ(aclFinalize(), ACL_SUCCESS);
 }
 
 } // namespace

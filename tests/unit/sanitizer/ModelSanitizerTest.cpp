@@ -68,9 +68,9 @@ rt::Status runSanitized(const om::OmModel &model,
   std::unique_ptr<om::LoadedOm> om;
   GEFLOW_RT_RETURN_IF_ERROR(om::loadOmBytes(bytes, "model.om", &om));
   std::unique_ptr<exec::LoadedModel> loaded;
-  GEFLOW_RT_RETURN_IF_ERROR(exec::LoadedModel::create(
-      exec::makeDeviceTarget(*device), std::move(om), "model.om", &loaded,
-      options));
+  GEFLOW_RT_RETURN_IF_ERROR(
+      exec::LoadedModel::create(exec::makeDeviceTarget(*device), std::move(om),
+                                "model.om", &loaded, options));
   std::vector<std::vector<uint8_t>> storage;
   std::vector<exec::Buffer> inputs, outputs;
   for (const exec::TensorInfo &t : loaded->inputs()) {
@@ -156,8 +156,7 @@ TEST_P(ModelSanitizerTest, EveryDroppedEventIsCaught) {
   for (const auto &[event, tasks] : tasksOfEvent) {
     rt::Status st = runSanitized(model, skipping(tasks));
     if (st.code() != rt::StatusCode::kDataRace)
-      missed.push_back("event " + std::to_string(event) + ": " +
-                       st.toString());
+      missed.push_back("event " + std::to_string(event) + ": " + st.toString());
   }
   EXPECT_THAT(missed, ::testing::IsEmpty());
 }
@@ -218,8 +217,9 @@ const ModelConfig kConfigs[] = {
 };
 
 INSTANTIATE_TEST_SUITE_P(StreamModels, ModelSanitizerTest,
-                         ::testing::ValuesIn(kConfigs),
-                         [](const auto &info) { return configName(info.param); });
+                         ::testing::ValuesIn(kConfigs), [](const auto &info) {
+                           return configName(info.param);
+                         });
 
 /// The outputs of the first kernel on each of two streams that nothing
 /// orders (four branches on four streams), placed at the same offset: a
