@@ -15,8 +15,9 @@
 // at most 256 positions whose last column panels would be mostly padding
 // (ResNet's 14x14 and 7x7, MobileNet's late 1x1s) turn the GEMM around:
 // positions are its rows, output channels its columns (weights packed as
-// W^T once), a channel's im2col rows at a time transposed into row panels,
-// and each channel's column of the result copied into Y. A
+// W^T once), the columns gathered from X into row panels through a table
+// of offsets built at creation, and each channel's column of the result
+// copied into Y. A
 // depthwise conv (one input channel per group, 1-D or 2-D) runs direct, one
 // output plane per work item (NnDepthwise.cpp).
 //
@@ -338,6 +339,37 @@ bool positionRowsPay(const ConvPlan &c) {
                                         : kMaxPointwisePositionRows);
 }
 
+/// Lanes the micro-kernel computes for n real GEMM columns: whole panels,
+/// and a last one of at most 8 columns at half cost.
+int64_t panelLanes(int64_t n) {
+  int64_t rest = n % nn::kPanelCols;
+  return n - rest + (rest == 0 ? 0 : rest <= 8 ? 8 : nn::kPanelCols);
+}
+
+/// Output rows per tile of a shifted conv: of 2 to 8 rows whose padded slab
+/// (`channels` planes) fits in kColTileFloats, the count whose GEMM columns
+/// on the padded width waste the fewest micro-kernel lanes per output
+/// (ResNet's 56x56: 5 rows, 3% lost; 28x28: 3 rows, 5%; two rows lost 7%
+/// and 14%).
+int64_t shiftedTileRows(const Window &w, int64_t channels) {
+  const int64_t ow = w.out[2], padded = ow + w.kernel[2] - 1;
+  int64_t best = 1;
+  double bestWaste = 0;
+  for (int64_t r = 1; r <= std::min<int64_t>(8, w.out[1]); ++r) {
+    if (r > 1 && channels * (r + w.kernel[1]) * padded > kColTileFloats)
+      break;
+    if (r == 1 && w.out[1] > 1)
+      continue; // one row per tile copies each input row kernel-height times
+    double waste =
+        static_cast<double>(panelLanes((r - 1) * padded + ow)) / (r * ow);
+    if (r == 1 || waste < bestWaste) {
+      best = r;
+      bestWaste = waste;
+    }
+  }
+  return best;
+}
+
 /// One tile of all positions per image and group; channels split into
 /// whole column panels until there are kTargetItems work items (the
 /// simulated cores' split; the host folds them, runPositionRows).
@@ -379,7 +411,7 @@ rt::Status analyzeConv(const om::OpDef &op, ConvPlan *c) {
     cols = std::max(kMinTileCols, ceilDiv(ceilDiv(c->p, perImage), 16) * 16);
   }
   if (c->shifted) // tiles of whole output rows
-    cols = std::max<int64_t>(1, cols / w.out[2]) * w.out[2];
+    cols = shiftedTileRows(w, c->s.inPerGroup()) * w.out[2];
   c->tileCols = std::max<int64_t>(1, std::min(cols, c->p));
   c->tiles = ceilDiv(c->p, c->tileCols);
   int64_t mg = c->s.outPerGroup(), base = images * c->tiles;
@@ -419,6 +451,8 @@ public:
       for (int64_t g = 0; g < c_.s.group; ++g)
         transposed_.push_back(
             nn::packTransposedRows(weights + g * mg * c_.k, mg, c_.k, c_.k));
+      if (!c_.pointwise)
+        buildPanelGather();
       return;
     }
     if (c_.shifted)
@@ -543,7 +577,6 @@ private:
     const int64_t taps = s.w.kernelSize(), stride = nn::kPanelRows * c_.k;
     float *panels = nn::scratch(nn::rowPanelFloats(p, c_.k), 1);
     float *cT = nn::scratch(roundUp(p, nn::kPanelRows) * c_.tileRows, 2);
-    float *col = c_.pointwise ? nullptr : nn::scratch(taps * p);
     int64_t built = -1; // the (image, group) now in `panels`
     for (int64_t i = items.begin; i < items.end; ++i) {
       int64_t rowTile = i % c_.rowTiles, ng = i / c_.rowTiles;
@@ -552,11 +585,16 @@ private:
       const float *xg = x + (n * s.inChannels + g * cg) * s.w.inSize();
       if (built != ng && c_.pointwise)
         nn::packColumnsAsRows(xg, p, c_.k, p, panels, stride);
-      // A channel's taps at a time: its im2col rows stay in L1.
+      // Each channel's taps for every panel, gathered from its plane (in
+      // L1) straight into the panels.
+      const int64_t span = taps * nn::kPanelRows;
       for (int64_t c = 0; built != ng && !c_.pointwise && c < cg; ++c) {
-        im2col(s.w, xg + c * s.w.inSize(), 1, 0, p, col);
-        nn::packColumnsAsRows(col, p, taps, p,
-                              panels + c * taps * nn::kPanelRows, stride);
+        const float *plane = xg + c * s.w.inSize();
+        const int32_t *at = panelGather_.data();
+        float *dst = panels + c * span;
+        for (int64_t r = 0; r < p; r += nn::kPanelRows, dst += stride)
+          for (int64_t j = 0; j < span; ++j, ++at)
+            dst[j] = *at >= 0 ? plane[*at] : 0.0f;
       }
       built = ng;
       const int64_t width = m1 - m0;
@@ -571,6 +609,33 @@ private:
       }
     }
     return rt::Status::ok();
+  }
+
+  /// For each row panel of positions, tap (im2col's order) and position in
+  /// the panel: the offset in an input plane of the value the panel holds
+  /// there, or -1 for padding (and for positions past the end).
+  void buildPanelGather() {
+    const Window &w = c_.s.w;
+    const int64_t panels = ceilDiv(c_.p, nn::kPanelRows);
+    panelGather_.reserve(panels * w.kernelSize() * nn::kPanelRows);
+    for (int64_t i = 0; i < panels; ++i)
+      for (int64_t kd = 0; kd < w.kernel[0]; ++kd)
+        for (int64_t kh = 0; kh < w.kernel[1]; ++kh)
+          for (int64_t kw = 0; kw < w.kernel[2]; ++kw)
+            for (int64_t q = 0; q < nn::kPanelRows; ++q) {
+              int64_t p = i * nn::kPanelRows + q;
+              int64_t o[3] = {p / (w.out[1] * w.out[2]),
+                              p / w.out[2] % w.out[1], p % w.out[2]};
+              int64_t k[3] = {kd, kh, kw}, at = 0;
+              bool inside = p < c_.p;
+              for (int d = 0; d < 3; ++d) {
+                int64_t in =
+                    o[d] * w.stride[d] - w.padBegin[d] + k[d] * w.dilation[d];
+                inside = inside && in >= 0 && in < w.in[d];
+                at = at * w.in[d] + in;
+              }
+              panelGather_.push_back(inside ? static_cast<int32_t>(at) : -1);
+            }
   }
 
   /// fused_conv's bias (of the group's channels), residual Z and activation
@@ -630,6 +695,7 @@ private:
   const ConvPlan c_;
   std::vector<nn::PackedRows> packed_; // per group; empty: nn::gemm on W
   std::vector<nn::PackedCols> transposed_;   // per group, W^T: positionRows
+  std::vector<int32_t> panelGather_;         // positionRows, not 1x1
   std::unique_ptr<nn::ShiftedConv> shifted_; // packed_ is tap-major
 };
 
