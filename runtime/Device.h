@@ -131,6 +131,12 @@ public:
 
   /// The stream sanitizer, or null when it is off.
   const StreamSanitizer *sanitizer() const { return sanitizer_.get(); }
+  /// How the sanitizer's findings call `stream` ("moe stream 3": the model's
+  /// numbering); no effect when it is off.
+  void nameStream(Stream *stream, std::string name) {
+    if (sanitizer_)
+      sanitizer_->nameStream(resolve(stream)->id(), std::move(name));
+  }
 
 private:
   Device(const CostModel &cost, const DeviceOptions &options);

@@ -59,6 +59,9 @@ public:
   }
   bool hasAiCpu() const override { return d_.spec().aiCpuCnt > 0; }
   bool sanitizing() const override { return d_.sanitizer() != nullptr; }
+  void nameStream(rt::Stream *s, const std::string &name) override {
+    d_.nameStream(s, name);
+  }
 
 private:
   rt::Device &d_;

@@ -53,6 +53,8 @@ public:
   /// Whether the device's stream sanitizer is on, so kernel launches should
   /// declare their memory accesses.
   virtual bool sanitizing() const { return false; }
+  /// How the sanitizer's findings call `stream`.
+  virtual void nameStream(rt::Stream *stream, const std::string &name) {}
 };
 
 /// A target over `device`, which must outlive it.

@@ -229,6 +229,7 @@ rt::Status LoadedModel::prepare(const LoadOptions &options) {
     GEFLOW_RT_RETURN_IF_ERROR(
         target_->createStream(td.stream_priority(int(s)), &stream));
     streams_.push_back(stream);
+    target_->nameStream(stream, name_ + " stream " + std::to_string(s));
     rt::Event *end = nullptr;
     GEFLOW_RT_RETURN_IF_ERROR(target_->createEvent(&end));
     endEvents_.push_back(end);
@@ -453,6 +454,7 @@ rt::Status LoadedModel::acquireSlot(SyncSlot *out) {
   }
   SyncSlot slot;
   GEFLOW_RT_RETURN_IF_ERROR(target_->createStream(0, &slot.stream));
+  target_->nameStream(slot.stream, name_ + " caller stream");
   GEFLOW_RT_RETURN_IF_ERROR(target_->createEvent(&slot.t0));
   for (size_t i = 0; i < streams_.size(); ++i) {
     rt::Event *end = nullptr;

@@ -123,8 +123,10 @@ std::string StreamSanitizer::describeTask(const Epoch &e) const {
   const TaskInfo &t = tasks_[e.task];
   if (t.stream == kNoStream)
     return "'" + t.name + "' (host)";
-  return "'" + t.name + "' (stream " + std::to_string(t.stream) + ", task " +
-         std::to_string(t.seq) + ")";
+  const std::string &stream = streams_[t.stream].name;
+  return "'" + t.name + "' (" +
+         (stream.empty() ? "stream " + std::to_string(t.stream) : stream) +
+         ", task " + std::to_string(t.seq) + ")";
 }
 
 std::string StreamSanitizer::describeRange(uintptr_t begin,
@@ -179,6 +181,11 @@ void StreamSanitizer::addFinding(std::string message) {
   ++stats_.findings;
   if (findings_.size() < kMaxListed)
     findings_.push_back(std::move(message));
+}
+
+void StreamSanitizer::nameStream(StreamId stream, std::string name) {
+  std::lock_guard<std::mutex> lock(mu_);
+  stateOf(stream).name = std::move(name);
 }
 
 VectorClock StreamSanitizer::streamPoint(StreamId stream) {

@@ -75,6 +75,8 @@ public:
   sanitizer::VectorClock eventPoint(uint32_t event);
 
   // --- taking the lock themselves -------------------------------------------
+  /// How findings call `stream` ("moe stream 3"); default "stream <id>".
+  void nameStream(StreamId stream, std::string name);
   /// The host has seen `point` complete: later tasks are ordered after it.
   void reached(const sanitizer::VectorClock &point);
   void onAllocate(const void *ptr, size_t size);
@@ -89,6 +91,7 @@ public:
 
 private:
   struct StreamState {
+    std::string name; // empty: "stream <id>"
     sanitizer::VectorClock clock;
     uint64_t hostGen = 0; // the host clock generation joined so far
   };

@@ -180,10 +180,8 @@ void printSanitizerSummary(const rt::StreamSanitizer &sanitizer,
                     totalHostMs / plainMs, checkMs, totalHostMs);
 }
 
-/// Lists every finding on stderr, with the model's stream numbering, since
-/// findings name the runtime's streams.
-void printFindings(const rt::StreamSanitizer &sanitizer,
-                   const exec::LoadedModel &model) {
+/// Lists every finding on stderr (streams in the model's numbering).
+void printFindings(const rt::StreamSanitizer &sanitizer) {
   rt::SanitizerStats stats = sanitizer.stats();
   std::vector<std::string> findings = sanitizer.findings();
   errs() << formatv("geflow: sanitizer: {0} finding(s)\n", stats.findings);
@@ -191,11 +189,6 @@ void printFindings(const rt::StreamSanitizer &sanitizer,
     errs() << "  " << finding << "\n";
   if (stats.findings > findings.size())
     errs() << formatv("  ... and {0} more\n", stats.findings - findings.size());
-  std::vector<rt::StreamId> ids = model.streamIds();
-  errs() << "  (model stream = runtime stream:";
-  for (size_t i = 0; i < ids.size(); ++i)
-    errs() << formatv(" {0}={1}", i, ids[i]);
-  errs() << ")\n";
 }
 
 /// Compares the outputs named by --expect with their reference files.
@@ -295,7 +288,7 @@ Error runModel() {
     if (rt::Status s = model->execute(inputBuffers, outputBuffers, &stats);
         !s.isOk()) {
       if (s.code() == rt::StatusCode::kDataRace && device->sanitizer())
-        printFindings(*device->sanitizer(), *model);
+        printFindings(*device->sanitizer());
       return statusError(s);
     }
     hostMs.push_back(std::chrono::duration<double, std::milli>(
