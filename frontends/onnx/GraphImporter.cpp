@@ -59,6 +59,10 @@ private:
   }
   llvm::Expected<OwningOpRef<ModuleOp>> build();
   llvm::Error importInputs(func::FuncOp func);
+  /// The raw_data of a large initializer outside the proto: its bytes in the
+  /// file's mapping, or its raw_data string moved out of the proto; none for
+  /// small ones, whose values the context copies.
+  std::optional<ExternalBytes> takeLargeRawData(onnx::TensorProto &tensor);
   llvm::Error importInitializers(func::FuncOp func);
   llvm::Error importNode(const onnx::NodeProto &node, size_t index);
   llvm::Error importOutputs(func::FuncOp func);
@@ -146,6 +150,21 @@ llvm::Error GraphImporter::importInputs(func::FuncOp func) {
   return llvm::Error::success();
 }
 
+std::optional<ExternalBytes>
+GraphImporter::takeLargeRawData(onnx::TensorProto &tensor) {
+  if (mapped)
+    if (std::optional<ExternalBytes> bytes = mapped->lookup(tensor.name()))
+      return bytes;
+  // A probe reads the proto again later; small tensors are cheaper copied.
+  if (probe || tensor.raw_data().size() < MappedTensors::kMinBytes)
+    return std::nullopt;
+  auto owner =
+      std::make_shared<std::string>(std::move(*tensor.mutable_raw_data()));
+  tensor.clear_raw_data();
+  return ExternalBytes{llvm::ArrayRef<char>(owner->data(), owner->size()),
+                       owner};
+}
+
 llvm::Error GraphImporter::importInitializers(func::FuncOp func) {
   for (onnx::TensorProto &tensor : *graph.mutable_initializer()) {
     if (values.count(tensor.name()))
@@ -167,8 +186,7 @@ llvm::Error GraphImporter::importInitializers(func::FuncOp func) {
         continue;
       }
     }
-    auto value = convertTensor(
-        context, tensor, mapped ? mapped->lookup(tensor.name()) : std::nullopt);
+    auto value = convertTensor(context, tensor, takeLargeRawData(tensor));
     if (!value)
       return makeError("initializer '" + tensor.name() +
                        "': " + llvm::toString(value.takeError()));

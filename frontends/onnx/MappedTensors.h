@@ -4,8 +4,8 @@
 // and the importer then copies it again into the MLIR context: two fresh
 // copies of all the weights (45 MB for ResNet-18), whose page faults were a
 // third of `geflow compile`. Here the serialized model is rewritten without
-// the raw_data of large initializers, which stay in the file's mapping until
-// the importer copies them once into their attributes.
+// the raw_data of large initializers, which stay in the file's mapping: the
+// imported weights point at them there (dense_resource blobs), never copied.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEFLOW_FRONTENDS_ONNX_MAPPEDTENSORS_H
@@ -21,6 +21,14 @@
 
 namespace geflow::onnxfe {
 
+/// An initializer's raw_data kept outside the proto, and what keeps those
+/// bytes alive: the importer hands both to the MLIR context, whose weights
+/// then point at them instead of holding a copy.
+struct ExternalBytes {
+  llvm::ArrayRef<char> bytes;
+  std::shared_ptr<const void> owner;
+};
+
 /// The raw_data of the large initializers, by name, inside the mapped file.
 struct MappedTensors {
   /// Initializers whose raw_data has at least this many bytes stay mapped;
@@ -28,15 +36,16 @@ struct MappedTensors {
   /// as usual.
   static constexpr size_t kMinBytes = 64 * 1024;
 
-  std::unique_ptr<llvm::MemoryBuffer> file;
+  std::shared_ptr<llvm::MemoryBuffer> file;
   llvm::StringMap<llvm::ArrayRef<char>> rawData;
 
-  /// The bytes cut out of initializer `name`, if it was.
-  std::optional<llvm::ArrayRef<char>> lookup(llvm::StringRef name) const {
+  /// The bytes cut out of initializer `name`, if it was; they keep the whole
+  /// file mapped.
+  std::optional<ExternalBytes> lookup(llvm::StringRef name) const {
     auto it = rawData.find(name);
     if (it == rawData.end())
       return std::nullopt;
-    return it->second;
+    return ExternalBytes{it->second, file};
   }
 };
 

@@ -3,7 +3,9 @@
 #include "frontends/onnx/TypeConversion.h"
 #include "frontends/onnx/ModelLoader.h"
 
+#include "mlir/IR/AsmState.h"
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstring>
@@ -73,7 +75,7 @@ geflow::onnxfe::convertTensorType(MLIRContext &context, const onnx::TypeProto &t
   return RankedTensorType::get(shape, *elementType);
 }
 
-static size_t elementByteWidth(int32_t dataType) {
+size_t geflow::onnxfe::elementByteWidth(int32_t dataType) {
   switch (dataType) {
   case TensorProto::DOUBLE:
   case TensorProto::INT64:
@@ -88,8 +90,12 @@ static size_t elementByteWidth(int32_t dataType) {
   case TensorProto::INT16:
   case TensorProto::UINT16:
     return 2;
-  default:
+  case TensorProto::INT8:
+  case TensorProto::UINT8:
+  case TensorProto::BOOL:
     return 1;
+  default:
+    return 0;
   }
 }
 
@@ -144,9 +150,33 @@ static int64_t packTypedData(const TensorProto &tensor, std::vector<char> &bytes
   }
 }
 
-llvm::Expected<DenseElementsAttr>
+/// A resource key that the text IR parser reads back: a bare identifier
+/// (a letter or '_', then letters, digits, '_', '.'), here the tensor's name
+/// with every other character replaced. The blob manager makes it unique.
+static std::string resourceKey(llvm::StringRef name) {
+  bool bare = !name.empty() && (llvm::isAlpha(name.front()) || name.front() == '_');
+  std::string key = bare ? "" : "w_";
+  for (char c : name)
+    key.push_back(llvm::isAlnum(c) || c == '_' || c == '.' ? c : '_');
+  return key;
+}
+
+/// A blob over `external.bytes` that keeps their owner alive as long as the
+/// context holds it. raw_data sits anywhere in a protobuf file, so the
+/// alignment is what the address gives, at most the element width.
+static AsmResourceBlob borrowBlob(ExternalBytes external, size_t width) {
+  size_t align = width;
+  while (align > 1 &&
+         reinterpret_cast<uintptr_t>(external.bytes.data()) % align != 0)
+    align /= 2;
+  return UnmanagedAsmResourceBlob::allocateWithAlign(
+      external.bytes, align,
+      [owner = std::move(external.owner)](void *, size_t, size_t) {});
+}
+
+llvm::Expected<ElementsAttr>
 geflow::onnxfe::convertTensor(MLIRContext &context, const TensorProto &tensor,
-                              std::optional<llvm::ArrayRef<char>> rawData) {
+                              std::optional<ExternalBytes> external) {
   auto fail = [&](const llvm::Twine &why) {
     return makeError("tensor '" + tensor.name() + "': " + why);
   };
@@ -168,8 +198,8 @@ geflow::onnxfe::convertTensor(MLIRContext &context, const TensorProto &tensor,
 
   std::vector<char> packed;
   llvm::ArrayRef<char> bytes;
-  if (rawData) {
-    bytes = *rawData;
+  if (external) {
+    bytes = external->bytes;
   } else if (tensor.has_raw_data()) {
     bytes = llvm::ArrayRef<char>(tensor.raw_data().data(), tensor.raw_data().size());
   } else {
@@ -183,6 +213,10 @@ geflow::onnxfe::convertTensor(MLIRContext &context, const TensorProto &tensor,
     return fail("holds " + llvm::Twine(bytes.size()) + " bytes, " +
                 dataTypeName(tensor.data_type()) + " shape needs " +
                 llvm::Twine(numElements * width));
+
+  if (external && tensor.data_type() != TensorProto::BOOL)
+    return ElementsAttr(DenseResourceElementsAttr::get(
+        type, resourceKey(tensor.name()), borrowBlob(*external, width)));
 
   DenseElementsAttr attr;
   if (tensor.data_type() == TensorProto::BOOL) {
@@ -198,7 +232,7 @@ geflow::onnxfe::convertTensor(MLIRContext &context, const TensorProto &tensor,
       return fail("raw data does not fit its type");
     attr = DenseElementsAttr::getFromRawBuffer(type, bytes);
   }
-  return attr;
+  return ElementsAttr(attr);
 }
 
 llvm::Expected<Attribute>

@@ -2,6 +2,8 @@
 
 #include "passes/emit/OpDefBuilder.h"
 
+#include "ir/ElementsBytes.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -116,23 +118,23 @@ static void appendLittleEndian(const llvm::APInt &v, unsigned bytes,
 }
 
 llvm::Error appendElementsBytes(ElementsAttr value, std::vector<uint8_t> &out) {
-  auto dense = dyn_cast<DenseElementsAttr>(value);
   Type elementType = value.getShapedType().getElementType();
-  if (!dense)
-    return llvm::createStringError(
-        llvm::inconvertibleErrorCode(),
-        "constant is not a dense elements attribute");
   int64_t bytes = elementBytes(elementType);
   if (bytes < 0)
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "constant has no GE data type");
-  unsigned bits = elementType.getIntOrFloatBitWidth();
   // Fast path: the storage already is the row-major little-endian layout.
-  if (!dense.isSplat() && bits % 8 == 0) {
-    ArrayRef<char> raw = dense.getRawData();
-    out.insert(out.end(), raw.begin(), raw.end());
+  if (std::optional<ArrayRef<char>> raw = mlir::ge::getStoredBytes(value)) {
+    out.insert(out.end(), raw->begin(), raw->end());
     return llvm::Error::success();
   }
+  auto dense = dyn_cast<DenseElementsAttr>(value);
+  if (!dense)
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        "constant has no data of its type's size (a dense_resource whose "
+        "blob is missing or of another size?)");
+  unsigned bits = elementType.getIntOrFloatBitWidth();
   int64_t count = value.getNumElements();
   out.reserve(out.size() + count * bytes);
   if (isa<FloatType>(elementType)) {

@@ -2,6 +2,7 @@
 
 #include "passes/fusion/FusionSupport.h"
 
+#include "ir/ElementsBytes.h"
 #include "ir/GeOps.h"
 #include "ir/ShapeFunctions.h"
 
@@ -9,6 +10,7 @@
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <cstring>
 #include <limits>
 
 using namespace mlir;
@@ -16,13 +18,22 @@ using namespace mlir;
 namespace geflow::passes::fusion {
 
 std::optional<FloatConstant> getFloatConstant(Value v) {
-  DenseElementsAttr dense;
-  if (!v || !matchPattern(v, m_Constant(&dense)) ||
-      !dense.getElementType().isF32())
+  ElementsAttr value;
+  if (!v || !matchPattern(v, m_Constant(&value)) ||
+      !value.getElementType().isF32() ||
+      !value.getShapedType().hasStaticShape())
     return std::nullopt;
   FloatConstant c;
-  auto shape = dense.getType().getShape();
+  auto shape = value.getShapedType().getShape();
   c.shape.assign(shape.begin(), shape.end());
+  if (std::optional<ArrayRef<char>> bytes = mlir::ge::getStoredBytes(value)) {
+    c.values.resize(value.getNumElements());
+    std::memcpy(c.values.data(), bytes->data(), bytes->size());
+    return c;
+  }
+  auto dense = dyn_cast<DenseElementsAttr>(value);
+  if (!dense)
+    return std::nullopt;
   c.values.reserve(dense.getNumElements());
   for (float f : dense.getValues<float>())
     c.values.push_back(f);

@@ -94,3 +94,24 @@ func.func @not_no_ops(%x: tensor<3x3xf32>) -> (tensor<3x3xf32>, tensor<3x3xf32>,
   %2 = ge.pad %x, %pads : (tensor<3x3xf32>, tensor<4xi64>) -> tensor<3x3xf32>
   return %0, %1, %2 : tensor<3x3xf32>, tensor<3x3xf32>, tensor<3x3xf32>
 }
+
+// -----
+
+// A large imported weight is a dense_resource (its blob points at the model
+// file); the kernels read it like a dense constant.
+// CHECK-LABEL: func.func @resource_operand
+func.func @resource_operand() -> tensor<3x2xf32> {
+  %a = ge.constant dense_resource<weight> : tensor<2x3xf32>
+  // CHECK: ge.constant dense<{{\[\[}}1.000000e+00, 4.000000e+00], [-2.000000e+00, 5.000000e+00], [3.000000e+00, -6.000000e+00]]> : tensor<3x2xf32>
+  // CHECK-NOT: ge.transpose
+  %t = ge.transpose %a {perm = array<i64: 1, 0>} : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  return %t : tensor<3x2xf32>
+}
+
+{-#
+  dialect_resources: {
+    builtin: {
+      weight: "0x040000000000803F000000C000004040000080400000A0400000C0C0"
+    }
+  }
+#-}

@@ -84,3 +84,30 @@ func.func @resnet_block(%x: tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32> {
   %6 = ge.relu %5 : tensor<1x2x4x4xf32>
   return %6 : tensor<1x2x4x4xf32>
 }
+
+// -----
+
+// The conv weight as a dense_resource (a large imported weight): folded the
+// same way, into a dense constant.
+// CHECK-LABEL: func.func @resource_weight_bn
+func.func @resource_weight_bn(%x: tensor<1x1x4x4xf32>) -> tensor<1x2x4x4xf32> {
+  %w = ge.constant dense_resource<conv_w> : tensor<2x1x1x1xf32>
+  %scale = ge.constant dense<[2.0, 1.0]> : tensor<2xf32>
+  %beta = ge.constant dense<[0.5, 0.0]> : tensor<2xf32>
+  %mean = ge.constant dense<[1.0, 4.0]> : tensor<2xf32>
+  %var = ge.constant dense<[1.0, 4.0]> : tensor<2xf32>
+  // CHECK-DAG: %[[W:.*]] = ge.constant dense<{{\[\[\[\[}}2.000000e+00]]], {{\[\[\[}}1.000000e+00]]]]> : tensor<2x1x1x1xf32>
+  // CHECK: ge.fused_conv %arg0, %[[W]], %{{.*}} :
+  // CHECK-NOT: ge.batch_normalization
+  %0 = ge.conv %x, %w : (tensor<1x1x4x4xf32>, tensor<2x1x1x1xf32>) -> tensor<1x2x4x4xf32>
+  %1 = ge.batch_normalization %0, %scale, %beta, %mean, %var {epsilon = 0.0 : f32} : (tensor<1x2x4x4xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> tensor<1x2x4x4xf32>
+  return %1 : tensor<1x2x4x4xf32>
+}
+
+{-#
+  dialect_resources: {
+    builtin: {
+      conv_w: "0x040000000000803F00000040"
+    }
+  }
+#-}

@@ -1,9 +1,14 @@
 //===- MappedTensorsTest.cpp - large initializers read from the mapping ---===//
 
 #include "frontends/onnx/MappedTensors.h"
+#include "ir/ElementsBytes.h"
 #include "tests/unit/frontend/OnnxImporterTestFixture.h"
 #include "tests/unit/frontend/OnnxModelBuilder.h"
 
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/Parser/Parser.h"
+
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 
@@ -42,11 +47,11 @@ TEST(MappedTensors, CutsLargeRawDataAndKeepsEverythingElse) {
   std::vector<float> w = largeWeights();
   EXPECT_LT(slim->size(), bytes.size() - w.size() * sizeof(float));
 
-  std::optional<llvm::ArrayRef<char>> raw = mapped.lookup("W");
+  std::optional<ExternalBytes> raw = mapped.lookup("W");
   ASSERT_TRUE(raw);
-  EXPECT_EQ(raw->data(),
+  EXPECT_EQ(raw->bytes.data(),
             bytes.data() + bytes.find(b.graph().initializer(0).raw_data()));
-  EXPECT_EQ(raw->size(), w.size() * sizeof(float));
+  EXPECT_EQ(raw->bytes.size(), w.size() * sizeof(float));
   EXPECT_FALSE(mapped.lookup("B"));
 
   onnx::ModelProto parsed;
@@ -92,36 +97,97 @@ TEST(MappedTensors, TwoLargeInitializersOfOneNameAreNotCut) {
 
 class MappedImportTest : public OnnxImporterTest {
 protected:
-  /// Imports `b` from a file, as `geflow compile` does, and returns W's data.
-  std::vector<float> importedWeights(const OnnxModelBuilder &b,
-                                     const std::string &name) {
+  /// Imports `b` from a file, as `geflow compile` does.
+  mlir::OwningOpRef<mlir::ModuleOp> importFromFile(const OnnxModelBuilder &b,
+                                                   const std::string &name) {
     std::string path = ::testing::TempDir() + "geflow_mapped_" + name + ".onnx";
     {
       std::ofstream out(path, std::ios::binary);
       b.model.SerializeToOstream(&out);
     }
     auto module = importOnnxFile(context, path);
+    // The module's weights keep the mapping; the name may go.
     std::filesystem::remove(path);
     if (!module) {
       ADD_FAILURE() << llvm::toString(module.takeError());
       return {};
     }
-    mlir::Operation *mm = opsNamed(**module, "ge.matmul").at(0);
-    auto value = mm->getOperand(1)
-                     .getDefiningOp()
-                     ->getAttrOfType<mlir::DenseElementsAttr>("value");
+    return std::move(*module);
+  }
+
+  /// The value of the constant that feeds operand `index` of `op`.
+  static mlir::ElementsAttr constantOperand(mlir::Operation *op,
+                                            unsigned index) {
+    return op->getOperand(index)
+        .getDefiningOp()
+        ->getAttrOfType<mlir::ElementsAttr>("value");
+  }
+
+  /// The floats of `value` read as the passes read them.
+  static std::vector<float> floats(mlir::ElementsAttr value) {
     if (!value)
       return {};
-    return {value.getValues<float>().begin(), value.getValues<float>().end()};
+    std::optional<llvm::ArrayRef<char>> bytes = mlir::ge::getStoredBytes(value);
+    if (!bytes)
+      return {};
+    std::vector<float> out(bytes->size() / sizeof(float));
+    std::memcpy(out.data(), bytes->data(), out.size() * sizeof(float));
+    return out;
+  }
+
+  /// W of `module`: a resource over bytes outside the context (no copy).
+  static std::vector<float> resourceWeights(mlir::ModuleOp module) {
+    mlir::ElementsAttr w =
+        constantOperand(opsNamed(module, "ge.matmul").at(0), 1);
+    EXPECT_TRUE(llvm::isa_and_nonnull<mlir::DenseResourceElementsAttr>(w));
+    return floats(w);
   }
 };
 
-TEST_F(MappedImportTest, FileImportReadsCutWeightsFromTheMapping) {
-  EXPECT_EQ(importedWeights(matMulAddModel(), "opset17"), largeWeights());
+TEST_F(MappedImportTest, FileImportPointsWeightsAtTheMapping) {
+  auto module = importFromFile(matMulAddModel(), "opset17");
+  ASSERT_TRUE(module);
+  EXPECT_EQ(resourceWeights(*module), largeWeights());
+  // The small bias (all ones: a splat) is copied into the context as before.
+  auto bias = llvm::dyn_cast_or_null<mlir::DenseElementsAttr>(
+      constantOperand(opsNamed(*module, "ge.add").at(0), 1));
+  ASSERT_TRUE(bias);
+  EXPECT_EQ(bias.getSplatValue<float>(), 1.0f);
 }
 
 TEST_F(MappedImportTest, CutWeightsSurviveTheVersionConverter) {
-  EXPECT_EQ(importedWeights(matMulAddModel(11), "opset11"), largeWeights());
+  auto module = importFromFile(matMulAddModel(11), "opset11");
+  ASSERT_TRUE(module);
+  EXPECT_EQ(resourceWeights(*module), largeWeights());
+}
+
+TEST_F(MappedImportTest, LargeRawDataInTheProtoMovesIntoTheContext) {
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  {
+    onnx::ModelProto model = matMulAddModel().model;
+    module = importOk(model);
+  } // The proto is gone; the weights stay.
+  ASSERT_TRUE(module);
+  EXPECT_EQ(resourceWeights(*module), largeWeights());
+}
+
+TEST_F(MappedImportTest, ResourceWeightsPrintAndParseBack) {
+  OnnxModelBuilder b = matMulAddModel();
+  // ONNX names that are no MLIR identifiers.
+  b.graph().mutable_initializer(0)->set_name("onnx::MatMul_7");
+  b.graph().mutable_node(0)->set_input(1, "onnx::MatMul_7");
+  auto module = importOk(b.model);
+  ASSERT_TRUE(module);
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  module->print(os);
+  EXPECT_NE(text.find("dense_resource<onnx__MatMul_7>"), std::string::npos);
+
+  mlir::MLIRContext other(mlir::MLIRContext::Threading::DISABLED);
+  registerOnnxImportDialects(other);
+  auto parsed = mlir::parseSourceString<mlir::ModuleOp>(text, &other);
+  ASSERT_TRUE(parsed);
+  EXPECT_EQ(resourceWeights(*parsed), largeWeights());
 }
 
 } // namespace
