@@ -55,14 +55,19 @@ std::string graphText(const om::GraphDef &graph) {
 }
 
 llvm::Expected<std::unique_ptr<GraphDumper>>
-GraphDumper::create(llvm::StringRef dir, llvm::StringRef graphName) {
-  if (std::error_code ec = llvm::sys::fs::create_directories(dir))
+GraphDumper::create(llvm::StringRef dir, llvm::StringRef graphName,
+                    om::OutputFiles *staging) {
+  if (llvm::sys::fs::exists(dir) && !llvm::sys::fs::is_directory(dir))
+    return makeError("--dump-graph '" + dir + "': not a folder");
+  if (staging) {
+    if (rt::Status s = staging->createFolder(dir.str()); !s.isOk())
+      return makeError("--dump-graph: " + s.message());
+  } else if (std::error_code ec = llvm::sys::fs::create_directories(dir)) {
     return makeError("--dump-graph '" + dir +
                      "': cannot create the folder: " + ec.message());
-  if (!llvm::sys::fs::is_directory(dir))
-    return makeError("--dump-graph '" + dir + "': not a folder");
+  }
   return std::unique_ptr<GraphDumper>(
-      new GraphDumper(dir.str(), graphName.str()));
+      new GraphDumper(dir.str(), graphName.str(), staging));
 }
 
 llvm::Error GraphDumper::dump(const om::GraphDef &graph,
@@ -74,7 +79,9 @@ llvm::Error GraphDumper::dump(const om::GraphDef &graph,
                                    graph.name(), stage)
                          .str() +
                      graphText(graph);
-  rt::Status status = om::writeFileAtomically(std::string(path), text);
+  rt::Status status = staging_
+                          ? staging_->stage(std::string(path), {text})
+                          : om::writeFileAtomically(std::string(path), text);
   if (!status.isOk())
     return makeError("--dump-graph: " + status.message());
   ++nextIndex_;

@@ -11,6 +11,7 @@
 #ifndef GEFLOW_PASSES_GRAPHDUMP_H
 #define GEFLOW_PASSES_GRAPHDUMP_H
 
+#include "executor/model/OutputFiles.h"
 #include "executor/model/om.pb.h"
 
 #include "mlir/IR/Operation.h"
@@ -35,8 +36,11 @@ class GraphDumper {
 public:
   /// Creates `dir` when missing; an error names the folder. The graphs are
   /// named `graphName` (empty: the module's name, else "model").
+  /// With `staging`, the folder and files are made there and kept only
+  /// when the caller commits it.
   static llvm::Expected<std::unique_ptr<GraphDumper>>
-  create(llvm::StringRef dir, llvm::StringRef graphName = "");
+  create(llvm::StringRef dir, llvm::StringRef graphName = "",
+         om::OutputFiles *staging = nullptr);
 
   /// Writes `graph` as the next file, ge_proto_<index>_<stage>.txt,
   /// atomically (a temporary file renamed into place).
@@ -57,12 +61,14 @@ public:
 
 private:
   class Instrumentation;
-  GraphDumper(std::string dir, std::string graphName)
-      : dir_(std::move(dir)), graphName_(std::move(graphName)) {}
+  GraphDumper(std::string dir, std::string graphName, om::OutputFiles *staging)
+      : dir_(std::move(dir)), graphName_(std::move(graphName)),
+        staging_(staging) {}
   void keep(llvm::Error err);
 
   std::string dir_;
   std::string graphName_;
+  om::OutputFiles *staging_;
   unsigned nextIndex_ = 0;
   std::vector<std::string> written_;
   std::string pendingStage_;

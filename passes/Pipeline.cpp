@@ -170,8 +170,8 @@ llvm::Expected<om::OmModel> compileModule(mlir::ModuleOp module,
   // `--dump-graph`: the graph as imported, then after each stage.
   std::unique_ptr<GraphDumper> dumper;
   if (!options.dumpGraphDir.empty()) {
-    auto created =
-        GraphDumper::create(options.dumpGraphDir, options.modelName);
+    auto created = GraphDumper::create(options.dumpGraphDir, options.modelName,
+                                       options.dumpStaging);
     if (!created)
       return created.takeError();
     dumper = std::move(*created);

@@ -52,6 +52,9 @@ struct CompileOptions {
   std::vector<std::string> disabledFusions;
   /// `--dump-graph DIR`: ge_proto_<index>_<stage>.txt after each stage.
   std::string dumpGraphDir;
+  /// Where the dumps are staged, to be committed with the command's other
+  /// outputs (none: each is written at once).
+  om::OutputFiles *dumpStaging = nullptr;
 };
 
 /// Figures a person compares across commits.

@@ -27,6 +27,30 @@ uint64_t omChecksum(const void *data, size_t size) {
   return XXH3_64bits(data, size);
 }
 
+size_t dataTypeBytes(DataType dtype) {
+  switch (dtype) {
+  case DT_FLOAT:
+  case DT_INT32:
+  case DT_UINT32:
+    return 4;
+  case DT_FLOAT16:
+  case DT_BF16:
+  case DT_INT16:
+  case DT_UINT16:
+    return 2;
+  case DT_INT8:
+  case DT_UINT8:
+  case DT_BOOL:
+    return 1;
+  case DT_INT64:
+  case DT_UINT64:
+  case DT_DOUBLE:
+    return 8;
+  default:
+    return 0;
+  }
+}
+
 bool isStructuralOpType(const std::string &type) {
   return type == "Data" || type == "Const" || type == "NetOutput" ||
          type == "Send" || type == "Recv";

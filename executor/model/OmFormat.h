@@ -26,6 +26,7 @@
 #define GEFLOW_EXECUTOR_MODEL_OMFORMAT_H
 
 #include "executor/model/OmModel.h"
+#include "executor/model/OutputFiles.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -82,16 +83,19 @@ uint64_t omChecksum(const void *data, size_t size);
 /// (a SoC name longer than the header field, a message protobuf refuses).
 rt::Status serializeOm(const OmModel &model, std::string *out);
 
-/// Writes `bytes` to `path` through a temporary file in the same folder that
-/// is renamed over `path` only when complete.
-rt::Status writeFileAtomically(const std::string &path,
-                               const std::string &bytes);
+/// Bytes per element of `dtype`; 0 for DT_UNDEFINED and unknown numbers.
+size_t dataTypeBytes(DataType dtype);
+
+/// GE's cap on a kernel's block_dim; more would only be simulated waves.
+inline constexpr uint32_t kMaxBlockDim = 65535;
 
 /// Every index and offset of the partitions: tasks, memory plan, graph
-/// references, weights. Messages start with "<sourceName>: ".
+/// references, weights, tensor descriptors, and the sizes `limits` caps.
+/// Messages start with "<sourceName>: ".
 rt::Status validateOmModel(const ModelDef &modelDef, const ModelTaskDef &tasks,
                            const MemoryPlan &memory, uint64_t weightsSize,
-                           const std::string &sourceName);
+                           const std::string &sourceName,
+                           const OmLimits &limits = {});
 inline rt::Status validateOmModel(const OmModel &model,
                                   const std::string &sourceName) {
   return validateOmModel(model.modelDef, model.taskDef, model.memoryPlan,

@@ -17,6 +17,8 @@
 
 namespace geflow::om {
 
+class OutputFiles;
+
 /// Every constant starts at a multiple of this in WEIGHTS, so the partition can
 /// be mapped and handed to kernels (and packed SIMD loads) without copying.
 inline constexpr uint64_t kWeightAlignment = 64;
@@ -30,9 +32,23 @@ struct OmModel {
   MemoryPlan memoryPlan;
 };
 
+/// Caps on what an OM file may declare, checked before anything of that size
+/// is allocated (issue 8). The library imposes none by default; geflow's
+/// --max-model-bytes, --max-tensor-bytes, --max-nodes and
+/// --max-workspace-bytes set them (tools/geflow/Limits.h).
+struct OmLimits {
+  uint64_t maxModelBytes = UINT64_MAX;     // the file
+  uint64_t maxTensorBytes = UINT64_MAX;    // one tensor descriptor
+  uint64_t maxOps = UINT64_MAX;            // ops of the graph
+  uint64_t maxWorkspaceBytes = UINT64_MAX; // MEMORY's workspace_size
+};
+
 /// Writes `model` to `path` atomically: a temporary file in the same folder,
-/// renamed over `path` only when complete. Errors name the path.
-rt::Status writeOmFile(const OmModel &model, const std::string &path);
+/// renamed over `path` only when complete. Errors name the path. With
+/// `staging`, the file is only staged there, to be committed with the
+/// command's other outputs.
+rt::Status writeOmFile(const OmModel &model, const std::string &path,
+                       OutputFiles *staging = nullptr);
 
 /// The artifact as the loader returns it: everything validated, weights mapped
 /// read-only from the file (or held in memory for loadOmBytes).
@@ -51,9 +67,12 @@ public:
 /// Loads and validates an OM file: magic, format version, sizes, partition
 /// table, checksums, and every index and offset inside the partitions. Each
 /// failure is a distinct one-line message naming the file and what is wrong.
-rt::Status loadOmFile(const std::string &path, std::unique_ptr<LoadedOm> *out);
+/// Anything over `limits` is an error naming the limit's flag.
+rt::Status loadOmFile(const std::string &path, std::unique_ptr<LoadedOm> *out,
+                      const OmLimits &limits = {});
 rt::Status loadOmBytes(const std::string &bytes, const std::string &sourceName,
-                       std::unique_ptr<LoadedOm> *out);
+                       std::unique_ptr<LoadedOm> *out,
+                       const OmLimits &limits = {});
 
 } // namespace geflow::om
 

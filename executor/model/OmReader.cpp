@@ -83,7 +83,8 @@ public:
   uint64_t weightsSize_ = 0;
 };
 
-rt::Status parseAndValidate(LoadedOmImpl &om, const std::string &src) {
+rt::Status parseAndValidate(LoadedOmImpl &om, const std::string &src,
+                            const OmLimits &limits) {
   const uint8_t *d = om.base_;
   const uint64_t fileSize = om.size_;
   if (fileSize < kOmHeaderSize)
@@ -206,12 +207,23 @@ rt::Status parseAndValidate(LoadedOmImpl &om, const std::string &src) {
   om.weights_ = d + w.offset;
   om.weightsSize_ = w.size;
   om.socName_ = fixedString(d + kHdrSocName, kOmSocNameSize);
-  return validateOmModel(om.modelDef_, om.taskDef_, om.memory_, w.size, src);
+  return validateOmModel(om.modelDef_, om.taskDef_, om.memory_, w.size, src,
+                         limits);
+}
+
+rt::Status checkModelBytes(uint64_t size, const std::string &src,
+                           const OmLimits &limits) {
+  if (size <= limits.maxModelBytes)
+    return rt::Status::ok();
+  return bad(src, std::to_string(size) + " bytes, over the limit of " +
+                      std::to_string(limits.maxModelBytes) +
+                      " (--max-model-bytes)");
 }
 
 } // namespace
 
-rt::Status loadOmFile(const std::string &path, std::unique_ptr<LoadedOm> *out) {
+rt::Status loadOmFile(const std::string &path, std::unique_ptr<LoadedOm> *out,
+                      const OmLimits &limits) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0)
     return rt::makeStatus(rt::StatusCode::kNotFound,
@@ -221,6 +233,11 @@ rt::Status loadOmFile(const std::string &path, std::unique_ptr<LoadedOm> *out) {
     ::close(fd);
     return rt::makeStatus(rt::StatusCode::kNotFound,
                           path + ": not a regular file");
+  }
+  if (rt::Status s = checkModelBytes(uint64_t(st.st_size), path, limits);
+      !s.isOk()) {
+    ::close(fd);
+    return s;
   }
   auto om = std::make_unique<LoadedOmImpl>();
   om->size_ = static_cast<size_t>(st.st_size);
@@ -236,13 +253,14 @@ rt::Status loadOmFile(const std::string &path, std::unique_ptr<LoadedOm> *out) {
     om->mapped_ = true;
   }
   ::close(fd);
-  GEFLOW_RT_RETURN_IF_ERROR(parseAndValidate(*om, path));
+  GEFLOW_RT_RETURN_IF_ERROR(parseAndValidate(*om, path, limits));
   *out = std::move(om);
   return rt::Status::ok();
 }
 
 rt::Status loadOmBytes(const std::string &bytes, const std::string &sourceName,
-                       std::unique_ptr<LoadedOm> *out) {
+                       std::unique_ptr<LoadedOm> *out, const OmLimits &limits) {
+  GEFLOW_RT_RETURN_IF_ERROR(checkModelBytes(bytes.size(), sourceName, limits));
   auto om = std::make_unique<LoadedOmImpl>();
   // A 64-aligned copy, so WEIGHTS is aligned as it would be in a mapping.
   size_t cap = (bytes.size() + kWeightAlignment) / kWeightAlignment *
@@ -254,7 +272,7 @@ rt::Status loadOmBytes(const std::string &bytes, const std::string &sourceName,
   std::memcpy(p, bytes.data(), bytes.size());
   om->base_ = static_cast<const uint8_t *>(p);
   om->size_ = bytes.size();
-  GEFLOW_RT_RETURN_IF_ERROR(parseAndValidate(*om, sourceName));
+  GEFLOW_RT_RETURN_IF_ERROR(parseAndValidate(*om, sourceName, limits));
   *out = std::move(om);
   return rt::Status::ok();
 }

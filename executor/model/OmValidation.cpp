@@ -34,11 +34,15 @@ std::string clean(const std::string &s) {
 class Validator {
 public:
   Validator(const ModelDef &m, const ModelTaskDef &t, const MemoryPlan &mem,
-            uint64_t weightsSize, const std::string &src)
-      : model_(m), tasks_(t), mem_(mem), weightsSize_(weightsSize), src_(src) {}
+            uint64_t weightsSize, const std::string &src,
+            const OmLimits &limits)
+      : model_(m), tasks_(t), mem_(mem), weightsSize_(weightsSize), src_(src),
+        limits_(limits) {}
 
   rt::Status run() {
+    GEFLOW_RT_RETURN_IF_ERROR(checkLimits());
     GEFLOW_RT_RETURN_IF_ERROR(checkGraph());
+    GEFLOW_RT_RETURN_IF_ERROR(checkDescriptors());
     GEFLOW_RT_RETURN_IF_ERROR(checkMemory());
     return checkTasks();
   }
@@ -88,6 +92,71 @@ private:
                  std::to_string(*k) + " out of range ('" + clean(name) +
                  "' has " + std::to_string(outs) +
                  " outputs)");
+    return rt::Status::ok();
+  }
+
+  /// The declared sizes that decide allocations, before anything else.
+  rt::Status checkLimits() const {
+    auto over = [&](const std::string &what, uint64_t limit, const char *flag) {
+      return bad(what + ", over the limit of " + std::to_string(limit) + " (" +
+                 flag + ")");
+    };
+    if (mem_.workspace_size() > limits_.maxWorkspaceBytes)
+      return over("MEMORY plans a workspace of " +
+                      std::to_string(mem_.workspace_size()) + " bytes",
+                  limits_.maxWorkspaceBytes, "--max-workspace-bytes");
+    for (const GraphDef &g : model_.graph())
+      if (uint64_t(g.op_size()) > limits_.maxOps)
+        return over("the graph has " + std::to_string(g.op_size()) + " ops",
+                    limits_.maxOps, "--max-nodes");
+    // An event nobody records is never waited for; more events than tasks
+    // can only be a damaged count, which the runtime would allocate.
+    if (tasks_.event_num() > uint64_t(tasks_.task_size()))
+      return bad("TASK_INFO has event_num " +
+                 std::to_string(tasks_.event_num()) + " but only " +
+                 std::to_string(tasks_.task_size()) + " tasks");
+    return rt::Status::ok();
+  }
+
+  /// Every descriptor's type and shape describe at most `size` bytes, so a
+  /// kernel that walks the shape stays inside the buffer.
+  rt::Status checkDescriptor(const TensorDescriptor &d,
+                             const std::string &where) const {
+    size_t width = dataTypeBytes(d.dtype());
+    if (width == 0)
+      return bad(where + ": unknown data type " + std::to_string(d.dtype()));
+    uint64_t bytes = width;
+    for (int i = 0; i < d.shape_size(); ++i) {
+      if (d.shape(i) < 0)
+        return bad(where + ": dim " + std::to_string(i) + " is " +
+                   std::to_string(d.shape(i)));
+      if (__builtin_mul_overflow(bytes, uint64_t(d.shape(i)), &bytes))
+        return bad(where + ": shape of more than 2^64 bytes, over the limit of " +
+                   std::to_string(limits_.maxTensorBytes) +
+                   " (--max-tensor-bytes)");
+    }
+    if (bytes > limits_.maxTensorBytes)
+      return bad(
+          where + ": " + std::to_string(bytes) + " bytes, over the limit of " +
+          std::to_string(limits_.maxTensorBytes) + " (--max-tensor-bytes)");
+    if (d.size() < 0 || uint64_t(d.size()) < bytes)
+      return bad(where + ": size " + std::to_string(d.size()) +
+                 " is less than its shape's " + std::to_string(bytes) +
+                 " bytes");
+    return rt::Status::ok();
+  }
+
+  rt::Status checkDescriptors() const {
+    const GraphDef &g = *graph_;
+    for (int i = 0; i < g.op_size(); ++i) {
+      const OpDef &op = g.op(i);
+      for (int k = 0; k < op.input_desc_size(); ++k)
+        GEFLOW_RT_RETURN_IF_ERROR(checkDescriptor(
+            op.input_desc(k), opRef(i) + ": input " + std::to_string(k)));
+      for (int k = 0; k < op.output_desc_size(); ++k)
+        GEFLOW_RT_RETURN_IF_ERROR(checkDescriptor(
+            op.output_desc(k), opRef(i) + ": output " + std::to_string(k)));
+    }
     return rt::Status::ok();
   }
 
@@ -321,8 +390,9 @@ private:
         if (isStructuralOpType(op.type()))
           return bad(where + ": KERNEL on " + opRef(t.op_index()) +
                      ", which is not a compute op");
-        if (t.block_dim() < 1)
-          return bad(where + ": block_dim 0 (must be at least 1)");
+        if (t.block_dim() < 1 || t.block_dim() > kMaxBlockDim)
+          return bad(where + ": block_dim " + std::to_string(t.block_dim()) +
+                     " (must be 1.." + std::to_string(kMaxBlockDim) + ")");
         if (t.engine() < AIC || t.engine() > HOST)
           return bad(where + ": unknown engine " + std::to_string(t.engine()));
         if (!(t.flops() >= 0) || !(t.bytes() >= 0))
@@ -364,6 +434,7 @@ private:
   const MemoryPlan &mem_;
   const uint64_t weightsSize_;
   const std::string &src_;
+  const OmLimits &limits_;
   const GraphDef *graph_ = nullptr;
   std::unordered_map<std::string, int> byName_;
   std::vector<int64_t> inputBytes_, outputBytes_;
@@ -374,8 +445,10 @@ private:
 
 rt::Status validateOmModel(const ModelDef &modelDef, const ModelTaskDef &tasks,
                            const MemoryPlan &memory, uint64_t weightsSize,
-                           const std::string &sourceName) {
-  return Validator(modelDef, tasks, memory, weightsSize, sourceName).run();
+                           const std::string &sourceName,
+                           const OmLimits &limits) {
+  return Validator(modelDef, tasks, memory, weightsSize, sourceName, limits)
+      .run();
 }
 
 } // namespace geflow::om

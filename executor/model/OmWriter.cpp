@@ -8,14 +8,7 @@
 
 #include "executor/model/OmFormat.h"
 
-#include <atomic>
-#include <cerrno>
-#include <cstdio>
 #include <cstring>
-#include <fcntl.h>
-#include <initializer_list>
-#include <unistd.h>
-#include <utility>
 
 namespace geflow::om {
 namespace {
@@ -104,60 +97,6 @@ rt::Status serializeHead(const OmModel &model, std::string *head) {
   return rt::Status::ok();
 }
 
-/// write(2) until every byte of `bytes` is in `fd`; false with errno set.
-bool writeAll(int fd, const void *bytes, size_t size) {
-  const char *p = static_cast<const char *>(bytes);
-  while (size > 0) {
-    ssize_t n = ::write(fd, p, size);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0) {
-      if (n == 0)
-        errno = EIO;
-      return false;
-    }
-    p += n;
-    size -= static_cast<size_t>(n);
-  }
-  return true;
-}
-
-/// `path` written from `pieces` in order through a temporary file in the same
-/// folder that is renamed over `path` only when complete.
-rt::Status writePiecesAtomically(
-    const std::string &path,
-    std::initializer_list<std::pair<const void *, size_t>> pieces) {
-  // Unique per process and per call, so concurrent writers never share one.
-  static std::atomic<uint64_t> counter{0};
-  std::string tmp =
-      path + ".tmp." + std::to_string(::getpid()) + "." +
-      std::to_string(counter.fetch_add(1, std::memory_order_relaxed));
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0)
-    return fail(path + ": cannot create '" + tmp +
-                "': " + std::strerror(errno));
-  bool written = true;
-  for (const auto &[data, size] : pieces)
-    if (!(written = writeAll(fd, data, size)))
-      break;
-  bool synced = written && ::fsync(fd) == 0;
-  std::string why = synced ? "" : std::strerror(errno);
-  if (::close(fd) != 0 && synced) {
-    synced = false;
-    why = std::strerror(errno);
-  }
-  if (!synced) {
-    ::unlink(tmp.c_str());
-    return fail(path + ": write failed: " + why);
-  }
-  if (::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::string why = std::strerror(errno);
-    ::unlink(tmp.c_str());
-    return fail(path + ": cannot rename '" + tmp + "' over it: " + why);
-  }
-  return rt::Status::ok();
-}
-
 } // namespace
 
 rt::Status serializeOm(const OmModel &model, std::string *out) {
@@ -169,19 +108,17 @@ rt::Status serializeOm(const OmModel &model, std::string *out) {
   return rt::Status::ok();
 }
 
-rt::Status writeFileAtomically(const std::string &path,
-                               const std::string &bytes) {
-  return writePiecesAtomically(path, {{bytes.data(), bytes.size()}});
-}
-
-rt::Status writeOmFile(const OmModel &model, const std::string &path) {
+rt::Status writeOmFile(const OmModel &model, const std::string &path,
+                       OutputFiles *staging) {
   // Refuse to write what the loader would refuse to read.
   GEFLOW_RT_RETURN_IF_ERROR(validateOmModel(model, path));
   std::string head;
   GEFLOW_RT_RETURN_IF_ERROR(serializeHead(model, &head));
-  return writePiecesAtomically(path,
-                               {{head.data(), head.size()},
-                                {model.weights.data(), model.weights.size()}});
+  std::string_view weights(reinterpret_cast<const char *>(model.weights.data()),
+                           model.weights.size());
+  if (staging)
+    return staging->stage(path, {head, weights});
+  return writeFileAtomically(path, {head, weights});
 }
 
 } // namespace geflow::om

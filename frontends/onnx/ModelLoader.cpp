@@ -1,6 +1,7 @@
 //===- ModelLoader.cpp - parse, convert and infer an ONNX model -----------===//
 
 #include "frontends/onnx/ModelLoader.h"
+#include "frontends/onnx/ModelChecks.h"
 #include "frontends/onnx/OpTable.h"
 
 #include "onnx/defs/schema.h"
@@ -98,7 +99,8 @@ llvm::Expected<onnx::ModelProto> onnxfe::parseModel(llvm::StringRef bytes,
 /// Moves tensors stored beside the model (data_location = EXTERNAL) into raw_data,
 /// which is what the rest of the frontend reads.
 static llvm::Error loadExternalData(onnx::GraphProto &graph,
-                                    llvm::StringRef baseDir) {
+                                    llvm::StringRef baseDir,
+                                    uint64_t maxTensorBytes) {
   for (onnx::TensorProto &tensor : *graph.mutable_initializer()) {
     if (tensor.data_location() != onnx::TensorProto::EXTERNAL)
       continue;
@@ -128,6 +130,11 @@ static llvm::Error loadExternalData(onnx::GraphProto &graph,
     if (offset + size > fileSize)
       return makeError("initializer '" + tensor.name() + "': external data '" +
                        file + "' is shorter than offset + length");
+    if (size > maxTensorBytes)
+      return makeError(
+          "initializer '" + tensor.name() + "': external data of " +
+          std::to_string(size) + " bytes, over the limit of " +
+          std::to_string(maxTensorBytes) + " (--max-tensor-bytes)");
     auto buffer = llvm::MemoryBuffer::getFileSlice(file, size, offset);
     if (!buffer)
       return makeError("initializer '" + tensor.name() + "': cannot read '" + file +
@@ -139,8 +146,16 @@ static llvm::Error loadExternalData(onnx::GraphProto &graph,
   return llvm::Error::success();
 }
 
-llvm::Expected<onnx::ModelProto> onnxfe::readModelFile(llvm::StringRef path,
-                                                       MappedTensors *mapped) {
+llvm::Expected<onnx::ModelProto>
+onnxfe::readModelFile(llvm::StringRef path, MappedTensors *mapped,
+                      const ImportLimits &limits) {
+  uint64_t fileSize = 0;
+  if (!llvm::sys::fs::file_size(path, fileSize) &&
+      fileSize > limits.maxModelBytes)
+    return makeError("'" + path + "' is " + std::to_string(fileSize) +
+                     " bytes, over the limit of " +
+                     std::to_string(limits.maxModelBytes) +
+                     " (--max-model-bytes)");
   auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
                                             /*RequiresNullTerminator=*/false);
   if (!buffer)
@@ -158,7 +173,8 @@ llvm::Expected<onnx::ModelProto> onnxfe::readModelFile(llvm::StringRef path,
     buffer->reset();
   llvm::SmallString<256> baseDir(path);
   llvm::sys::path::remove_filename(baseDir);
-  if (auto err = loadExternalData(*model->mutable_graph(), baseDir))
+  if (auto err = loadExternalData(*model->mutable_graph(), baseDir,
+                                  limits.maxTensorBytes))
     return std::move(err);
   return model;
 }
@@ -435,7 +451,7 @@ llvm::Error onnxfe::inferShapes(onnx::ModelProto &model) {
     onnx::shape_inference::InferShapes(model, onnx::OpSchemaRegistry::Instance(),
                                        options);
   } catch (const std::exception &e) {
-    return makeError(std::string("shape inference failed: ") + e.what());
+    return makeError(describeInferenceFailure(e.what()));
   } catch (...) {
     return makeError("shape inference failed: unknown exception");
   }
@@ -443,11 +459,14 @@ llvm::Error onnxfe::inferShapes(onnx::ModelProto &model) {
 }
 
 llvm::Error onnxfe::prepareModel(onnx::ModelProto &model,
-                                 const OnnxImportOptions &options) {
+                                 const OnnxImportOptions &options,
+                                 llvm::StringRef sourceName) {
   if (auto err = checkOpsSupported(model, /*allowConverterRenames=*/true))
     return err;
   if (getDefaultOpset(model) < 1)
     return makeError("the model imports no ai.onnx opset");
+  if (auto err = checkDeclaredModel(model, options.limits, sourceName))
+    return err;
   if (auto err = checkGraphWiring(model))
     return err;
   if (auto err = checkTensorValues(model.graph()))
@@ -467,5 +486,7 @@ llvm::Error onnxfe::prepareModel(onnx::ModelProto &model,
     model.set_ir_version(8);
   if (auto err = checkOpsSupported(model, /*allowConverterRenames=*/false))
     return err;
-  return inferShapes(model);
+  if (auto err = inferShapes(model))
+    return err;
+  return checkInferredSizes(model.graph(), options.limits);
 }

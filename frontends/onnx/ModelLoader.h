@@ -45,13 +45,20 @@ llvm::Expected<onnx::ModelProto> parseModel(llvm::StringRef bytes,
 /// Reads and parses a `.onnx` file, then pulls external tensor data next to it
 /// into raw_data. With `mapped`, large initializers are parsed without their
 /// raw_data, which `mapped` keeps in the file's mapping (MappedTensors.h).
+/// A file over `limits.maxModelBytes`, or external data over
+/// `limits.maxTensorBytes`, is refused before it is read.
 llvm::Expected<onnx::ModelProto> readModelFile(llvm::StringRef path,
-                                               MappedTensors *mapped = nullptr);
+                                               MappedTensors *mapped = nullptr,
+                                               const ImportLimits &limits = {});
 
-/// Brings `model` to `options.targetOpset` and runs shape inference on it, after
-/// dropping initializers from the graph inputs and applying `options.inputShapes`.
-/// Unsupported ops and foreign domains are reported before anything else.
-llvm::Error prepareModel(onnx::ModelProto &model, const OnnxImportOptions &options);
+/// Brings `model` to `options.targetOpset` and runs shape inference on it,
+/// after dropping initializers from the graph inputs and applying
+/// `options.inputShapes`. Unsupported ops and foreign domains are reported
+/// before anything else. `sourceName` names the model in messages about the
+/// whole graph.
+llvm::Error prepareModel(onnx::ModelProto &model,
+                         const OnnxImportOptions &options,
+                         llvm::StringRef sourceName = "<memory>");
 
 /// Drops value_info and graph-output shapes, which inference recomputes.
 void dropShapeHints(onnx::GraphProto &graph);

@@ -75,7 +75,7 @@ importParsedModel(mlir::MLIRContext &context, onnx::ModelProto &model,
                   const MappedTensors *mapped) {
   registerOnnxImportDialects(context);
   try {
-    if (auto err = prepareModel(model, options))
+    if (auto err = prepareModel(model, options, sourceName))
       return std::move(err);
     return importPreparedModel(context, model, sourceName, options, mapped);
   } catch (const std::exception &e) {
@@ -108,7 +108,7 @@ geflow::importOnnxFile(mlir::MLIRContext &context, llvm::StringRef path,
   MappedTensors mapped;
   llvm::Expected<onnx::ModelProto> model = [&]() -> llvm::Expected<onnx::ModelProto> {
     try {
-      return readModelFile(path, &mapped);
+      return readModelFile(path, &mapped, options.limits);
     } catch (const std::exception &e) {
       return makeError("cannot read '" + path + "': " + e.what());
     }

@@ -41,6 +41,16 @@ namespace geflow {
 /// One `--input-shape` entry: graph input name and its full static shape.
 using InputShape = std::pair<std::string, std::vector<int64_t>>;
 
+/// Caps on what a model may declare, checked before anything of that size is
+/// allocated (issue 8): declared sizes in a downloaded file can be anything.
+/// The library imposes none by default; geflow's --max-model-bytes,
+/// --max-tensor-bytes and --max-nodes set them (tools/geflow/Limits.h).
+struct ImportLimits {
+  uint64_t maxModelBytes = UINT64_MAX;  // the .onnx file
+  uint64_t maxTensorBytes = UINT64_MAX; // one initializer, input or value
+  uint64_t maxNodes = UINT64_MAX;       // graph nodes
+};
+
 struct OnnxImportOptions {
   /// Shapes that replace the declared (possibly symbolic) shapes of graph inputs
   /// before shape inference. A declared static dim must agree with the given one.
@@ -55,6 +65,7 @@ struct OnnxImportOptions {
   /// scheduling attributes on the selected nodes' ops (replacing the nodes' own
   /// annotations key by key) and a ge.npu_wait_tensor per wait_tensor entry.
   std::optional<streamplan::StreamPlan> streamPlan;
+  ImportLimits limits;
 };
 
 /// Parses the value of `--input-shape`: `name:d0,d1,...`, several entries separated

@@ -19,6 +19,9 @@ class Device;
 namespace geflow::exec {
 class LoadedModel;
 }
+namespace geflow::om {
+class OutputFiles;
+}
 
 namespace geflow::cli {
 
@@ -37,11 +40,12 @@ Command &runCommand();
 Command &dumpCommand();
 Command &profileCommand();
 
-/// `geflow run --profile DIR`: writes the profile of the device's last
-/// execution of `model` (tracing on) into `dir` and prints its report.
+/// `geflow run --profile DIR`: stages the profile of the device's last
+/// execution of `model` (tracing on) for `dir` in `files` and prints its
+/// report.
 llvm::Error writeRunProfile(rt::Device &device, const exec::LoadedModel &model,
                             const std::string &soc, const std::string &dir,
-                            double gapThresholdUs);
+                            double gapThresholdUs, om::OutputFiles &files);
 
 /// Prints `geflow: error: <message>` as one line and returns exit status 1.
 int reportError(llvm::Error error);

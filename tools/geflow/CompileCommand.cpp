@@ -7,9 +7,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "tools/geflow/Commands.h"
+#include "tools/geflow/Limits.h"
 #include "tools/geflow/ToolContext.h"
 
 #include "passes/Pipeline.h"
+
+#include "executor/model/OutputFiles.h"
 #include "passes/streams/CoreLimits.h"
 
 #include "runtime/soc/SocSpec.h"
@@ -70,6 +73,9 @@ cl::opt<std::string> dumpGraphDir(
     "dump-graph",
     cl::desc("Write ge_proto_<index>_<stage>.txt graphs after each stage"),
     cl::value_desc("dir"), cl::sub(compileSub), cl::cat(geflowCategory()));
+LimitFlags limitFlags(compileSub, LimitFlags::kModelBytes |
+                                      LimitFlags::kTensorBytes |
+                                      LimitFlags::kNodes);
 
 std::string humanBytes(uint64_t bytes) {
   if (bytes < 1024)
@@ -83,6 +89,10 @@ int runCompile() {
   auto importOptions = parseImportOptions(inputShapes);
   if (!importOptions)
     return reportError(importOptions.takeError());
+  auto limits = limitFlags.parse();
+  if (!limits)
+    return reportError(limits.takeError());
+  importOptions->limits = limits->importLimits();
   passes::CompileOptions options;
   options.soc = socName;
   options.import = std::move(*importOptions);
@@ -111,11 +121,16 @@ int runCompile() {
     output = std::string(path);
   }
 
+  // The OM file and the --dump-graph files are kept together or not at all.
+  om::OutputFiles outputs;
+  options.dumpStaging = &outputs;
   auto result = passes::compileOnnxFile(inputPath, options);
   if (!result)
     return reportError(result.takeError());
-  if (rt::Status status = om::writeOmFile(result->model, output); !status.isOk())
-    return reportError(createStringError(inconvertibleErrorCode(), status.message()));
+  if (Error error = toError(om::writeOmFile(result->model, output, &outputs)))
+    return reportError(std::move(error));
+  if (Error error = toError(outputs.commit()))
+    return reportError(std::move(error));
 
   const passes::CompileStats &s = result->stats;
   outs() << formatv("geflow compile: {0} -> {1} ({2})\n", inputPath, output,

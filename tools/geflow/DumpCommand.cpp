@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tools/geflow/Commands.h"
+#include "tools/geflow/Limits.h"
 #include "tools/geflow/ToolContext.h"
 
 #include "passes/GraphDump.h"
@@ -49,6 +50,10 @@ cl::opt<unsigned> elideWeightsOver(
              "dense_resource<__elided__> (0: print all)"),
     cl::value_desc("N"), cl::init(16), cl::sub(dumpSub),
     cl::cat(geflowCategory()));
+// No workspace limit: dump allocates none.
+LimitFlags limitFlags(dumpSub, LimitFlags::kModelBytes |
+                                   LimitFlags::kTensorBytes |
+                                   LimitFlags::kNodes);
 
 Error dumpError(const Twine &message) {
   return createStringError(inconvertibleErrorCode(), message);
@@ -64,16 +69,18 @@ std::string pbtxtHeader(const om::LoadedOm &om) {
 }
 
 int runDump() {
+  auto limits = limitFlags.parse();
+  if (!limits)
+    return reportError(limits.takeError());
+  om::OmLimits omLimits = limits->omLimits();
+  omLimits.maxWorkspaceBytes = UINT64_MAX;
   std::unique_ptr<om::LoadedOm> om;
-  if (rt::Status s = om::loadOmFile(modelPath, &om); !s.isOk())
+  if (rt::Status s = om::loadOmFile(modelPath, &om, omLimits); !s.isOk())
     return reportError(dumpError(s.message()));
 
   if (format == DumpFormat::kPbtxt) {
     std::string text = pbtxtHeader(*om) + passes::graphText(om->graph());
-    if (Error error = writeToOutput(outputPath, [&](raw_ostream &os) {
-          os << text;
-          return Error::success();
-        }))
+    if (Error error = writeTextOutput(outputPath, text))
       return reportError(std::move(error));
     return 0;
   }

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tools/geflow/Commands.h"
+#include "tools/geflow/Limits.h"
 #include "tools/geflow/ToolContext.h"
 
 #include "frontends/onnx/OnnxImporter.h"
@@ -41,11 +42,18 @@ cl::opt<unsigned> elideWeightsOver(
     cl::desc("Print constants with more than N elements as __elided__ (0: print all; "
              "the output then no longer parses)"),
     cl::value_desc("N"), cl::init(0), cl::sub(importSub), cl::cat(geflowCategory()));
+LimitFlags limitFlags(importSub, LimitFlags::kModelBytes |
+                                     LimitFlags::kTensorBytes |
+                                     LimitFlags::kNodes);
 
 int runImport() {
   auto options = parseImportOptions(inputShapes);
   if (!options)
     return reportError(options.takeError());
+  auto limits = limitFlags.parse();
+  if (!limits)
+    return reportError(limits.takeError());
+  options->limits = limits->importLimits();
   if (!streamPlanPath.empty()) {
     auto plan = geflow::streamplan::readStreamPlanFile(streamPlanPath);
     if (!plan)

@@ -9,6 +9,8 @@
 #include "tools/geflow/Commands.h"
 
 #include "llvm/Support/InitLLVM.h"
+
+#include <google/protobuf/stubs/logging.h>
 #include "llvm/Support/WithColor.h"
 
 using namespace geflow::cli;
@@ -27,6 +29,9 @@ llvm::cl::OptionCategory &geflow::cli::geflowCategory() {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
+  // protobuf logs to stderr while parsing a damaged file (invalid UTF-8 in a
+  // string field) and then fails the parse, which we report in one line.
+  google::protobuf::SetLogHandler(nullptr);
   Command *commands[] = {&importCommand(), &compileCommand(), &runCommand(),
                          &dumpCommand(), &profileCommand()};
 

@@ -43,11 +43,9 @@ Command command{profileSub, runProfile};
 
 Command &geflow::cli::profileCommand() { return command; }
 
-Error geflow::cli::writeRunProfile(rt::Device &device,
-                                   const exec::LoadedModel &model,
-                                   const std::string &soc,
-                                   const std::string &dir,
-                                   double gapThresholdUs) {
+Error geflow::cli::writeRunProfile(
+    rt::Device &device, const exec::LoadedModel &model, const std::string &soc,
+    const std::string &dir, double gapThresholdUs, om::OutputFiles &files) {
   profile::Timeline timeline;
   timeline.model = model.name();
   timeline.soc = soc;
@@ -61,7 +59,8 @@ Error geflow::cli::writeRunProfile(rt::Device &device,
   profile::SummaryOptions options;
   options.gapThresholdNs = static_cast<rt::VirtualNs>(gapThresholdUs * 1000.0);
   nlohmann::json summary = profile::summarize(timeline, options);
-  if (rt::Status s = profile::writeProfile(dir, timeline, summary); !s.isOk())
+  if (rt::Status s = profile::writeProfile(dir, timeline, summary, &files);
+      !s.isOk())
     return statusError(s);
   outs() << profile::formatReport(summary);
   outs() << "  profile written to " << dir

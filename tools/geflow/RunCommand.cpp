@@ -11,10 +11,15 @@
 //===----------------------------------------------------------------------===//
 
 #include "tools/geflow/Commands.h"
+#include "tools/geflow/Limits.h"
 #include "tools/geflow/TensorFiles.h"
+#include "tools/geflow/ToolContext.h"
+
+#include "executor/model/OutputFiles.h"
 
 #include "executor/runner/ModelExecutor.h"
 #include "runtime/Device.h"
+#include "runtime/Trace.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FileSystem.h"
@@ -88,6 +93,9 @@ cl::list<unsigned> dropWaits(
     cl::value_desc("N"), cl::Hidden, cl::sub(runSub), cl::cat(geflowCategory()));
 cl::opt<uint64_t> seed("seed", cl::desc("Seed of the random inputs"), cl::init(0),
                        cl::sub(runSub), cl::cat(geflowCategory()));
+LimitFlags limitFlags(runSub,
+                      LimitFlags::kModelBytes | LimitFlags::kTensorBytes |
+                          LimitFlags::kNodes | LimitFlags::kWorkspaceBytes);
 
 Error runError(const Twine &message) {
   return createStringError(inconvertibleErrorCode(), message);
@@ -96,6 +104,7 @@ Error statusError(const rt::Status &status) { return runError(status.message());
 
 /// Gathers one host tensor per model input, from files or random.
 Expected<std::vector<HostTensor>> bindInputs(const exec::LoadedModel &model,
+                                             uint64_t maxTensorBytes,
                                              bool *inputsArePb) {
   StringMap<std::string> files;
   for (const std::string &spec : inputFiles) {
@@ -128,7 +137,7 @@ Expected<std::vector<HostTensor>> bindInputs(const exec::LoadedModel &model,
     if (it == files.end())
       return runError("input '" + info.name + "' (" + expected +
                       ") is missing: give --input " + info.name + "=FILE");
-    auto tensor = readTensorFile(it->second);
+    auto tensor = readTensorFile(it->second, maxTensorBytes);
     if (!tensor)
       return tensor.takeError();
     std::string given = describe(tensor->dtype, tensor->shape);
@@ -211,8 +220,12 @@ Error checkExpectations(const std::vector<HostTensor> &outputs) {
 }
 
 Error runModel() {
+  auto limits = limitFlags.parse();
+  if (!limits)
+    return limits.takeError();
   std::unique_ptr<om::LoadedOm> om;
-  if (rt::Status s = om::loadOmFile(modelPath, &om); !s.isOk())
+  if (rt::Status s = om::loadOmFile(modelPath, &om, limits->omLimits());
+      !s.isOk())
     return statusError(s);
 
   rt::DeviceOptions deviceOptions;
@@ -260,7 +273,7 @@ Error runModel() {
     return statusError(s);
 
   bool inputsArePb = false;
-  auto inputs = bindInputs(*model, &inputsArePb);
+  auto inputs = bindInputs(*model, limits->tensorBytes, &inputsArePb);
   if (!inputs)
     return inputs.takeError();
 
@@ -300,16 +313,21 @@ Error runModel() {
   if (hostMs.size() % 2 == 0)
     median = (hostMs[hostMs.size() / 2 - 1] + median) / 2;
 
+  // Outputs, trace and profile are committed together once --expect passed:
+  // a failed run leaves no file.
+  om::OutputFiles files;
   if (!outputDir.empty()) {
-    if (std::error_code ec = sys::fs::create_directories(outputDir))
-      return runError("cannot create output folder '" + outputDir + "': " + ec.message());
+    if (Error e = toError(files.createFolder(outputDir)))
+      return e;
     for (const HostTensor &tensor : outputs)
-      if (Error e = writeTensorFile(tensor, outputFileName(tensor.name, inputsArePb)))
+      if (Error e = stageTensorFile(
+              tensor, outputFileName(tensor.name, inputsArePb), files))
         return e;
   }
   if (!tracePath.empty())
-    if (rt::Status s = device->exportTrace(tracePath); !s.isOk())
-      return statusError(s);
+    if (Error e = toError(files.stage(
+            tracePath, {rt::chromeTraceJson(device->traceRecords())})))
+      return e;
 
   outs() << formatv("geflow run: {0} on {1}, {2} execution(s)\n", modelPath,
                     socName, hostMs.size());
@@ -323,10 +341,12 @@ Error runModel() {
     printSanitizerSummary(*device->sanitizer(),
                           std::accumulate(hostMs.begin(), hostMs.end(), 0.0));
   if (!profileDir.empty())
-    if (Error e =
-            writeRunProfile(*device, *model, socName, profileDir, profileGapUs))
+    if (Error e = writeRunProfile(*device, *model, socName, profileDir,
+                                  profileGapUs, files))
       return e;
-  return checkExpectations(outputs);
+  if (Error e = checkExpectations(outputs))
+    return e;
+  return toError(files.commit());
 }
 
 int runRun() {

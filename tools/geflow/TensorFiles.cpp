@@ -2,6 +2,8 @@
 
 #include "tools/geflow/TensorFiles.h"
 
+#include "executor/model/OutputFiles.h"
+
 #include "onnx/onnx_pb.h"
 
 #include "llvm/Support/MemoryBuffer.h"
@@ -88,8 +90,23 @@ void copyField(const Field &field, std::vector<uint8_t> &bytes) {
     out[i] = static_cast<T>(field.Get(i));
 }
 
+/// The declared size of `tensor` (shape and type set, no data yet) within
+/// `maxBytes`, before any of its data is copied.
+Error checkDeclaredSize(const HostTensor &tensor, const std::string &path,
+                        uint64_t maxBytes) {
+  std::optional<uint64_t> bytes = tensor.byteSize();
+  if (bytes && *bytes <= maxBytes)
+    return Error::success();
+  return fileError(path, describe(tensor.dtype, tensor.shape) + " is " +
+                             (bytes ? std::to_string(*bytes) + " bytes"
+                                    : std::string("more than 2^64 bytes")) +
+                             ", over the limit of " + std::to_string(maxBytes) +
+                             " (--max-tensor-bytes)");
+}
+
 Expected<HostTensor> fromTensorProto(const onnx::TensorProto &proto,
-                                     const std::string &path) {
+                                     const std::string &path,
+                                     uint64_t maxBytes) {
   const DTypeInfo *info = byOnnx(proto.data_type());
   if (!info)
     return fileError(path, "tensor element type " +
@@ -104,6 +121,8 @@ Expected<HostTensor> fromTensorProto(const onnx::TensorProto &proto,
       return fileError(path, "negative dimension " + llvm::Twine(d));
     tensor.shape.push_back(d);
   }
+  if (Error e = checkDeclaredSize(tensor, path, maxBytes))
+    return std::move(e);
   if (proto.has_raw_data()) {
     tensor.bytes.assign(proto.raw_data().begin(), proto.raw_data().end());
   } else {
@@ -124,7 +143,7 @@ Expected<HostTensor> fromTensorProto(const onnx::TensorProto &proto,
     default: break;
     }
   }
-  uint64_t expected = static_cast<uint64_t>(tensor.numElements()) * info->size;
+  uint64_t expected = *tensor.byteSize();
   if (tensor.bytes.size() != expected)
     return fileError(path, "holds " + llvm::Twine(tensor.bytes.size()) +
                                " bytes of data but " +
@@ -133,7 +152,8 @@ Expected<HostTensor> fromTensorProto(const onnx::TensorProto &proto,
   return tensor;
 }
 
-Expected<HostTensor> readNpy(llvm::StringRef data, const std::string &path) {
+Expected<HostTensor> readNpy(llvm::StringRef data, const std::string &path,
+                             uint64_t maxBytes) {
   static const char kMagic[] = "\x93NUMPY";
   if (data.size() < 10 || !data.starts_with(llvm::StringRef(kMagic, 6)))
     return fileError(path, "not a .npy file (bad magic)");
@@ -170,8 +190,10 @@ Expected<HostTensor> readNpy(llvm::StringRef data, const std::string &path) {
 
   HostTensor tensor;
   tensor.dtype = info->dtype;
+  // The dims point into `shapeText`, which must outlive them.
+  std::string shapeText = m[1].str();
   llvm::SmallVector<llvm::StringRef> dims;
-  llvm::StringRef(m[1].str()).split(dims, ',', -1, /*KeepEmpty=*/false);
+  llvm::StringRef(shapeText).split(dims, ',', -1, /*KeepEmpty=*/false);
   for (llvm::StringRef dim : dims) {
     dim = dim.trim();
     if (dim.empty())
@@ -181,8 +203,10 @@ Expected<HostTensor> readNpy(llvm::StringRef data, const std::string &path) {
       return fileError(path, ".npy shape has a bad dimension '" + dim + "'");
     tensor.shape.push_back(value);
   }
+  if (Error e = checkDeclaredSize(tensor, path, maxBytes))
+    return std::move(e);
   size_t payload = headerStart + headerLen;
-  uint64_t expected = static_cast<uint64_t>(tensor.numElements()) * info->size;
+  uint64_t expected = *tensor.byteSize();
   if (data.size() - payload != expected)
     return fileError(path, "holds " + llvm::Twine(data.size() - payload) +
                                " bytes of data but " +
@@ -217,6 +241,15 @@ std::string npyBytes(const HostTensor &tensor, const DTypeInfo &info) {
 
 } // namespace
 
+std::optional<uint64_t> HostTensor::byteSize() const {
+  const DTypeInfo *info = byGe(dtype);
+  uint64_t bytes = info ? info->size : 0;
+  for (int64_t d : shape)
+    if (d < 0 || __builtin_mul_overflow(bytes, uint64_t(d), &bytes))
+      return std::nullopt;
+  return bytes;
+}
+
 int64_t HostTensor::numElements() const {
   int64_t n = 1;
   for (int64_t d : shape)
@@ -233,22 +266,24 @@ std::string cli::describe(om::DataType dtype, const std::vector<int64_t> &shape)
   return text + "]";
 }
 
-Expected<HostTensor> cli::readTensorFile(const std::string &path) {
+Expected<HostTensor> cli::readTensorFile(const std::string &path,
+                                         uint64_t maxTensorBytes) {
   auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
                                             /*RequiresNullTerminator=*/false);
   if (!buffer)
     return fileError(path, "cannot read: " + buffer.getError().message());
   llvm::StringRef data = (*buffer)->getBuffer();
   if (isNpy(path))
-    return readNpy(data, path);
+    return readNpy(data, path, maxTensorBytes);
   onnx::TensorProto proto;
   if (data.size() > static_cast<size_t>(INT32_MAX) ||
       !proto.ParseFromArray(data.data(), static_cast<int>(data.size())))
     return fileError(path, "not an ONNX TensorProto (truncated or another format)");
-  return fromTensorProto(proto, path);
+  return fromTensorProto(proto, path, maxTensorBytes);
 }
 
-Error cli::writeTensorFile(const HostTensor &tensor, const std::string &path) {
+Error cli::stageTensorFile(const HostTensor &tensor, const std::string &path,
+                           om::OutputFiles &files) {
   const DTypeInfo *info = byGe(tensor.dtype);
   if (!info)
     return fileError(path, "cannot write a tensor of undefined element type");
@@ -266,12 +301,20 @@ Error cli::writeTensorFile(const HostTensor &tensor, const std::string &path) {
     proto.set_raw_data(tensor.bytes.data(), tensor.bytes.size());
     bytes = proto.SerializeAsString();
   }
-  Error error = llvm::writeToOutput(path, [&](llvm::raw_ostream &os) {
-    os << bytes;
-    return Error::success();
-  });
-  if (error)
-    return fileError(path, "cannot write: " + llvm::toString(std::move(error)));
+  rt::Status staged = files.stage(path, {bytes});
+  if (!staged.isOk())
+    return createStringError(llvm::inconvertibleErrorCode(), staged.message());
+  return Error::success();
+}
+
+Error cli::writeTensorFile(const HostTensor &tensor, const std::string &path) {
+  om::OutputFiles files;
+  if (Error e = stageTensorFile(tensor, path, files))
+    return e;
+  rt::Status committed = files.commit();
+  if (!committed.isOk())
+    return createStringError(llvm::inconvertibleErrorCode(),
+                             committed.message());
   return Error::success();
 }
 

@@ -12,8 +12,13 @@
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
+
+namespace geflow::om {
+class OutputFiles;
+}
 
 namespace geflow::cli {
 
@@ -24,15 +29,24 @@ struct HostTensor {
   std::vector<uint8_t> bytes; // dense, row-major, little-endian
 
   int64_t numElements() const;
+  /// Bytes of `shape` elements of `dtype`; none when a dim is negative or the
+  /// product overflows.
+  std::optional<uint64_t> byteSize() const;
 };
 
 /// "float32[1,3,224,224]" for messages.
 std::string describe(om::DataType dtype, const std::vector<int64_t> &shape);
 
 /// Reads `path` as .npy or, for any other extension, as an ONNX TensorProto.
-llvm::Expected<HostTensor> readTensorFile(const std::string &path);
+/// A tensor declared larger than `maxTensorBytes` is refused before its data
+/// is copied.
+llvm::Expected<HostTensor> readTensorFile(const std::string &path,
+                                          uint64_t maxTensorBytes = UINT64_MAX);
 /// Writes `tensor` as .npy or .pb by `path`'s extension, atomically.
 llvm::Error writeTensorFile(const HostTensor &tensor, const std::string &path);
+/// The same, staged in `files` to be committed with other outputs.
+llvm::Error stageTensorFile(const HostTensor &tensor, const std::string &path,
+                            om::OutputFiles &files);
 
 /// Empty when `got` has `want`'s type and shape and every element satisfies
 /// |got - want| <= atol + rtol * |want| (NaN matches NaN; integers and booleans

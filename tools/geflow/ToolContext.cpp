@@ -4,6 +4,8 @@
 
 #include "ir/GeDialect.h"
 
+#include "executor/model/OutputFiles.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/OperationSupport.h"
@@ -38,8 +40,23 @@ llvm::Error cli::writeModule(mlir::ModuleOp module, llvm::StringRef path,
     flags.elideLargeElementsAttrs(elideOver);
   if (withLocations)
     flags.enableDebugInfo();
-  return llvm::writeToOutput(path, [&](llvm::raw_ostream &os) {
-    module->print(os, flags);
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  module->print(os, flags);
+  return writeTextOutput(path, os.str());
+}
+
+llvm::Error cli::writeTextOutput(llvm::StringRef path, llvm::StringRef text) {
+  if (path == "-") {
+    llvm::outs() << text;
     return llvm::Error::success();
-  });
+  }
+  return toError(om::writeFileAtomically(path.str(), {std::string_view(text)}));
+}
+
+llvm::Error cli::toError(const rt::Status &status) {
+  if (status.isOk())
+    return llvm::Error::success();
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 status.message());
 }

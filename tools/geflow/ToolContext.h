@@ -4,6 +4,7 @@
 #define GEFLOW_TOOLS_GEFLOW_TOOLCONTEXT_H
 
 #include "frontends/onnx/OnnxImporter.h"
+#include "runtime/support/Status.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -22,6 +23,13 @@ mlir::DialectRegistry makeDialectRegistry();
 /// each op's location (its node name) too.
 llvm::Error writeModule(mlir::ModuleOp module, llvm::StringRef path,
                         unsigned elideOver, bool withLocations = false);
+
+/// Writes `text` to `path` ("-": stdout) through om::OutputFiles: a
+/// temporary renamed into place, nothing left on an error.
+llvm::Error writeTextOutput(llvm::StringRef path, llvm::StringRef text);
+
+/// A runtime status as an error.
+llvm::Error toError(const rt::Status &status);
 
 /// Builds import options from the repeated `--input-shape` values.
 llvm::Expected<OnnxImportOptions>

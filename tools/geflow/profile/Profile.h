@@ -20,6 +20,10 @@
 #include <string>
 #include <vector>
 
+namespace geflow::om {
+class OutputFiles;
+}
+
 namespace geflow::profile {
 
 /// summary.json's "format", so a reader knows the file is ours.
@@ -79,8 +83,11 @@ std::string timelineHtml(const Timeline &timeline,
 
 /// Writes trace.json, op_summary.csv, summary.json and timeline.html into
 /// `dir` (created if needed), each through a temporary file and a rename.
+/// With `staging`, they are only staged there, to be committed with the
+/// command's other outputs.
 rt::Status writeProfile(const std::string &dir, const Timeline &timeline,
-                        const nlohmann::json &summary);
+                        const nlohmann::json &summary,
+                        om::OutputFiles *staging = nullptr);
 
 /// Reads `dir`/summary.json back; a missing folder or file, or a summary
 /// that is not one of ours, is a one-line error.

@@ -1,6 +1,8 @@
 //===- ProfileFiles.cpp - op_summary.csv, trace.json, the profile folder --===//
 #include "tools/geflow/profile/Profile.h"
 
+#include "executor/model/OutputFiles.h"
+
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -32,27 +34,6 @@ std::string fixed3(rt::VirtualNs ns) {
 
 rt::Status fileError(const std::string &message) {
   return rt::makeStatus(rt::StatusCode::kInternal, message);
-}
-
-/// Writes `text` to `path` through `path`.tmp so no reader sees half a file.
-rt::Status writeAtomically(const std::filesystem::path &path,
-                           const std::string &text) {
-  std::filesystem::path tmp = path;
-  tmp += ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out)
-      return fileError("profile: cannot write '" + tmp.string() + "'");
-    out << text;
-    if (!out.flush())
-      return fileError("profile: writing '" + tmp.string() + "' failed");
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec)
-    return fileError("profile: cannot rename '" + tmp.string() + "' to '" +
-                     path.string() + "': " + ec.message());
-  return rt::Status::ok();
 }
 
 } // namespace
@@ -166,23 +147,28 @@ std::string traceJson(const Timeline &timeline) {
 }
 
 rt::Status writeProfile(const std::string &dir, const Timeline &timeline,
-                        const json &summary) {
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec || !std::filesystem::is_directory(dir))
-    return fileError("profile: cannot create folder '" + dir + "'" +
-                     (ec ? ": " + ec.message() : std::string()));
+                        const json &summary, om::OutputFiles *staging) {
+  om::OutputFiles own;
+  om::OutputFiles &files = staging ? *staging : own;
+  auto prefixed = [](const rt::Status &s) {
+    return fileError("profile: " + s.message());
+  };
+  if (rt::Status s = files.createFolder(dir); !s.isOk())
+    return prefixed(s);
   std::filesystem::path root(dir);
-  std::pair<const char *, std::string> files[] = {
+  std::pair<const char *, std::string> texts[] = {
       {"trace.json", traceJson(timeline)},
       {"op_summary.csv", opSummaryCsv(timeline)},
       {"timeline.html", timelineHtml(timeline, summary)},
       // Last: its presence says the folder is complete.
       {"summary.json", summary.dump(2) + "\n"}};
-  for (const auto &[name, text] : files)
-    if (rt::Status s = writeAtomically(root / name, text); !s.isOk())
-      return s;
-  return rt::Status::ok();
+  for (const auto &[name, text] : texts)
+    if (rt::Status s = files.stage((root / name).string(), {text}); !s.isOk())
+      return prefixed(s);
+  if (staging)
+    return rt::Status::ok();
+  rt::Status committed = own.commit();
+  return committed.isOk() ? committed : prefixed(committed);
 }
 
 rt::Status readSummary(const std::string &dir, json *summary) {

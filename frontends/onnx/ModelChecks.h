@@ -1,0 +1,42 @@
+//===- ModelChecks.h - what a model declares, checked before use -*- C++
+//-*-===//
+//
+// A downloaded model may declare anything: a 2^50-element initializer with four
+// bytes of data, a dim of -4, a string input, an attribute of the wrong type, a
+// graph with no outputs. libonnx's converter and inference, and the dialect's
+// verifiers, assume well-formed input, so these checks run first, on the
+// protobuf, and name the place (initializer, graph input, node, attribute).
+// The size caps are ImportLimits (issue 8).
+//
+//===----------------------------------------------------------------------===//
+#ifndef GEFLOW_FRONTENDS_ONNX_MODELCHECKS_H
+#define GEFLOW_FRONTENDS_ONNX_MODELCHECKS_H
+
+#include "frontends/onnx/OnnxImporter.h"
+
+#include "onnx/onnx_pb.h"
+
+#include "llvm/Support/Error.h"
+
+namespace geflow::onnxfe {
+
+/// Node count, graph outputs, the types, dims and sizes of graph inputs,
+/// initializers and tensor attributes, and every attribute's type against
+/// its op's schema at the model's opset. Runs before version conversion.
+/// Messages about the whole graph name it as `sourceName`.
+llvm::Error checkDeclaredModel(const onnx::ModelProto &model,
+                               const ImportLimits &limits,
+                               llvm::StringRef sourceName);
+
+/// The size of every value shape inference found (intermediates included),
+/// before any of them is folded into a constant.
+llvm::Error checkInferredSizes(const onnx::GraphProto &graph,
+                               const ImportLimits &limits);
+
+/// libonnx's shape-inference message, shortened to its first error and led by
+/// the node it names: "node 'add' (Add): shape inference: Incompatible ...".
+std::string describeInferenceFailure(llvm::StringRef what);
+
+} // namespace geflow::onnxfe
+
+#endif // GEFLOW_FRONTENDS_ONNX_MODELCHECKS_H
