@@ -6,7 +6,8 @@
 // (MobileNet's, stride 1 or 2) each output accumulates its nine taps in a
 // register: one store per output instead of nine read-modify-writes of the
 // row; the columns at the padded edges, where a tap falls outside the row,
-// go through the general path. The 3x3 row loop is built twice
+// go through the general path; relu and clip clamp in the same loop. The
+// 3x3 row loop is built twice
 // (NnDepthwiseRow.inc): stride 1 runs AVX2 + FMA when nn::gemm does.
 //
 //===----------------------------------------------------------------------===//
@@ -16,6 +17,7 @@
 #include <Eigen/Core>
 
 #include <algorithm>
+#include <limits>
 #include <vector>
 
 using namespace geflow::kernels;
@@ -29,8 +31,8 @@ namespace baseline {
 #if GEFLOW_HAVE_AVX2_GEMM
 namespace avx2 {
 void row3x3(int64_t stride, const float *r0, const float *r1, const float *r2,
-            const float *t, float bias, int64_t offW, int64_t lo, int64_t hi,
-            float *out);
+            const float *t, float bias, float lo, float hi, int64_t offW,
+            int64_t j0, int64_t j1, float *out);
 } // namespace avx2
 #endif
 } // namespace geflow::kernels::nn
@@ -38,8 +40,8 @@ void row3x3(int64_t stride, const float *r0, const float *r1, const float *r2,
 namespace {
 
 using Row3x3Fn = void (*)(int64_t, const float *, const float *, const float *,
-                          const float *, float, int64_t, int64_t, int64_t,
-                          float *);
+                          const float *, float, float, float, int64_t, int64_t,
+                          int64_t, float *);
 
 /// The 3x3 row body of the instruction set nn::gemm runs with; for stride
 /// 2 the baseline one, whose 4-wide shuffles of even columns beat GCC's
@@ -116,6 +118,21 @@ void nn::depthwisePlane(const Window &w, const float *plane, const float *taps,
     if (zeros.size() < static_cast<size_t>(w.in[2]))
       zeros.assign(w.in[2], 0.0f);
   }
+  // relu and clip clamp inside the 3x3 row loop when no residual comes
+  // first: no second pass over the row.
+  const bool clamps =
+      is3x3 && !residual &&
+      (act.kind == Activation::kRelu || act.kind == Activation::kClip);
+  float lo = -std::numeric_limits<float>::infinity();
+  float hi = std::numeric_limits<float>::infinity();
+  if (clamps) {
+    lo = act.kind == Activation::kRelu ? 0.0f : act.a;
+    hi = act.kind == Activation::kRelu ? hi : act.b;
+  }
+  auto clamp = [&](float v) {
+    v = v < lo ? lo : v;
+    return hi < v ? hi : v;
+  };
   for (int64_t oh = 0; oh < w.out[1]; ++oh) {
     float *row = out + oh * ow;
     if (is3x3) {
@@ -126,12 +143,12 @@ void nn::depthwisePlane(const Window &w, const float *plane, const float *taps,
       }
       auto orZeros = [&](const float *r) { return r ? r : zeros.data(); };
       row3x3(w.stride[2], orZeros(rows[0]), orZeros(rows[1]), orZeros(rows[2]),
-             taps, bias, columns[0].offW, inner0, inner1, row);
+             taps, bias, lo, hi, columns[0].offW, inner0, inner1, row);
       // The edge columns left and right of [inner0, inner1), one by one.
       for (int64_t j = 0; j < inner0; ++j)
-        row[j] = edgeColumn(w, rows, taps, bias, j);
+        row[j] = clamp(edgeColumn(w, rows, taps, bias, j));
       for (int64_t j = inner1; j < ow; ++j)
-        row[j] = edgeColumn(w, rows, taps, bias, j);
+        row[j] = clamp(edgeColumn(w, rows, taps, bias, j));
     } else {
       std::fill(row, row + ow, bias);
       for (int64_t kh = 0; kh < w.kernel[1]; ++kh) {
@@ -143,6 +160,8 @@ void nn::depthwisePlane(const Window &w, const float *plane, const float *taps,
                  columns[kw], 0, ow, row);
       }
     }
+    if (clamps)
+      continue;
     if (residual)
       Eigen::Map<Eigen::ArrayXf>(row, ow) +=
           Eigen::Map<const Eigen::ArrayXf>(residual + oh * ow, ow);
