@@ -667,6 +667,14 @@ private:
     static void apply(const void *context, int64_t m, float *data, int64_t n) {
       const ShiftedRows &r = *static_cast<const ShiftedRows *>(context);
       float *dst = r.yTile + m * r.p;
+      const Epilogue &e = *r.epilogue;
+      if (!e.residual) { // the copy and the epilogue in one pass
+        for (int64_t row = 0; row < r.outRows; ++row)
+          nn::applyBiasActivation(*e.act, e.bias ? e.bias[m] : 0.0f,
+                                  data + row * r.paddedWidth,
+                                  dst + row * r.outWidth, r.outWidth);
+        return;
+      }
       for (int64_t row = 0; row < r.outRows; ++row)
         std::copy(data + row * r.paddedWidth,
                   data + row * r.paddedWidth + r.outWidth,

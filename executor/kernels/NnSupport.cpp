@@ -133,6 +133,26 @@ void nn::applyBiasActivation(const Activation &act, float bias, float *data,
   }
 }
 
+void nn::applyBiasActivation(const Activation &act, float bias,
+                             const float *src, float *dst, int64_t n) {
+  Eigen::Map<const Eigen::ArrayXf> x(src, n);
+  Eigen::Map<Eigen::ArrayXf> y(dst, n);
+  switch (act.kind) {
+  case Activation::kNone:
+    y = x + bias;
+    return;
+  case Activation::kRelu:
+    y = (x + bias).max(0.0f);
+    return;
+  case Activation::kClip:
+    y = (x + bias).max(act.a).min(act.b);
+    return;
+  default:
+    y = x + bias;
+    applyActivation(act, dst, n);
+  }
+}
+
 uint32_t nn::blocksForVectorWork(int64_t items, double flopsPerItem,
                                  double bytesPerItem) {
   double grain = std::ceil(std::min(kMinBlockFlops / std::max(flopsPerItem, 1.0),
