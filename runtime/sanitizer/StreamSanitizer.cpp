@@ -62,27 +62,76 @@ void StreamSanitizer::onTask(StreamId stream, uint64_t seq, const Task &task,
   CostTimer timer(stats_.checkSeconds);
   ++stats_.tasksChecked;
   StreamState &st = stateOf(stream);
-  st.clock.advance(stream, seq);
+  if (st.pending.empty() && apply(stream, seq, task, accesses)) {
+    if (task.kind == TaskKind::kEventRecord && !blocked_.empty())
+      drainBlocked();
+    return;
+  }
+  // Behind a wait whose record is not enqueued yet: checked once it is.
+  PendingTask p;
+  p.seq = seq;
+  p.task.kind = task.kind;
+  p.task.event = task.event;
+  p.task.eventSeq = task.eventSeq;
+  p.task.name = task.name;
+  p.task.copyKind = task.copyKind;
+  p.task.src = task.src;
+  p.task.dst = task.dst;
+  p.task.bytes = task.bytes;
+  if (accesses)
+    p.accesses = *accesses;
+  st.pending.push_back(std::move(p));
+  blocked_.insert(stream);
+}
+
+void StreamSanitizer::drainBlocked() {
+  // A record may unblock a stream whose own records unblock others.
+  for (bool progress = true; progress;) {
+    progress = false;
+    for (auto it = blocked_.begin(); it != blocked_.end();) {
+      std::deque<PendingTask> &pending = streams_[*it].pending;
+      while (!pending.empty() &&
+             apply(*it, pending.front().seq, pending.front().task,
+                   &pending.front().accesses)) {
+        pending.pop_front();
+        progress = true;
+      }
+      it = pending.empty() ? blocked_.erase(it) : std::next(it);
+    }
+  }
+}
+
+bool StreamSanitizer::apply(StreamId stream, uint64_t seq, const Task &task,
+                            const std::vector<MemoryAccess> *accesses) {
+  StreamState &st = stateOf(stream);
   switch (task.kind) {
   case TaskKind::kEventRecord: {
-    RecordState &r = records_[task.event->id()];
-    r.seq = task.eventSeq;
-    r.clock = st.clock;
-    return;
+    st.clock.advance(stream, seq);
+    std::deque<RecordState> &recent = records_[task.event->id()];
+    recent.push_back(RecordState{task.eventSeq, st.clock});
+    if (recent.size() > kRecordsKept)
+      recent.pop_front();
+    return true;
   }
   case TaskKind::kEventWait: {
-    // The wait binds to record eventSeq; it is the latest one enqueued unless
-    // the wait came first (then nothing is known to order it).
+    // The wait binds to record eventSeq: the latest one enqueued before it,
+    // or the first one to come.
     auto it = records_.find(task.event->id());
-    if (it != records_.end() && it->second.seq == task.eventSeq)
-      st.clock.join(it->second.clock);
-    else
-      ++stats_.unboundWaits;
-    return;
+    if (it == records_.end() || it->second.back().seq < task.eventSeq)
+      return false;
+    st.clock.advance(stream, seq);
+    for (const RecordState &r : it->second)
+      if (r.seq == task.eventSeq) {
+        st.clock.join(r.clock);
+        return true;
+      }
+    ++stats_.unboundWaits;
+    return true;
   }
   case TaskKind::kMemcpy: {
+    st.clock.advance(stream, seq);
     if (task.bytes == 0)
-      return;
+      return true;
     Epoch self{stream,
                addTask(std::string("memcpy ") + memcpyKindName(task.copyKind),
                        stream, seq),
@@ -91,19 +140,22 @@ void StreamSanitizer::onTask(StreamId stream, uint64_t seq, const Task &task,
           st.clock);
     check(MemoryAccess{task.dst, task.bytes, AccessMode::kWrite}, self,
           st.clock);
-    return;
+    return true;
   }
   case TaskKind::kKernel: {
+    st.clock.advance(stream, seq);
     if (!accesses || accesses->empty())
-      return;
+      return true;
     Epoch self{stream, addTask(task.name, stream, seq), seq};
     for (const MemoryAccess &a : *accesses)
       check(a, self, st.clock);
-    return;
+    return true;
   }
   case TaskKind::kCallback:
-    return;
+    st.clock.advance(stream, seq);
+    return true;
   }
+  return true;
 }
 
 void StreamSanitizer::check(const MemoryAccess &access, const Epoch &self,
@@ -201,7 +253,7 @@ VectorClock StreamSanitizer::devicePoint(const std::vector<StreamId> &streams) {
 
 VectorClock StreamSanitizer::eventPoint(uint32_t event) {
   auto it = records_.find(event);
-  return it == records_.end() ? VectorClock() : it->second.clock;
+  return it == records_.end() ? VectorClock() : it->second.back().clock;
 }
 
 void StreamSanitizer::reached(const VectorClock &point) {

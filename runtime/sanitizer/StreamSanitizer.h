@@ -23,8 +23,9 @@
 // Findings make the next synchronize fail with StatusCode::kDataRace and a
 // one-line message; findings() lists them all.
 //
-// A wait enqueued before any record of its event (it binds to the first
-// record to come) orders nothing here: such programs may see false findings.
+// A wait enqueued before its record (it binds to the first record to come)
+// holds back the checks of its stream's later tasks until that record is
+// enqueued.
 //
 // Locks: lock() is taken after Device::orderMu_ and before Stream::mu_; the
 // Device holds it from predicting a task's seq to pushing it.
@@ -38,8 +39,10 @@
 #include "runtime/support/Status.h"
 
 #include <chrono>
+#include <deque>
 #include <map>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -49,7 +52,7 @@ struct SanitizerStats {
   uint64_t findings = 0;        // all of them, also those past the list's cap
   uint64_t accessesChecked = 0; // byte ranges compared with the shadow
   uint64_t tasksChecked = 0;
-  uint64_t unboundWaits = 0; // waits enqueued before their record
+  uint64_t unboundWaits = 0; // waits whose record is no longer remembered
   double checkSeconds = 0;   // host time spent inside the sanitizer
 };
 
@@ -90,15 +93,26 @@ public:
   SanitizerStats stats() const;
 
 private:
+  /// A task behind a wait whose record is not enqueued yet: what checking
+  /// it needs (no kernel function).
+  struct PendingTask {
+    uint64_t seq = 0;
+    Task task;
+    std::vector<MemoryAccess> accesses;
+  };
   struct StreamState {
     std::string name; // empty: "stream <id>"
     sanitizer::VectorClock clock;
     uint64_t hostGen = 0; // the host clock generation joined so far
+    std::deque<PendingTask> pending;
   };
   struct RecordState {
-    uint64_t seq = 0; // the event's latest record
+    uint64_t seq = 0; // the record's number
     sanitizer::VectorClock clock;
   };
+  /// Records remembered per event: a wait that came before its record binds
+  /// to an older one than the latest by the time that record arrives.
+  static constexpr size_t kRecordsKept = 8;
   struct TaskInfo {
     std::string name;
     StreamId stream;
@@ -111,6 +125,12 @@ private:
 
   /// The stream's clock state, with what the host synchronized with joined.
   StreamState &stateOf(StreamId s);
+  /// Advances `stream`'s clock over task `seq` and checks its accesses;
+  /// false (nothing done) for a wait whose record is not enqueued yet.
+  bool apply(StreamId stream, uint64_t seq, const Task &task,
+             const std::vector<MemoryAccess> *accesses);
+  /// Applies the pending tasks that records have unblocked.
+  void drainBlocked();
   uint32_t addTask(std::string name, StreamId stream, uint64_t seq);
   /// Checks one access range of the current task.
   void check(const MemoryAccess &access, const sanitizer::Epoch &self,
@@ -122,9 +142,10 @@ private:
   void addFinding(std::string message);
   void maybePrune();
 
-  mutable std::mutex mu_;                   // guards everything below
-  std::vector<StreamState> streams_;        // index = StreamId
-  std::map<uint32_t, RecordState> records_; // by event id
+  mutable std::mutex mu_;            // guards everything below
+  std::vector<StreamState> streams_; // index = StreamId
+  std::map<uint32_t, std::deque<RecordState>> records_; // by event id
+  std::set<StreamId> blocked_;  // streams with pending tasks
   sanitizer::VectorClock host_; // what the host has synchronized with
   uint64_t hostGen_ = 0;        // bumped when host_ grows
   sanitizer::ShadowMemory shadow_;

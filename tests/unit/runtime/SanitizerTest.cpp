@@ -136,6 +136,30 @@ TEST_F(SanitizerTest, WaitBindsToTheRecordBeforeIt) {
   EXPECT_THAT(findings()[0], HasSubstr("read-after-write"));
 }
 
+TEST_F(SanitizerTest, WaitEnqueuedBeforeItsRecordOrdersOnceTheRecordComes) {
+  // b's wait binds to the first record to come; its consumer is checked
+  // once a records it, after the producer.
+  ASSERT_TRUE(dev->streamWaitEvent(b, e).isOk());
+  consume();
+  produce();
+  ASSERT_TRUE(dev->recordEvent(e, a).isOk());
+  Status st = dev->synchronizeDevice();
+  EXPECT_TRUE(st.isOk()) << st.toString();
+  EXPECT_TRUE(findings().empty());
+}
+
+TEST_F(SanitizerTest, WaitEnqueuedBeforeARecordThatPrecedesTheProducer) {
+  ASSERT_TRUE(dev->streamWaitEvent(b, e).isOk());
+  consume();
+  ASSERT_TRUE(dev->recordEvent(e, a).isOk());
+  produce();
+  EXPECT_EQ(dev->synchronizeDevice().code(), StatusCode::kDataRace);
+  std::vector<std::string> f = findings();
+  ASSERT_FALSE(f.empty());
+  EXPECT_THAT(f.back(), HasSubstr("write-after-read: 'producer' (stream 1, "
+                                  "task 3) writes buffer"));
+}
+
 TEST_F(SanitizerTest, BufferReusedAcrossStreamsWithoutAnEvent) {
   // Stream a reads mid; stream b then overwrites mid (a memory plan reusing
   // it) with nothing ordering the read first.
