@@ -178,6 +178,13 @@ Status Device::launchKernel(Stream *stream, KernelLaunch launch) {
   if (launch.blockDim == 0)
     return makeStatus(StatusCode::kInvalidArgument,
                       "launch kernel '" + launch.name + "': block_dim is 0");
+  // Ascend's limit. Past it a cost-only kernel would be simulated wave by
+  // wave for hours (4e9 blocks on 48 cores).
+  if (launch.blockDim > kMaxBlockDim)
+    return makeStatus(StatusCode::kInvalidArgument,
+                      "launch kernel '" + launch.name + "': block_dim " +
+                          std::to_string(launch.blockDim) + " exceeds " +
+                          std::to_string(kMaxBlockDim));
   if (cost_.engineCores(launch.engine) == 0)
     return makeStatus(StatusCode::kInvalidArgument,
                       "launch kernel '" + launch.name + "': engine " +

@@ -37,6 +37,9 @@
 
 namespace geflow::rt {
 
+/// The most blocks one kernel launch may have (Ascend's block_dim limit).
+inline constexpr uint32_t kMaxBlockDim = 65535;
+
 struct DeviceOptions {
   /// A preset name or an INI path; ignored when `spec` is set.
   std::string soc = kDefaultSocPreset;

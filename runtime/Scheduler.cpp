@@ -142,7 +142,7 @@ void Scheduler::tryDispatch(Stream *s) {
       s->coreTimeNs_ = s->vectorCoreTimeNs_ = 0;
       s->readyNs_ = std::max(s->lastEndNs_, t->submitNs);
       s->startNs_ = now_;
-      dur += cost_.launchLatencyNs();
+      dur = addNs(dur, cost_.launchLatencyNs());
       if (t->fn && !skipWork) {
         s->job_ =
             std::make_shared<HostJob>(&t->fn, t->blockDim, &t->name, s->id());
@@ -156,10 +156,11 @@ void Scheduler::tryDispatch(Stream *s) {
                          : s->grantOther_          ? s->grantOther_
                                                    : s->grantCube_;
     s->peakGrant_ = std::max(s->peakGrant_, mainGrant);
-    s->coreTimeNs_ += mainGrant * dur;
+    s->coreTimeNs_ = addNs(s->coreTimeNs_, mulNs(dur, mainGrant));
     if (t->engine == Engine::kMix) {
       s->peakGrantVector_ = std::max(s->peakGrantVector_, s->grantVector_);
-      s->vectorCoreTimeNs_ += s->grantVector_ * dur;
+      s->vectorCoreTimeNs_ =
+          addNs(s->vectorCoreTimeNs_, mulNs(dur, s->grantVector_));
     }
     break;
   }
@@ -187,7 +188,7 @@ void Scheduler::tryDispatch(Stream *s) {
     s->readyNs_ = std::max(s->lastEndNs_, t->submitNs);
     s->startNs_ = now_;
   }
-  s->endNs_ = now_ + dur;
+  s->endNs_ = addNs(now_, dur);
   heap_.push(Completion{s->endNs_, dispatchOrder_++, s});
   rrNext_ = s->id() + 1;
 }

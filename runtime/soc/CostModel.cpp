@@ -37,10 +37,19 @@ const char *memcpyKindName(MemcpyKind k) {
   return "?";
 }
 
+VirtualNs toVirtualNs(double ns) {
+  if (!(ns > 0))
+    return 0;
+  // 2^63 is exactly representable; every double below it fits after rounding.
+  if (ns >= 9223372036854775808.0)
+    return kMaxVirtualNs;
+  return std::llround(ns);
+}
+
 CostModel::CostModel(const SocSpec &spec) : spec_(spec) {
   mixRatio_ = std::max<uint32_t>(1, spec.vectorCoreCnt / spec.cubeCoreCnt);
-  launchNs_ = std::llround(spec.launchLatencyUs * 1000.0);
-  eventNs_ = std::llround(spec.eventLatencyUs * 1000.0);
+  launchNs_ = toVirtualNs(spec.launchLatencyUs * 1000.0);
+  eventNs_ = toVirtualNs(spec.eventLatencyUs * 1000.0);
 }
 
 uint32_t CostModel::groupSize(CoreGroup g) const {
@@ -89,22 +98,22 @@ VirtualNs CostModel::blockTimeNs(Engine e, const KernelCost &cost,
   double perCoreBw =
       spec_.hbmBandwidthGBps / std::max<uint32_t>(1, engineCores(e));
   double memNs = cost.bytes / blockDim / perCoreBw;
-  return std::llround(std::max(computeNs, memNs));
+  return toVirtualNs(std::max(computeNs, memNs));
 }
 
 VirtualNs CostModel::kernelTimeNs(Engine e, const KernelCost &cost,
                                   uint32_t blockDim, uint32_t cores) const {
   blockDim = std::max<uint32_t>(1, blockDim);
   cores = std::clamp<uint32_t>(cores, 1, blockDim);
-  VirtualNs waves = (blockDim + cores - 1) / cores;
-  return launchNs_ + waves * blockTimeNs(e, cost, blockDim);
+  uint64_t waves = blockDim / cores + (blockDim % cores != 0);
+  return addNs(launchNs_, mulNs(blockTimeNs(e, cost, blockDim), waves));
 }
 
 VirtualNs CostModel::memcpyTimeNs(MemcpyKind kind, uint64_t bytes) const {
   double bw = kind == MemcpyKind::kDeviceToDevice
                   ? spec_.hbmBandwidthGBps / 2 // read and write the same HBM
                   : spec_.hostLinkBandwidthGBps;
-  return launchNs_ + std::llround(static_cast<double>(bytes) / bw);
+  return addNs(launchNs_, toVirtualNs(static_cast<double>(bytes) / bw));
 }
 
 uint32_t CostModel::bestBlockDim(Engine e, const KernelCost &cost,

@@ -18,11 +18,31 @@
 #include "runtime/soc/SocSpec.h"
 
 #include <cstdint>
+#include <limits>
 
 namespace geflow::rt {
 
 /// Virtual time, in nanoseconds since the device was created.
 using VirtualNs = int64_t;
+
+/// Virtual time saturates here instead of overflowing: a legal spec and a
+/// legal cost can price a task beyond any real program (1e30 FLOPs on a slow
+/// chip), and the timeline must stay ordered and defined, not wrap around.
+inline constexpr VirtualNs kMaxVirtualNs =
+    std::numeric_limits<VirtualNs>::max();
+/// Rounds a duration to whole nanoseconds: NaN and negatives are 0, anything
+/// past kMaxVirtualNs is kMaxVirtualNs.
+VirtualNs toVirtualNs(double ns);
+/// a + b for durations and times (both >= 0), saturating.
+inline VirtualNs addNs(VirtualNs a, VirtualNs b) {
+  VirtualNs sum;
+  return __builtin_add_overflow(a, b, &sum) ? kMaxVirtualNs : sum;
+}
+/// a * n for a duration a >= 0, saturating.
+inline VirtualNs mulNs(VirtualNs a, uint64_t n) {
+  VirtualNs product;
+  return __builtin_mul_overflow(a, n, &product) ? kMaxVirtualNs : product;
+}
 
 /// The execution units a kernel can target, GE's names.
 enum class Engine : uint8_t {
