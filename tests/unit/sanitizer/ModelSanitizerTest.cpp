@@ -38,6 +38,9 @@ std::string configName(const ModelConfig &c) {
   return name;
 }
 
+// gtest prints a parameter with this instead of its bytes.
+void PrintTo(const ModelConfig &c, std::ostream *os) { *os << configName(c); }
+
 om::OmModel compileConfig(const ModelConfig &c) {
   passes::CompileOptions options;
   options.streamMode = c.streams;
