@@ -37,6 +37,10 @@ Status Device::mallocHost(size_t size, void **out) {
   if (!out || size == 0)
     return makeStatus(StatusCode::kInvalidArgument,
                       "malloc host: null out pointer or size 0");
+  if (size > MemoryPool::kMaxAllocation) // rounding up below must not wrap
+    return makeStatus(StatusCode::kOutOfMemory,
+                      "malloc host: " + std::to_string(size) +
+                          " bytes not available");
   void *p = std::aligned_alloc(64, (size + 63) / 64 * 64);
   if (!p)
     return makeStatus(StatusCode::kOutOfMemory,

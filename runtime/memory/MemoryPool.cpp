@@ -131,6 +131,12 @@ Status MemoryPool::allocate(size_t size, StreamId stream, void **out) {
   *out = nullptr;
   if (size == 0)
     return makeStatus(StatusCode::kInvalidArgument, "malloc: size is 0");
+  // Rounding a size near SIZE_MAX up to the alignment would wrap to 0 and
+  // hand out a zero-byte block for it.
+  if (size > kMaxAllocation)
+    return makeStatus(StatusCode::kOutOfMemory,
+                      "out of device memory: " + std::to_string(size) +
+                          " bytes requested, more than any device holds");
   std::lock_guard<std::mutex> lock(mu_);
   size_t rounded = roundUp(size, kAlignment);
   bool small = rounded <= kSmallLimit;

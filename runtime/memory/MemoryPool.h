@@ -62,6 +62,8 @@ public:
   static constexpr size_t kSmallLimit = 1 << 20;     // small pool: <= 1 MiB
   static constexpr size_t kSmallSegment = 2 << 20;   // small pool segments
   static constexpr size_t kLargeRounding = 2 << 20;  // large segment rounding
+  /// Larger requests fail as out of memory; rounding them up cannot wrap.
+  static constexpr size_t kMaxAllocation = SIZE_MAX / 2;
 
   explicit MemoryPool(uint64_t limitBytes = 0);
   ~MemoryPool();

@@ -113,3 +113,25 @@ TEST(MemoryPool, OutOfMemoryCarriesTheStatistics) {
   ASSERT_OK(dev->malloc(7u << 20, &b)); // an 8 MiB segment fits only so
   EXPECT_EQ(dev->memoryStats().reservedBytes, 8u << 20);
 }
+
+// Found by tests/fuzz (geflow-fuzz-runtime): SIZE_MAX rounded up to 512 wrapped
+// to 0, so the pool split a zero-byte block off a free one and handed it out
+// (and lost the remainder, which LeakSanitizer reported).
+TEST(MemoryPool, SizeNearSizeMaxIsOutOfMemoryNotAZeroByteBlock) {
+  MemoryPool pool;
+  void *small = nullptr, *huge = nullptr;
+  ASSERT_OK(pool.allocate(4096, kNoStream, &small));
+  for (size_t size :
+       {SIZE_MAX, SIZE_MAX - 100, MemoryPool::kMaxAllocation + 1}) {
+    Status st = pool.allocate(size, kNoStream, &huge);
+    EXPECT_EQ(st.code(), StatusCode::kOutOfMemory) << size;
+    EXPECT_EQ(huge, nullptr);
+  }
+  EXPECT_EQ(pool.stats().inUseBytes, 4096u);
+  ASSERT_OK(pool.free(small));
+
+  auto dev = makeDevice();
+  void *host = nullptr;
+  EXPECT_EQ(dev->mallocHost(SIZE_MAX, &host).code(), StatusCode::kOutOfMemory);
+  EXPECT_EQ(host, nullptr);
+}
