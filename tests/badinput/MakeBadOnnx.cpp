@@ -61,6 +61,20 @@ void setInputDims(OnnxModelBuilder &b, const std::vector<Dim> &dims) {
                             onnx::TensorProto::FLOAT);
 }
 
+/// Initializer 'w' with its data "beside the model", as `entries` say.
+void moveWeightsOut(
+    OnnxModelBuilder &b,
+    const std::vector<std::pair<std::string, std::string>> &entries) {
+  onnx::TensorProto &w = initializer(b, "w");
+  w.clear_raw_data();
+  w.set_data_location(onnx::TensorProto::EXTERNAL);
+  for (const auto &[key, value] : entries) {
+    auto *entry = w.add_external_data();
+    entry->set_key(key);
+    entry->set_value(value);
+  }
+}
+
 /// One crafted model: the good one with `damage` applied.
 struct OnnxCase {
   const char *file;
@@ -200,33 +214,16 @@ const std::vector<OnnxCase> &onnxCases() {
        [](OnnxModelBuilder &b) { initializer(b, "w").set_data_type(1234); }},
       {"external_data_missing",
        [](OnnxModelBuilder &b) {
-         onnx::TensorProto &w = initializer(b, "w");
-         w.clear_raw_data();
-         w.set_data_location(onnx::TensorProto::EXTERNAL);
-         auto *entry = w.add_external_data();
-         entry->set_key("location");
-         entry->set_value("weights_that_do_not_exist.bin");
+         moveWeightsOut(b, {{"location", "weights_that_do_not_exist.bin"}});
        }},
       {"external_data_escapes",
        [](OnnxModelBuilder &b) {
-         onnx::TensorProto &w = initializer(b, "w");
-         w.clear_raw_data();
-         w.set_data_location(onnx::TensorProto::EXTERNAL);
-         auto *entry = w.add_external_data();
-         entry->set_key("location");
-         entry->set_value("/etc/passwd");
+         moveWeightsOut(b, {{"location", "/etc/passwd"}});
        }},
       {"external_data_huge_length",
        [](OnnxModelBuilder &b) {
-         onnx::TensorProto &w = initializer(b, "w");
-         w.clear_raw_data();
-         w.set_data_location(onnx::TensorProto::EXTERNAL);
-         auto *location = w.add_external_data();
-         location->set_key("location");
-         location->set_value("good.onnx");
-         auto *length = w.add_external_data();
-         length->set_key("length");
-         length->set_value("18446744073709551615");
+         moveWeightsOut(b, {{"location", "good.onnx"},
+                            {"length", "18446744073709551615"}});
        }},
       {"constant_of_shape_huge",
        [](OnnxModelBuilder &b) {
