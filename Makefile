@@ -4,7 +4,7 @@ BUILD_DIR ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps configure build test demo bench bench-ort clean
+.PHONY: all deps configure build test demo bench bench-ort clean fuzz test-asan test-tsan configure-asan
 
 all: build
 
@@ -31,6 +31,41 @@ bench: build
 bench-ort: configure
 	@cmake --build $(BUILD_DIR) --target geflow -j $(JOBS)
 	@scripts/bench-ort.sh $(BUILD_DIR) $(MODELS)
+
+# Sanitizer builds, each in its own folder, with clang-19 (scripts/install-deps.sh).
+# build-asan is ASan + UBSan + libFuzzer's coverage hooks: one instrumented build
+# serves both `make test-asan` and `make fuzz`.
+ASAN_BUILD_DIR ?= build-asan
+TSAN_BUILD_DIR ?= build-tsan
+FUZZ_SECONDS ?= 60
+SAN_CMAKE = CC=clang-19 CXX=clang++-19 cmake -S . -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	"-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG" "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -g1 -DNDEBUG"
+# Reports stop the test; LeakSanitizer runs too. Third-party suppressions: tests/sanitizers/.
+export ASAN_OPTIONS ?= detect_leaks=1:allocator_may_return_null=1
+export UBSAN_OPTIONS ?= print_stacktrace=1:halt_on_error=1
+export TSAN_OPTIONS ?= halt_on_error=1:second_deadlock_stack=1:suppressions=$(CURDIR)/tests/sanitizers/tsan.supp
+export LSAN_OPTIONS ?= suppressions=$(CURDIR)/tests/sanitizers/lsan.supp
+
+configure-asan: deps
+	@$(SAN_CMAKE) -B $(ASAN_BUILD_DIR) -DGEFLOW_SANITIZE=address,undefined -DGEFLOW_FUZZ=ON $(CMAKE_FLAGS) >/dev/null
+
+# The whole suite under ASan + UBSan.
+test-asan: configure-asan
+	@cmake --build $(ASAN_BUILD_DIR) -j $(JOBS)
+	@cd $(ASAN_BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
+
+# Each fuzz target for FUZZ_SECONDS (tests/fuzz/README.md).
+fuzz: configure-asan
+	@cmake --build $(ASAN_BUILD_DIR) -j $(JOBS) --target geflow-fuzz-targets geflow geflow-stream-models
+	@tests/fuzz/run-fuzzers.sh $(ASAN_BUILD_DIR) $(FUZZ_SECONDS)
+
+# The threaded parts (runtime, executor) under TSan; see tests/sanitizers/README.md.
+TSAN_TARGETS ?= geflow-runtime-tests geflow-executor-tests
+TSAN_LABELS ?= runtime|executor
+test-tsan: deps
+	@$(SAN_CMAKE) -B $(TSAN_BUILD_DIR) -DGEFLOW_SANITIZE=thread $(CMAKE_FLAGS) >/dev/null
+	@cmake --build $(TSAN_BUILD_DIR) -j $(JOBS) --target $(TSAN_TARGETS)
+	@cd $(TSAN_BUILD_DIR) && ctest --output-on-failure -j $(JOBS) -L '$(TSAN_LABELS)'
 
 clean:
 	rm -rf $(BUILD_DIR)

@@ -14,6 +14,9 @@ packages=(
   python3-torch python3-torchvision
   # timeline.html is tested in a headless browser.
   chromium
+  # Sanitizer builds and libFuzzer targets (make test-asan, test-tsan, fuzz):
+  # clang and its runtime matching LLVM 19.
+  clang-19 libclang-rt-19-dev
 )
 
 missing=()
