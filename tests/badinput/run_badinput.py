@@ -133,6 +133,17 @@ def onnx_cases():
     case("compile-stream-plan-unknown-tensor",
          comp + ["{gen}/good.onnx", "--stream-plan", "{gen}/plan_unknown_tensor.json"],
          r"plan_unknown_tensor\.json.*'ghost'")
+    case("compile-stream-plan-syntax",
+         comp + ["{gen}/good.onnx", "--stream-plan", "{gen}/plan_syntax.json"],
+         r"plan_syntax\.json")
+    case("compile-stream-plan-vector-limit",
+         comp + ["{gen}/good.onnx", "--stream-plan", "{gen}/plan_vector_limit.json"],
+         r"node 'relu'.*_op_vectorcore_num is 999")
+    case("compile-stream-plan-directory",
+         comp + ["{gen}/good.onnx", "--stream-plan", "{gen}"], r"gen")
+    case("compile-soc-directory", comp + ["{gen}/good.onnx", "--soc", "{gen}"], r"gen")
+    case("compile-aicore-num-vector-too-big",
+         comp + ["{gen}/good.onnx", "--aicore-num", "1|999"], r"aicore-num.*999")
     case("compile-soc-ini-bad",
          comp + ["{gen}/good.onnx", "--soc", "{gen}/bad_soc.ini"], r"bad_soc\.ini")
     # Outputs that cannot be written.
@@ -324,6 +335,8 @@ def write_text_inputs(gen):
         "plan_wrong_type.json": '{"scopes": [{"nodes": ["relu"], "stream_tag": "a", "priority": "high"}]}\n',
         "plan_unknown_tensor.json": '{"wait_tensor": [{"tensor": "ghost", "after": "r"}]}\n',
         "bad_soc.ini": "[SoCInfo]\nai_core_cnt=abc\n",
+        "plan_syntax.json": '{"scopes": [{"nodes": ["relu"], \n',
+        "plan_vector_limit.json": '{"scopes": [{"nodes": ["relu"], "limit_core_num": [1, 999]}]}\n',
     }
     for name, text in texts.items():
         open(os.path.join(gen, name), "w").write(text)
