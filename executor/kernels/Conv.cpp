@@ -40,6 +40,7 @@
 #include <Eigen/Core>
 
 #include <algorithm>
+#include <limits>
 #include <vector>
 
 using namespace geflow;
@@ -439,6 +440,24 @@ rt::Status planConv(const om::OpDef &op, KernelPlan *out) {
   return rt::Status::ok();
 }
 
+/// The bounds of an activation that is a clamp (none, relu, clip).
+bool clampBounds(const nn::Activation &act, float *lo, float *hi) {
+  constexpr float kInf = std::numeric_limits<float>::infinity();
+  switch (act.kind) {
+  case nn::Activation::kNone:
+    *lo = -kInf, *hi = kInf;
+    return true;
+  case nn::Activation::kRelu:
+    *lo = 0.0f, *hi = kInf;
+    return true;
+  case nn::Activation::kClip:
+    *lo = act.a, *hi = act.b;
+    return true;
+  default:
+    return false;
+  }
+}
+
 class ConvKernel final : public Kernel {
 public:
   /// `weights` is W when it is a constant, else null: then, on CPUs that
@@ -507,6 +526,10 @@ public:
       float *yTile = yg + m0 * c_.p + p0;
       Epilogue e{bias ? bias + g * mg : nullptr, residual, y, &c_.act};
       nn::RowEpilogue epilogue{&Epilogue::apply, &e};
+      if (!residual && clampBounds(c_.act, &epilogue.lo, &epilogue.hi)) {
+        epilogue.apply = nullptr; // the micro-kernel does it as it stores
+        epilogue.bias = e.bias;
+      }
       if (!packed_.empty()) {
         nn::gemmPacked(packed_[g], m0, m1, p1 - p0, b, ldb, yTile, c_.p,
                        &epilogue);

@@ -13,6 +13,7 @@
 #define GEFLOW_EXECUTOR_KERNELS_NNPACKEDGEMM_H
 
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 namespace geflow::kernels::nn {
@@ -72,10 +73,17 @@ void packColumnsAsRows(const float *b, int64_t ldb, int64_t depth, int64_t n,
 bool packedGemmAvailable();
 
 /// Called on each finished row of C (`row` counts from A's row 0; `data` holds
-/// its n values) while the row is still in cache: a fused epilogue.
+/// its n values) while the row is still in cache: a fused epilogue. Without
+/// `apply`, the micro-kernel itself adds bias[row] (when bias is not null)
+/// and clamps to [lo, hi] as it stores the last chunk of depth: a conv's
+/// bias with relu or clip, no pass over C after the GEMM.
 struct RowEpilogue {
-  void (*apply)(const void *context, int64_t row, float *data, int64_t n);
-  const void *context;
+  void (*apply)(const void *context, int64_t row, float *data,
+                int64_t n) = nullptr;
+  const void *context = nullptr;
+  const float *bias = nullptr;
+  float lo = -std::numeric_limits<float>::infinity();
+  float hi = std::numeric_limits<float>::infinity();
 };
 
 /// Where the rows of B are: row k is at base + groupOffsets[k / groupDepth]

@@ -17,6 +17,7 @@
 #include <immintrin.h>
 
 #include <algorithm>
+#include <limits>
 
 namespace geflow::kernels::nn::avx2 {
 namespace {
@@ -24,16 +25,27 @@ namespace {
 constexpr int64_t kDepthChunk = 256;
 /// Floats of C a row block aims for (128 KB: a quarter of L2).
 constexpr int64_t kBlockFloats = 32 << 10;
+constexpr float kInf = std::numeric_limits<float>::infinity();
+
+/// An in-register epilogue for one row panel: bias of its first row (or
+/// null), clamp bounds.
+struct Finish {
+  const float *bias;
+  float lo, hi;
+  bool clamps; // false for [-inf, inf]: NaNs pass as they are
+};
 
 /// C[6 x 8*Vectors] (= or +=) A-panel[kc x 6] * B[kc x 8*Vectors]. One
 /// vector wide serves a last panel of at most 8 columns at half the cost.
 /// The loops over rows and vectors are unrolled by hand (pragmas) and acc
 /// is only read after the k loop: otherwise GCC 12 may keep acc in memory
 /// and store it on every k (a third of the speed).
+/// With `finish` (the last chunk of an in-register epilogue), each row gets
+/// its bias and clamp before the store.
 template <int Vectors>
 void microKernel(int64_t kc, const float *__restrict a,
                  const float *__restrict b, int64_t ldb, float *c, int64_t ldc,
-                 bool accumulate) {
+                 bool accumulate, const Finish *finish) {
   __m256 acc[kPanelRows][Vectors];
 #pragma GCC unroll 16
   for (int r = 0; r < kPanelRows; ++r)
@@ -61,6 +73,13 @@ void microKernel(int64_t kc, const float *__restrict a,
       __m256 sum = acc[r][v];
       if (accumulate)
         sum = _mm256_add_ps(sum, _mm256_loadu_ps(at));
+      if (finish) {
+        if (finish->bias)
+          sum = _mm256_add_ps(sum, _mm256_broadcast_ss(finish->bias + r));
+        if (finish->clamps)
+          sum = _mm256_min_ps(_mm256_max_ps(sum, _mm256_set1_ps(finish->lo)),
+                              _mm256_set1_ps(finish->hi));
+      }
       _mm256_storeu_ps(at, sum);
     }
 }
@@ -85,20 +104,29 @@ void copyPanel(const float *src, int64_t ldb, int64_t kc, int64_t cols,
 /// (= or +=) A-panel[kc x 6] * B-panel[kc x 16, contiguous]. Partial panels
 /// compute into a tile and copy what is real.
 void panelProduct(int64_t kc, const float *a, const float *b, int64_t rows,
-                  int64_t cols, float *c, int64_t ldc, bool accumulate) {
+                  int64_t cols, float *c, int64_t ldc, bool accumulate,
+                  const Finish *finish = nullptr) {
   if (rows == kPanelRows && cols == kPanelCols) {
-    microKernel<2>(kc, a, b, kPanelCols, c, ldc, accumulate);
+    microKernel<2>(kc, a, b, kPanelCols, c, ldc, accumulate, finish);
     return;
   }
   alignas(32) float tile[kPanelRows * kPanelCols];
   if (cols <= 8)
-    microKernel<1>(kc, a, b, kPanelCols, tile, kPanelCols, false);
+    microKernel<1>(kc, a, b, kPanelCols, tile, kPanelCols, false, nullptr);
   else
-    microKernel<2>(kc, a, b, kPanelCols, tile, kPanelCols, false);
+    microKernel<2>(kc, a, b, kPanelCols, tile, kPanelCols, false, nullptr);
   for (int64_t r = 0; r < rows; ++r)
     for (int64_t q = 0; q < cols; ++q) {
       float &dst = c[r * ldc + q];
-      dst = (accumulate ? dst : 0.0f) + tile[r * kPanelCols + q];
+      float v = (accumulate ? dst : 0.0f) + tile[r * kPanelCols + q];
+      if (finish) {
+        v += finish->bias ? finish->bias[r] : 0.0f;
+        if (finish->clamps) {
+          v = v < finish->lo ? finish->lo : v;
+          v = finish->hi < v ? finish->hi : v;
+        }
+      }
+      dst = v;
     }
 }
 
@@ -113,6 +141,7 @@ void gemmPacked(const PackedRows &a, int64_t r0, int64_t r1, int64_t n,
   thread_local std::vector<float> bPanel;
   const int64_t k = a.depth, ldb = b.ldb;
   bPanel.resize(std::min(k, kDepthChunk) * kPanelCols);
+  const bool inRegisters = epilogue && !epilogue->apply;
   // Rows per block: its C rows (n wide) stay in L2 until the epilogue.
   const int64_t blockRows =
       std::max<int64_t>(kPanelRows, kBlockFloats / std::max<int64_t>(n, 1) /
@@ -136,12 +165,18 @@ void gemmPacked(const PackedRows &a, int64_t r0, int64_t r1, int64_t n,
         for (int64_t row0 = rb0; row0 < rb1; row0 += kPanelRows) {
           const float *aPanel = a.panel(row0 / kPanelRows) + k0 * kPanelRows;
           const int64_t rows = std::min(kPanelRows, rb1 - row0);
+          Finish finish{
+              inRegisters && epilogue->bias ? epilogue->bias + row0 : nullptr,
+              inRegisters ? epilogue->lo : 0.0f,
+              inRegisters ? epilogue->hi : 0.0f,
+              inRegisters && (epilogue->lo > -kInf || epilogue->hi < kInf)};
           panelProduct(kc, aPanel, bPanel.data(), rows, cols,
-                       c + (row0 - r0) * ldc + j, ldc, accumulate);
+                       c + (row0 - r0) * ldc + j, ldc, accumulate,
+                       inRegisters && last ? &finish : nullptr);
         }
       }
       // The block's rows are final after the last chunk, and still in L2.
-      if (epilogue && last)
+      if (epilogue && epilogue->apply && last)
         for (int64_t r = rb0; r < rb1; ++r)
           epilogue->apply(epilogue->context, r, c + (r - r0) * ldc, n);
     }

@@ -11,6 +11,9 @@
 
 #include "executor/kernels/NnPackedGemm.h"
 
+#include <limits>
+#include <utility>
+
 using namespace geflow::kernels;
 using namespace geflow::kernels::test;
 
@@ -47,6 +50,37 @@ TEST(PackedGemm, MatchesPlainLoops) {
         want[r * ldc + j] = static_cast<float>(sum);
       }
     // Padding columns of C (j >= n) must be left alone.
+    expectNearAbs(got, want);
+  }
+}
+
+// The in-register epilogue (no apply): each row's bias added and the clamp
+// applied as the last chunk of depth is stored, partial panels included;
+// with an unbounded clamp, bias only.
+TEST(PackedGemm, InRegisterEpilogueAddsBiasAndClamps) {
+  if (!nn::packedGemmAvailable())
+    GTEST_SKIP() << "no AVX2 + FMA here";
+  const float inf = std::numeric_limits<float>::infinity();
+  const int64_t rows = 13, depth = 300, n = 37, r0 = 6;
+  std::vector<float> a = random(rows * depth, 31), b = random(depth * n, 32);
+  std::vector<float> bias = random(rows, 33);
+  nn::PackedRows packed = nn::packRows(a.data(), rows, depth, depth);
+  for (auto [lo, hi] : {std::pair<float, float>{-0.05f, 0.1f}, {-inf, inf}}) {
+    nn::RowEpilogue epilogue;
+    epilogue.bias = bias.data();
+    epilogue.lo = lo;
+    epilogue.hi = hi;
+    std::vector<float> got((rows - r0) * n, 12345.0f);
+    nn::gemmPacked(packed, r0, rows, n, b.data(), n, got.data(), n, &epilogue);
+    std::vector<float> want(got.size());
+    for (int64_t r = r0; r < rows; ++r)
+      for (int64_t j = 0; j < n; ++j) {
+        double sum = bias[r];
+        for (int64_t k = 0; k < depth; ++k)
+          sum += double(a[r * depth + k]) * b[k * n + j];
+        want[(r - r0) * n + j] =
+            std::min(hi, std::max(lo, static_cast<float>(sum)));
+      }
     expectNearAbs(got, want);
   }
 }
