@@ -77,6 +77,8 @@ struct PartitionEntry {
 
 /// XXH3-64 (seed 0) over `size` bytes.
 uint64_t omChecksum(const void *data, size_t size);
+/// omChecksum of the pieces' bytes back to back.
+uint64_t omChecksum(const std::vector<std::string_view> &pieces);
 
 /// The whole file's bytes, headers and checksums included. No semantic
 /// validation (see validateOmModel); fails only on what cannot be encoded
@@ -88,6 +90,9 @@ size_t dataTypeBytes(DataType dtype);
 
 /// GE's cap on a kernel's block_dim; more would only be simulated waves.
 inline constexpr uint32_t kMaxBlockDim = 65535;
+/// Cap on a task's flops and bytes: far beyond any kernel, and small enough
+/// that its simulated time stays a 64-bit count of nanoseconds.
+inline constexpr double kMaxTaskCost = 1e18;
 
 /// Every index and offset of the partitions: tasks, memory plan, graph
 /// references, weights, tensor descriptors, and the sizes `limits` caps.
@@ -99,7 +104,7 @@ rt::Status validateOmModel(const ModelDef &modelDef, const ModelTaskDef &tasks,
 inline rt::Status validateOmModel(const OmModel &model,
                                   const std::string &sourceName) {
   return validateOmModel(model.modelDef, model.taskDef, model.memoryPlan,
-                         model.weights.size(), sourceName);
+                         model.weightsSize(), sourceName);
 }
 
 /// True for the GE structural op types that have no kernel.

@@ -8,6 +8,7 @@
 
 #include "executor/model/OmFormat.h"
 
+#include <cstdio>
 #include <map>
 #include <set>
 #include <unordered_map>
@@ -29,6 +30,13 @@ std::string clean(const std::string &s) {
     }
   }
   return out;
+}
+
+/// "1e+300", "48", "inf": a cost as a person reads it.
+std::string shortNumber(double v) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%g", v);
+  return text;
 }
 
 class Validator {
@@ -398,8 +406,12 @@ private:
                      " (must be 1.." + std::to_string(kMaxBlockDim) + ")");
         if (t.engine() < AIC || t.engine() > HOST)
           return bad(where + ": unknown engine " + std::to_string(t.engine()));
-        if (!(t.flops() >= 0) || !(t.bytes() >= 0))
-          return bad(where + ": negative or NaN cost");
+        // NaN fails both comparisons; the cap keeps simulated times in int64.
+        if (!(t.flops() >= 0 && t.flops() <= kMaxTaskCost) ||
+            !(t.bytes() >= 0 && t.bytes() <= kMaxTaskCost))
+          return bad(where + ": cost of " + shortNumber(t.flops()) +
+                     " flops, " + shortNumber(t.bytes()) +
+                     " bytes outside 0..1e18");
         for (int k = 0; k < op.output_desc_size(); ++k)
           if (!placed_.count({t.op_index(), uint32_t(k)}))
             return bad(where + ": output " + std::to_string(k) + " of " +

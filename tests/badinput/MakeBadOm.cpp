@@ -13,6 +13,7 @@
 #include "executor/model/OmFormat.h"
 
 #include <functional>
+#include <limits>
 #include <random>
 
 namespace geflow::badinput {
@@ -132,6 +133,11 @@ const std::vector<ModelCase> &modelCases() {
       {"block_dim_0", [](OmModel &m) { firstKernel(m).set_block_dim(0); }},
       {"block_dim_huge",
        [](OmModel &m) { firstKernel(m).set_block_dim(0xffffffffu); }},
+      {"cost_huge", [](OmModel &m) { firstKernel(m).set_flops(1e300); }},
+      {"cost_infinite",
+       [](OmModel &m) {
+         firstKernel(m).set_bytes(std::numeric_limits<double>::infinity());
+       }},
       {"no_graph", [](OmModel &m) { m.modelDef.clear_graph(); }},
       {"duplicate_op_name",
        [](OmModel &m) {

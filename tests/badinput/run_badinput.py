@@ -202,6 +202,8 @@ def om_cases():
         "task_unknown_type": r"task \d+: unknown task type 42",
         "block_dim_0": r"task \d+: block_dim 0",
         "block_dim_huge": r"task \d+: block_dim 4294967295",
+        "cost_huge": r"task \d+: cost of 1e\+300 flops, \d+ bytes outside 0\.\.1e18",
+        "cost_infinite": r"task \d+: cost of .* inf bytes outside 0\.\.1e18",
         "no_graph": r"MODEL_DEF has 0",
         "duplicate_op_name": r"duplicate op name",
         "dangling_op_input": r"'ghost:0'",
