@@ -26,6 +26,11 @@ constexpr int64_t kDepthChunk = 256;
 /// Floats of C a row block aims for (128 KB: a quarter of L2).
 constexpr int64_t kBlockFloats = 32 << 10;
 constexpr float kInf = std::numeric_limits<float>::infinity();
+/// Chunks of B at most this deep are read where they lie, not copied into
+/// a contiguous panel first: 128 rows of a 16-wide panel take at most 16 KB
+/// of L1 (two lines a row) while every row panel of the block sweeps them
+/// (the shifted convs' chunks are one tap's channels: 64 to 256 deep).
+constexpr int64_t kInPlaceDepth = 128;
 
 /// An in-register epilogue for one row panel: bias of its first row (or
 /// null), clamp bounds.
@@ -103,18 +108,18 @@ void copyPanel(const float *src, int64_t ldb, int64_t kc, int64_t cols,
 /// C's kPanelRows x kPanelCols panel at `c` (`rows` x `cols` of it real)
 /// (= or +=) A-panel[kc x 6] * B-panel[kc x 16, contiguous]. Partial panels
 /// compute into a tile and copy what is real.
-void panelProduct(int64_t kc, const float *a, const float *b, int64_t rows,
-                  int64_t cols, float *c, int64_t ldc, bool accumulate,
-                  const Finish *finish = nullptr) {
+void panelProduct(int64_t kc, const float *a, const float *b, int64_t ldb,
+                  int64_t rows, int64_t cols, float *c, int64_t ldc,
+                  bool accumulate, const Finish *finish = nullptr) {
   if (rows == kPanelRows && cols == kPanelCols) {
-    microKernel<2>(kc, a, b, kPanelCols, c, ldc, accumulate, finish);
+    microKernel<2>(kc, a, b, ldb, c, ldc, accumulate, finish);
     return;
   }
   alignas(32) float tile[kPanelRows * kPanelCols];
   if (cols <= 8)
-    microKernel<1>(kc, a, b, kPanelCols, tile, kPanelCols, false, nullptr);
+    microKernel<1>(kc, a, b, ldb, tile, kPanelCols, false, nullptr);
   else
-    microKernel<2>(kc, a, b, kPanelCols, tile, kPanelCols, false, nullptr);
+    microKernel<2>(kc, a, b, ldb, tile, kPanelCols, false, nullptr);
   for (int64_t r = 0; r < rows; ++r)
     for (int64_t q = 0; q < cols; ++q) {
       float &dst = c[r * ldc + q];
@@ -161,7 +166,12 @@ void gemmPacked(const PackedRows &a, int64_t r0, int64_t r1, int64_t n,
       const int64_t rb1 = std::min(r1, rb0 + blockRows);
       for (int64_t j = 0; j < n; j += kPanelCols) {
         const int64_t cols = std::min(kPanelCols, n - j);
-        copyPanel(bChunk + j, ldb, kc, cols, bPanel.data());
+        // A short chunk of whole panel rows stays in L1 where it lies.
+        const bool inPlace = cols == kPanelCols && kc <= kInPlaceDepth;
+        const float *bPanelAt = inPlace ? bChunk + j : bPanel.data();
+        const int64_t ldPanel = inPlace ? ldb : kPanelCols;
+        if (!inPlace)
+          copyPanel(bChunk + j, ldb, kc, cols, bPanel.data());
         for (int64_t row0 = rb0; row0 < rb1; row0 += kPanelRows) {
           const float *aPanel = a.panel(row0 / kPanelRows) + k0 * kPanelRows;
           const int64_t rows = std::min(kPanelRows, rb1 - row0);
@@ -170,7 +180,7 @@ void gemmPacked(const PackedRows &a, int64_t r0, int64_t r1, int64_t n,
               inRegisters ? epilogue->lo : 0.0f,
               inRegisters ? epilogue->hi : 0.0f,
               inRegisters && (epilogue->lo > -kInf || epilogue->hi < kInf)};
-          panelProduct(kc, aPanel, bPanel.data(), rows, cols,
+          panelProduct(kc, aPanel, bPanelAt, ldPanel, rows, cols,
                        c + (row0 - r0) * ldc + j, ldc, accumulate,
                        inRegisters && last ? &finish : nullptr);
         }
@@ -194,7 +204,7 @@ void gemmPanels(const float *aPanels, int64_t rows, const PackedCols &b,
       const int64_t cols = std::min(kPanelCols, c1 - j);
       for (int64_t row0 = 0; row0 < rows; row0 += kPanelRows)
         panelProduct(kc, aPanels + row0 * k + k0 * kPanelRows, bPanel,
-                     std::min(kPanelRows, rows - row0), cols,
+                     kPanelCols, std::min(kPanelRows, rows - row0), cols,
                      c + row0 * ldc + (j - c0), ldc, accumulate);
     }
   }
