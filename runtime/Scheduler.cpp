@@ -299,9 +299,11 @@ Status Scheduler::runUntil(const std::function<bool()> &done,
     if (heap_.empty()) {
       // Nothing runs and nothing can start, unless a stream received tasks
       // (from a callback, or another host thread) since it was last looked at.
+      // A stream blocked on an event or on cores cannot reach its new tasks:
+      // counting them would spin here forever once a wait is never met.
       bool fresh = false;
       for (Stream *s : streams)
-        if (hasUnseenTasks(s)) {
+        if (!s->blockedOn_ && hasUnseenTasks(s)) {
           fresh = true;
           markDirty(s);
         }

@@ -40,6 +40,27 @@ TEST(Deadlock, WaitOnAnEventNobodyRecordsIsReportedQuickly) {
   ASSERT_OK(dev->synchronizeStream(s));
 }
 
+// Found by tests/fuzz (geflow-fuzz-runtime): work enqueued behind a wait that
+// was already reported as a deadlock made the next synchronize spin forever.
+TEST(Deadlock, WorkQueuedBehindAReportedDeadlockIsReportedAgain) {
+  auto dev = makeDevice();
+  Event *e;
+  ASSERT_OK(dev->createEvent(&e));
+  ASSERT_OK(dev->streamWaitEvent(nullptr, e));
+  EXPECT_EQ(dev->synchronizeStream(nullptr).code(), StatusCode::kDeadlock);
+  ASSERT_OK(dev->launchCallback(nullptr, [] {}));
+  ASSERT_OK(dev->launchKernel(nullptr, kernel("after", Engine::kAiv, 1, 10)));
+  auto t0 = std::chrono::steady_clock::now();
+  Status st = dev->synchronizeDevice();
+  EXPECT_LT(secondsSince(t0), 1.0);
+  EXPECT_EQ(st.code(), StatusCode::kDeadlock);
+  EXPECT_NE(st.message().find("waits on event 0"), std::string::npos)
+      << st.message();
+  ASSERT_OK(dev->recordEvent(e, nullptr));
+  // The record queues behind the wait on the same stream: still stuck.
+  EXPECT_EQ(dev->synchronizeDevice().code(), StatusCode::kDeadlock);
+}
+
 TEST(Deadlock, CycleOfWaitsNamesBothStreamsAndEvents) {
   auto dev = makeDevice();
   Stream *a, *b;
