@@ -41,6 +41,35 @@ void addConflict(std::vector<Conflict> &out, Hazard hazard, const Epoch &other,
 
 } // namespace
 
+ShadowMemory::Map::iterator
+ShadowMemory::insertRange(Map::iterator hint, uintptr_t begin, Range range) {
+  if (spare_.empty())
+    return ranges_.emplace_hint(hint, begin, std::move(range));
+  Map::node_type node = std::move(spare_.back());
+  spare_.pop_back();
+  node.key() = begin;
+  node.mapped() = std::move(range);
+  return ranges_.insert(hint, std::move(node));
+}
+
+ShadowMemory::Map::iterator ShadowMemory::eraseRange(Map::iterator it) {
+  Map::iterator next = std::next(it);
+  if (spare_.size() < kSpareNodes)
+    spare_.push_back(ranges_.extract(it));
+  else
+    ranges_.erase(it);
+  return next;
+}
+
+void ShadowMemory::replace(uintptr_t begin, uintptr_t end, State state) {
+  splitAt(begin);
+  splitAt(end);
+  auto it = ranges_.lower_bound(begin);
+  while (it != ranges_.end() && it->first < end)
+    it = eraseRange(it);
+  insertRange(it, begin, Range{end, std::move(state)});
+}
+
 void ShadowMemory::splitAt(uintptr_t at) {
   auto it = ranges_.upper_bound(at);
   if (it == ranges_.begin())
@@ -49,7 +78,7 @@ void ShadowMemory::splitAt(uintptr_t at) {
   if (it->first < at && at < it->second.end) {
     Range tail{it->second.end, it->second.state};
     it->second.end = at;
-    ranges_.emplace_hint(std::next(it), at, std::move(tail));
+    insertRange(std::next(it), at, std::move(tail));
   }
 }
 
@@ -63,7 +92,7 @@ ShadowMemory::Map::iterator ShadowMemory::cover(uintptr_t begin,
   while (at < end) {
     if (it == ranges_.end() || it->first > at) {
       uintptr_t gapEnd = it == ranges_.end() ? end : std::min(end, it->first);
-      it = ranges_.emplace_hint(it, at, Range{gapEnd, State()});
+      it = insertRange(it, at, Range{gapEnd, State()});
     }
     if (first == ranges_.end())
       first = it;
@@ -82,7 +111,7 @@ void ShadowMemory::mergeAround(uintptr_t begin, uintptr_t end) {
     if (next != ranges_.end() && it->second.end == next->first &&
         it->second.state == next->second.state) {
       it->second.end = next->second.end;
-      ranges_.erase(next);
+      eraseRange(next);
       continue;
     }
     it = next;
@@ -131,12 +160,9 @@ void ShadowMemory::access(uintptr_t begin, uintptr_t end, AccessMode mode,
 void ShadowMemory::allocate(uintptr_t begin, uintptr_t end) {
   if (begin >= end)
     return;
-  splitAt(begin);
-  splitAt(end);
-  ranges_.erase(ranges_.lower_bound(begin), ranges_.lower_bound(end));
   State fresh;
   fresh.tracked = true;
-  ranges_.emplace(begin, Range{end, fresh});
+  replace(begin, end, std::move(fresh));
 }
 
 void ShadowMemory::release(uintptr_t begin, uintptr_t end,
@@ -154,12 +180,9 @@ void ShadowMemory::release(uintptr_t begin, uintptr_t end,
       if (!r.orderedBefore(clock))
         addConflict(out, Hazard::kFreeWhileInUse, r, b, e);
   }
-  splitAt(begin);
-  splitAt(end);
-  ranges_.erase(ranges_.lower_bound(begin), ranges_.lower_bound(end));
   State freed;
   freed.freedBy = freePoint;
-  ranges_.emplace(begin, Range{end, freed});
+  replace(begin, end, std::move(freed));
   mergeAround(begin, end);
 }
 
@@ -173,7 +196,7 @@ void ShadowMemory::prune(const VectorClock &host) {
                        [&](const Epoch &r) { return r.orderedBefore(host); }),
         st.reads.end());
     if (st.empty()) {
-      it = ranges_.erase(it);
+      it = eraseRange(it);
       continue;
     }
     auto prev = it;
@@ -181,7 +204,7 @@ void ShadowMemory::prune(const VectorClock &host) {
       --prev;
       if (prev->second.end == it->first && prev->second.state == st) {
         prev->second.end = it->second.end;
-        ranges_.erase(it);
+        eraseRange(it);
         it = std::next(prev);
         continue;
       }

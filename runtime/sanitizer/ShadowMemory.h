@@ -46,11 +46,12 @@ private:
   std::vector<uint64_t> seqs_; // index = StreamId
 };
 
-/// One access as the shadow remembers it: (stream, seq) decide ordering,
-/// `task` names it in a report (an index into the sanitizer's task table).
+/// One access as the shadow remembers it: (stream, seq) decide ordering and
+/// say which task it was; `name` is its op name in a report (an index into
+/// the sanitizer's table of names).
 struct Epoch {
   StreamId stream = kNoStream;
-  uint32_t task = 0;
+  uint32_t name = 0;
   uint64_t seq = 0; // 0: no access
   bool valid() const { return seq != 0; }
   /// True when this access happens before anything holding `clock`.
@@ -58,7 +59,7 @@ struct Epoch {
     return clock.get(stream) >= seq;
   }
   bool operator==(const Epoch &o) const {
-    return stream == o.stream && seq == o.seq && task == o.task;
+    return stream == o.stream && seq == o.seq && name == o.name;
   }
 };
 
@@ -121,6 +122,11 @@ private:
   };
   using Map = std::map<uintptr_t, Range>;
 
+  /// Map insertion and erasure through spare_.
+  Map::iterator insertRange(Map::iterator hint, uintptr_t begin, Range range);
+  Map::iterator eraseRange(Map::iterator it);
+  /// Makes [begin, end) one range holding `state`.
+  void replace(uintptr_t begin, uintptr_t end, State state);
   /// Makes `at` a range boundary if a range spans it.
   void splitAt(uintptr_t at);
   /// Covers [begin, end) with ranges (gaps get a default state) and returns
@@ -131,6 +137,10 @@ private:
   void mergeAround(uintptr_t begin, uintptr_t end);
 
   Map ranges_; // key: begin; ranges never overlap
+  // Nodes of erased ranges, for the next insertions: a workspace allocated
+  // again at every execution has its ranges rebuilt each time.
+  static constexpr size_t kSpareNodes = 4096;
+  std::vector<Map::node_type> spare_;
 };
 
 } // namespace geflow::rt::sanitizer

@@ -51,10 +51,14 @@ StreamSanitizer::StreamState &StreamSanitizer::stateOf(StreamId s) {
   return st;
 }
 
-uint32_t StreamSanitizer::addTask(std::string name, StreamId stream,
-                                  uint64_t seq) {
-  tasks_.push_back(TaskInfo{std::move(name), stream, seq});
-  return static_cast<uint32_t>(tasks_.size() - 1);
+uint32_t StreamSanitizer::nameId(const std::string &name) {
+  auto it = nameIds_.find(name);
+  if (it != nameIds_.end())
+    return it->second;
+  names_.push_back(name);
+  auto id = static_cast<uint32_t>(names_.size() - 1);
+  nameIds_.emplace(name, id);
+  return id;
 }
 
 void StreamSanitizer::onTask(StreamId stream, uint64_t seq, const Task &task,
@@ -133,8 +137,7 @@ bool StreamSanitizer::apply(StreamId stream, uint64_t seq, const Task &task,
     if (task.bytes == 0)
       return true;
     Epoch self{stream,
-               addTask(std::string("memcpy ") + memcpyKindName(task.copyKind),
-                       stream, seq),
+               nameId(std::string("memcpy ") + memcpyKindName(task.copyKind)),
                seq};
     check(MemoryAccess{task.src, task.bytes, AccessMode::kRead}, self,
           st.clock);
@@ -146,7 +149,7 @@ bool StreamSanitizer::apply(StreamId stream, uint64_t seq, const Task &task,
     st.clock.advance(stream, seq);
     if (!accesses || accesses->empty())
       return true;
-    Epoch self{stream, addTask(task.name, stream, seq), seq};
+    Epoch self{stream, nameId(task.name), seq};
     for (const MemoryAccess &a : *accesses)
       check(a, self, st.clock);
     return true;
@@ -172,13 +175,13 @@ void StreamSanitizer::check(const MemoryAccess &access, const Epoch &self,
 }
 
 std::string StreamSanitizer::describeTask(const Epoch &e) const {
-  const TaskInfo &t = tasks_[e.task];
-  if (t.stream == kNoStream)
-    return "'" + t.name + "' (host)";
-  const std::string &stream = streams_[t.stream].name;
-  return "'" + t.name + "' (" +
-         (stream.empty() ? "stream " + std::to_string(t.stream) : stream) +
-         ", task " + std::to_string(t.seq) + ")";
+  const std::string &name = names_[e.name];
+  if (e.stream == kNoStream)
+    return "'" + name + "' (host)";
+  const std::string &stream = streams_[e.stream].name;
+  return "'" + name + "' (" +
+         (stream.empty() ? "stream " + std::to_string(e.stream) : stream) +
+         ", task " + std::to_string(e.seq) + ")";
 }
 
 std::string StreamSanitizer::describeRange(uintptr_t begin,
@@ -303,12 +306,11 @@ void StreamSanitizer::onFree(const void *ptr, StreamId stream) {
     // A synchronous free: whatever used the block must be behind a
     // synchronize already.
     clock = host_;
-    point = Epoch{kNoStream, addTask("free", kNoStream, 1), 1};
+    point = Epoch{kNoStream, nameId("free"), 1};
   } else {
     clock = stateOf(stream).clock;
     uint64_t seq = clock.get(stream);
-    point = Epoch{stream, addTask("freeAsync", stream, seq),
-                  std::max<uint64_t>(seq, 1)};
+    point = Epoch{stream, nameId("freeAsync"), std::max<uint64_t>(seq, 1)};
   }
   conflicts_.clear();
   shadow_.release(begin, begin + it->second.size, point, clock, conflicts_);

@@ -44,6 +44,7 @@
 #include <mutex>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace geflow::rt {
@@ -113,11 +114,6 @@ private:
   /// Records remembered per event: a wait that came before its record binds
   /// to an older one than the latest by the time that record arrives.
   static constexpr size_t kRecordsKept = 8;
-  struct TaskInfo {
-    std::string name;
-    StreamId stream;
-    uint64_t seq;
-  };
   struct Allocation {
     size_t size = 0;
     bool live = true;
@@ -131,7 +127,8 @@ private:
              const std::vector<MemoryAccess> *accesses);
   /// Applies the pending tasks that records have unblocked.
   void drainBlocked();
-  uint32_t addTask(std::string name, StreamId stream, uint64_t seq);
+  /// The index of `name` in names_, adding it the first time.
+  uint32_t nameId(const std::string &name);
   /// Checks one access range of the current task.
   void check(const MemoryAccess &access, const sanitizer::Epoch &self,
              const sanitizer::VectorClock &clock);
@@ -151,7 +148,8 @@ private:
   sanitizer::ShadowMemory shadow_;
   size_t pruneAt_ = 1024; // shadow size that triggers a prune
   std::map<uintptr_t, Allocation> allocations_; // by base address
-  std::vector<TaskInfo> tasks_;
+  std::vector<std::string> names_; // op names of checked tasks, once each
+  std::unordered_map<std::string, uint32_t> nameIds_;
   std::vector<sanitizer::Conflict> conflicts_; // scratch of one access
   std::vector<std::string> findings_;          // the first kMaxListed
   uint64_t reportedFindings_ = 0; // how many a synchronize has returned
