@@ -47,13 +47,15 @@ struct Finish {
 /// and store it on every k (a third of the speed).
 /// With `finish` (the last chunk of an in-register epilogue), each row gets
 /// its bias and clamp before the store.
-template <int Vectors>
+/// Rows < kPanelRows serves the last panel of A (its rows past the end are
+/// not computed at all; the A panel still has kPanelRows values per k).
+template <int Vectors, int Rows = kPanelRows>
 void microKernel(int64_t kc, const float *__restrict a,
                  const float *__restrict b, int64_t ldb, float *c, int64_t ldc,
                  bool accumulate, const Finish *finish) {
-  __m256 acc[kPanelRows][Vectors];
+  __m256 acc[Rows][Vectors];
 #pragma GCC unroll 16
-  for (int r = 0; r < kPanelRows; ++r)
+  for (int r = 0; r < Rows; ++r)
 #pragma GCC unroll 2
     for (int v = 0; v < Vectors; ++v)
       acc[r][v] = _mm256_setzero_ps();
@@ -63,7 +65,7 @@ void microKernel(int64_t kc, const float *__restrict a,
     for (int v = 0; v < Vectors; ++v)
       bv[v] = _mm256_loadu_ps(b + 8 * v);
 #pragma GCC unroll 16
-    for (int r = 0; r < kPanelRows; ++r) {
+    for (int r = 0; r < Rows; ++r) {
       __m256 ar = _mm256_broadcast_ss(a + r);
 #pragma GCC unroll 2
       for (int v = 0; v < Vectors; ++v)
@@ -71,7 +73,7 @@ void microKernel(int64_t kc, const float *__restrict a,
     }
   }
 #pragma GCC unroll 16
-  for (int r = 0; r < kPanelRows; ++r)
+  for (int r = 0; r < Rows; ++r)
 #pragma GCC unroll 2
     for (int v = 0; v < Vectors; ++v) {
       float *at = c + r * ldc + 8 * v;
@@ -106,14 +108,28 @@ void copyPanel(const float *src, int64_t ldb, int64_t kc, int64_t cols,
 }
 
 /// C's kPanelRows x kPanelCols panel at `c` (`rows` x `cols` of it real)
-/// (= or +=) A-panel[kc x 6] * B-panel[kc x 16, contiguous]. Partial panels
-/// compute into a tile and copy what is real.
+/// (= or +=) A-panel[kc x 6] * B-panel[kc x 16]. Whole-width panels with
+/// fewer rows compute just those; narrower ones compute into a tile and
+/// copy what is real.
 void panelProduct(int64_t kc, const float *a, const float *b, int64_t ldb,
                   int64_t rows, int64_t cols, float *c, int64_t ldc,
                   bool accumulate, const Finish *finish = nullptr) {
-  if (rows == kPanelRows && cols == kPanelCols) {
-    microKernel<2>(kc, a, b, ldb, c, ldc, accumulate, finish);
-    return;
+  if (cols == kPanelCols) {
+    // Fewer rows: only the real ones computed, straight into C.
+    switch (rows) {
+    case 1:
+      return microKernel<2, 1>(kc, a, b, ldb, c, ldc, accumulate, finish);
+    case 2:
+      return microKernel<2, 2>(kc, a, b, ldb, c, ldc, accumulate, finish);
+    case 3:
+      return microKernel<2, 3>(kc, a, b, ldb, c, ldc, accumulate, finish);
+    case 4:
+      return microKernel<2, 4>(kc, a, b, ldb, c, ldc, accumulate, finish);
+    case 5:
+      return microKernel<2, 5>(kc, a, b, ldb, c, ldc, accumulate, finish);
+    default:
+      return microKernel<2>(kc, a, b, ldb, c, ldc, accumulate, finish);
+    }
   }
   alignas(32) float tile[kPanelRows * kPanelCols];
   if (cols <= 8)
