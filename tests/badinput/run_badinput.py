@@ -288,6 +288,12 @@ def tensor_cases():
     case("dump-output-is-folder", ["dump", "{gen}/good.om", "-o", "{out}/dir"], r"dir",
          setup={"dir/": None})
     case("profile-missing-folder", ["profile", "{out}/nothing"], r"nothing")
+    case("profile-garbage-summary", ["profile", "{out}/p"], r"summary\.json.*not valid JSON",
+         setup={"p/": None, "p/summary.json": "{garbage"})
+    case("profile-foreign-summary", ["profile", "{out}/p"], r"summary\.json.*not a geflow profile",
+         setup={"p/": None, "p/summary.json": '{"format": "other"}'})
+    case("profile-empty-folder", ["profile", "{out}/p"], r"summary\.json.*missing",
+         setup={"p/": None})
 
 
 def damaged_copies(gen):

@@ -57,7 +57,7 @@ static std::string byteCountText(uint64_t count) {
 
 LimitFlags::LimitFlags(cl::SubCommand &sub, unsigned flags) {
   const Limits defaults;
-  // An empty value keeps the default of Limits, the one place it is set.
+  // A flag not given keeps the default of Limits, the one place it is set.
   auto declare = [&](unsigned index, const char *name, const std::string &what,
                      uint64_t value) {
     if (!(flags & (1u << index)))
