@@ -489,11 +489,19 @@ private:
       const int64_t span = taps * nn::kPanelRows;
       for (int64_t c = 0; built != ng && !c_.pointwise && c < cg; ++c) {
         const float *plane = xg + c * s.w.inSize();
-        const int32_t *at = panelGather_.data();
+        const int32_t *at = panelGather_.data(), *run = panelRuns_.data();
         float *dst = panels + c * span;
         for (int64_t r = 0; r < p; r += nn::kPanelRows, dst += stride)
-          for (int64_t j = 0; j < span; ++j, ++at)
-            dst[j] = *at >= 0 ? plane[*at] : 0.0f;
+          for (int64_t t = 0; t < span; t += nn::kPanelRows, ++run) {
+            float *to = dst + t;
+            if (*run >= 0) { // six neighbours of one input row
+              std::copy(plane + *run, plane + *run + nn::kPanelRows, to);
+              at += nn::kPanelRows;
+              continue;
+            }
+            for (int64_t q = 0; q < nn::kPanelRows; ++q, ++at)
+              to[q] = *at >= 0 ? plane[*at] : 0.0f;
+          }
       }
       built = ng;
       const int64_t width = m1 - m0;
@@ -512,7 +520,8 @@ private:
 
   /// For each row panel of positions, tap (im2col's order) and position in
   /// the panel: the offset in an input plane of the value the panel holds
-  /// there, or -1 for padding (and for positions past the end).
+  /// there, or -1 for padding (and for positions past the end); and per
+  /// (panel, tap) the offset of a run of six consecutive ones.
   void buildPanelGather() {
     const Window &w = c_.s.w;
     const int64_t panels = ceilDiv(c_.p, nn::kPanelRows);
@@ -535,6 +544,14 @@ private:
               }
               panelGather_.push_back(inside ? static_cast<int32_t>(at) : -1);
             }
+    // Where the six offsets of a (panel, tap) are consecutive and inside,
+    // the pack copies them as one run.
+    for (size_t i = 0; i < panelGather_.size(); i += nn::kPanelRows) {
+      bool run = panelGather_[i] >= 0;
+      for (int64_t q = 1; q < nn::kPanelRows && run; ++q)
+        run = panelGather_[i + q] == panelGather_[i] + q;
+      panelRuns_.push_back(run ? panelGather_[i] : -1);
+    }
   }
 
   /// fused_conv's bias (of the group's channels), residual Z and activation
@@ -603,6 +620,7 @@ private:
   std::vector<nn::PackedRows> packed_; // per group; empty: nn::gemm on W
   std::vector<nn::PackedCols> transposed_;   // per group, W^T: positionRows
   std::vector<int32_t> panelGather_;         // positionRows, not 1x1
+  std::vector<int32_t> panelRuns_; // per (panel, tap): first offset, or -1
   std::unique_ptr<nn::ShiftedConv> shifted_; // packed_ is tap-major
 };
 
