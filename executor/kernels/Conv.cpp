@@ -42,6 +42,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <thread>
 #include <vector>
 
 using namespace geflow;
@@ -368,7 +369,11 @@ public:
     const float *residual =
         c_.s.hasResidual ? static_cast<const float *>(inputs[3].data) : nullptr;
     float *y = static_cast<float *>(outputs[0].data);
-    BlockRange items = blockRange(c_.items(), blockIdx, blockDim);
+    // Blocks that would rebuild the columns of another block (channel tiles
+    // of one column tile, every block of a positionRows conv) are folded.
+    const bool fold = c_.positionRows || c_.rowTiles > 1;
+    BlockRange items = fold ? foldedItems(blockIdx, blockDim)
+                            : blockRange(c_.items(), blockIdx, blockDim);
     if (c_.depthwise) {
       for (int64_t i = items.begin; i < items.end; ++i)
         depthwisePlane(x, wt, bias, residual, y, i);
@@ -379,7 +384,7 @@ public:
     if (shifted_)
       return runShifted(x, bias, residual, y, items);
     if (!transposed_.empty())
-      return runPositionRows(x, bias, residual, y, blockIdx, blockDim);
+      return runPositionRows(x, bias, residual, y, items);
     float *col = c_.pointwise ? nullptr : nn::scratch(c_.k * c_.tileCols);
     int64_t built = -1; // the (image, group, column tile) now in `col`
     for (int64_t i = items.begin; i < items.end; ++i) {
@@ -454,23 +459,30 @@ private:
     return rt::Status::ok();
   }
 
+  /// The items of block `blockIdx` when the blocks are folded into one
+  /// group per hardware thread: the simulated cores split the work finely,
+  /// but on the host a block that shares columns with the next would build
+  /// them again (a positionRows block packs the whole map: as much work as
+  /// the GEMM of 16 channels). The first block of a group does the group's
+  /// items, the others none (threads take blocks in order, so the groups
+  /// still run on different threads).
+  BlockRange foldedItems(uint32_t blockIdx, uint32_t blockDim) const {
+    static const uint32_t hostThreads =
+        std::max(1u, std::thread::hardware_concurrency());
+    const uint32_t groups = std::min(blockDim, hostThreads);
+    const uint32_t group = blockIdx * groups / blockDim;
+    if (blockIdx > 0 && (blockIdx - 1) * groups / blockDim == group)
+      return BlockRange{0, 0};
+    return blockRange(c_.items(), group, groups);
+  }
+
   /// A conv with positions as the GEMM's rows: the columns of an image and
   /// group are packed (transposed) once into row panels, C^T [positions x
   /// channel tile] is computed against the weights packed at load, and each
-  /// channel's column of it becomes a row of Y. Every block would pack the
-  /// whole map again (as much work as the GEMM of 16 channels), so the host
-  /// folds the blocks into kHostBlocks groups whose first block does the
-  /// group's items; the others return at once (threads take blocks in
-  /// order, so the groups still run on different threads).
+  /// channel's column of it becomes a row of Y.
   rt::Status runPositionRows(const float *x, const float *bias,
-                             const float *residual, float *y, uint32_t blockIdx,
-                             uint32_t blockDim) const {
-    constexpr uint32_t kHostBlocks = 2;
-    const uint32_t groups = std::min(blockDim, kHostBlocks);
-    const uint32_t group = blockIdx * groups / blockDim;
-    if (blockIdx > 0 && (blockIdx - 1) * groups / blockDim == group)
-      return rt::Status::ok();
-    BlockRange items = blockRange(c_.items(), group, groups);
+                             const float *residual, float *y,
+                             BlockRange items) const {
     const ConvShape &s = c_.s;
     const int64_t mg = s.outPerGroup(), cg = s.inPerGroup(), p = c_.p;
     const int64_t taps = s.w.kernelSize(), stride = nn::kPanelRows * c_.k;
