@@ -151,6 +151,8 @@ Status Device::destroyStream(Stream *stream) {
     return makeStatus(StatusCode::kInvalidArgument,
                       "destroy stream: the default stream cannot be destroyed");
   Status st = synchronizeStream(stream);
+  if (sanitizer_)
+    sanitizer_->onStreamDestroyed(stream->id());
   std::lock_guard<std::mutex> lock(registryMu_);
   stream->destroyed_ = true;
   return st;
@@ -169,6 +171,8 @@ Status Device::createEvent(Event **out) {
 Status Device::destroyEvent(Event *event) {
   if (!event)
     return makeStatus(StatusCode::kInvalidArgument, "destroy event: null");
+  if (sanitizer_)
+    sanitizer_->onEventDestroyed(event->id());
   std::lock_guard<std::mutex> lock(registryMu_);
   event->destroyed_ = true;
   return Status::ok();

@@ -243,6 +243,18 @@ void StreamSanitizer::nameStream(StreamId stream, std::string name) {
   stateOf(stream).name = std::move(name);
 }
 
+void StreamSanitizer::onStreamDestroyed(StreamId stream) {
+  std::lock_guard<std::mutex> lock(mu_);
+  // Its name stays: the shadow may still name its tasks.
+  if (stream < streams_.size())
+    streams_[stream].clock = VectorClock();
+}
+
+void StreamSanitizer::onEventDestroyed(uint32_t event) {
+  std::lock_guard<std::mutex> lock(mu_);
+  records_.erase(event);
+}
+
 VectorClock StreamSanitizer::streamPoint(StreamId stream) {
   return stateOf(stream).clock;
 }

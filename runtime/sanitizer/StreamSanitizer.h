@@ -81,6 +81,10 @@ public:
   // --- taking the lock themselves -------------------------------------------
   /// How findings call `stream` ("moe stream 3"); default "stream <id>".
   void nameStream(StreamId stream, std::string name);
+  /// Drop the clocks of a stream (synchronized) or event that is gone, so a
+  /// device loading model after model keeps a bounded state.
+  void onStreamDestroyed(StreamId stream);
+  void onEventDestroyed(uint32_t event);
   /// The host has seen `point` complete: later tasks are ordered after it.
   void reached(const sanitizer::VectorClock &point);
   void onAllocate(const void *ptr, size_t size);
