@@ -158,8 +158,11 @@ void registerGePasses() {
       });
 }
 
-llvm::Expected<om::OmModel> compileModule(mlir::ModuleOp module,
-                                          const CompileOptions &options) {
+/// compileModule; with `borrowResources`, the model's dense_resource weights
+/// stay in the context (EmitOptions::borrowResources).
+static llvm::Expected<om::OmModel>
+compileModuleImpl(mlir::ModuleOp module, const CompileOptions &options,
+                  bool borrowResources) {
   rt::SocSpec spec;
   rt::Status st = rt::loadSocSpec(options.soc, spec);
   if (!st.isOk())
@@ -204,6 +207,7 @@ llvm::Expected<om::OmModel> compileModule(mlir::ModuleOp module,
   emit.requireKernels = options.requireKernels;
   emit.aicoreNum = options.aicoreNum;
   emit.vectorcoreNum = options.vectorcoreNum;
+  emit.borrowResources = borrowResources;
   llvm::Expected<om::OmModel> model = emitOmModel(module, spec, emit);
   if (!model)
     return model.takeError();
@@ -218,6 +222,11 @@ llvm::Expected<om::OmModel> compileModule(mlir::ModuleOp module,
     if (llvm::Error err = dumper->dump(model->modelDef.graph(0), "build"))
       return err;
   return model;
+}
+
+llvm::Expected<om::OmModel> compileModule(mlir::ModuleOp module,
+                                          const CompileOptions &options) {
+  return compileModuleImpl(module, options, /*borrowResources=*/false);
 }
 
 CompileStats summarize(const om::OmModel &model) {
@@ -249,7 +258,7 @@ CompileStats summarize(const om::OmModel &model) {
   stats.eventsBeforeReduction = before != model.modelDef.attr().end()
                                     ? uint64_t(before->second.i())
                                     : stats.eventCount;
-  stats.weightsBytes = model.weights.size();
+  stats.weightsBytes = model.weightsSize();
   stats.workspaceBytes = model.memoryPlan.workspace_size();
   stats.workspaceBytesWithoutReuse =
       model.memoryPlan.workspace_size_without_reuse();
@@ -259,8 +268,11 @@ CompileStats summarize(const om::OmModel &model) {
 llvm::Expected<CompileResult> compileOnnxFile(llvm::StringRef path,
                                               const CompileOptions &options) {
   auto start = std::chrono::steady_clock::now();
-  mlir::MLIRContext context(mlir::MLIRContext::Threading::DISABLED);
-  registerOnnxImportDialects(context);
+  // The model's large weights stay in the context's resource blobs (the
+  // file's mapping) until it is written: the model keeps the context.
+  auto context = std::make_shared<mlir::MLIRContext>(
+      mlir::MLIRContext::Threading::DISABLED);
+  registerOnnxImportDialects(*context);
   OnnxImportOptions importOptions = options.import;
   if (!options.streamPlanPath.empty()) {
     auto plan = streamplan::readStreamPlanFile(options.streamPlanPath);
@@ -268,19 +280,21 @@ llvm::Expected<CompileResult> compileOnnxFile(llvm::StringRef path,
       return plan.takeError();
     importOptions.streamPlan = std::move(*plan);
   }
-  auto module = importOnnxFile(context, path, importOptions);
+  auto module = importOnnxFile(*context, path, importOptions);
   if (!module)
     return module.takeError();
 
   CompileOptions named = options;
   if (named.modelName.empty())
     named.modelName = llvm::sys::path::stem(path).str();
-  llvm::Expected<om::OmModel> model = compileModule(**module, named);
+  llvm::Expected<om::OmModel> model =
+      compileModuleImpl(**module, named, /*borrowResources=*/true);
   if (!model)
     return model.takeError();
 
   CompileResult result;
   result.model = std::move(*model);
+  result.model.keepAlive = context;
   result.stats = summarize(result.model);
   result.stats.compileTimeMs = std::chrono::duration<double, std::milli>(
                                    std::chrono::steady_clock::now() - start)

@@ -27,6 +27,16 @@ uint64_t omChecksum(const void *data, size_t size) {
   return XXH3_64bits(data, size);
 }
 
+uint64_t omChecksum(const std::vector<std::string_view> &pieces) {
+  XXH3_state_t *state = XXH3_createState();
+  XXH3_64bits_reset(state);
+  for (std::string_view piece : pieces)
+    XXH3_64bits_update(state, piece.data(), piece.size());
+  uint64_t sum = XXH3_64bits_digest(state);
+  XXH3_freeState(state);
+  return sum;
+}
+
 size_t dataTypeBytes(DataType dtype) {
   switch (dtype) {
   case DT_FLOAT:

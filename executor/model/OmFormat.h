@@ -77,6 +77,8 @@ struct PartitionEntry {
 
 /// XXH3-64 (seed 0) over `size` bytes.
 uint64_t omChecksum(const void *data, size_t size);
+/// omChecksum of the pieces' bytes back to back.
+uint64_t omChecksum(const std::vector<std::string_view> &pieces);
 
 /// The whole file's bytes, headers and checksums included. No semantic
 /// validation (see validateOmModel); fails only on what cannot be encoded
@@ -102,7 +104,7 @@ rt::Status validateOmModel(const ModelDef &modelDef, const ModelTaskDef &tasks,
 inline rt::Status validateOmModel(const OmModel &model,
                                   const std::string &sourceName) {
   return validateOmModel(model.modelDef, model.taskDef, model.memoryPlan,
-                         model.weights.size(), sourceName);
+                         model.weightsSize(), sourceName);
 }
 
 /// True for the GE structural op types that have no kernel.

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace geflow::om {
@@ -23,13 +24,33 @@ class OutputFiles;
 /// be mapped and handed to kernels (and packed SIMD loads) without copying.
 inline constexpr uint64_t kWeightAlignment = 64;
 
+/// A constant that the compiler left where it already was (an imported
+/// model's mapping) instead of copying it into OmModel::weights: the writer
+/// copies it once, straight into the file, and no 45 MB buffer is faulted in.
+struct BorrowedWeight {
+  uint64_t offset = 0; // in WEIGHTS, kWeightAlignment-aligned
+  std::string_view bytes;
+};
+
 /// The artifact as the compiler builds it.
 struct OmModel {
   std::string socName;      // the preset the model was compiled for
   ModelDef modelDef;        // one GraphDef: Data, Const, compute, Send/Recv, NetOutput
+  /// WEIGHTS up to the first borrowed constant (all of it when none is).
   std::vector<uint8_t> weights;
+  /// The rest of WEIGHTS in offset order, from weights.size() on, zeros
+  /// between them and up to the aligned end. `keepAlive` owns the memory
+  /// they point into.
+  std::vector<BorrowedWeight> borrowedWeights;
+  std::shared_ptr<const void> keepAlive;
   ModelTaskDef taskDef;
   MemoryPlan memoryPlan;
+
+  /// Bytes of WEIGHTS, borrowed constants included.
+  uint64_t weightsSize() const;
+  /// WEIGHTS as consecutive pieces: `weights`, then each borrowed constant
+  /// after the zeros before it, then the zeros that align the end.
+  std::vector<std::string_view> weightsPieces() const;
 };
 
 /// Caps on what an OM file may declare, checked before anything of that size

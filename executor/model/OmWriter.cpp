@@ -8,6 +8,7 @@
 
 #include "executor/model/OmFormat.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace geflow::om {
@@ -30,8 +31,8 @@ uint64_t alignUp(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 
 /// Every byte of the file before WEIGHTS: header, partition table, MODEL_DEF,
 /// TASK_INFO, MEMORY and the zero padding up to the weights' aligned start.
-/// The file is this head followed by `model.weights` unchanged, so writing it
-/// never copies the weights.
+/// The file is this head followed by the pieces of WEIGHTS unchanged, so
+/// writing it never copies the weights.
 rt::Status serializeHead(const OmModel &model, std::string *head) {
   if (model.socName.size() >= kOmSocNameSize)
     return fail("OM writer: SoC name '" + model.socName + "' is longer than " +
@@ -49,22 +50,23 @@ rt::Status serializeHead(const OmModel &model, std::string *head) {
   PartitionEntry entries[kOmPartitionCount];
   const std::string *payload[kOmPartitionCount] = {};
   auto place = [&](int slot, PartitionType type, const std::string *bytes,
-                   const void *data, uint64_t size, uint64_t align) {
+                   uint64_t checksum, uint64_t size, uint64_t align) {
     at = alignUp(at, align);
     entries[slot].type = type;
     entries[slot].offset = at;
     entries[slot].size = size;
-    entries[slot].checksum = omChecksum(data, size);
+    entries[slot].checksum = checksum;
     payload[slot] = bytes;
     at += size;
   };
-  place(0, PartitionType::kModelDef, &modelDef, modelDef.data(),
-        modelDef.size(), 8);
-  place(1, PartitionType::kTaskInfo, &taskInfo, taskInfo.data(),
-        taskInfo.size(), 8);
-  place(2, PartitionType::kMemory, &memory, memory.data(), memory.size(), 8);
-  place(3, PartitionType::kWeights, nullptr, model.weights.data(),
-        model.weights.size(), kWeightAlignment);
+  place(0, PartitionType::kModelDef, &modelDef,
+        omChecksum(modelDef.data(), modelDef.size()), modelDef.size(), 8);
+  place(1, PartitionType::kTaskInfo, &taskInfo,
+        omChecksum(taskInfo.data(), taskInfo.size()), taskInfo.size(), 8);
+  place(2, PartitionType::kMemory, &memory,
+        omChecksum(memory.data(), memory.size()), memory.size(), 8);
+  place(3, PartitionType::kWeights, nullptr, omChecksum(model.weightsPieces()),
+        model.weightsSize(), kWeightAlignment);
   const uint64_t total = at;
 
   std::string b(entries[3].offset, '\0');
@@ -99,11 +101,40 @@ rt::Status serializeHead(const OmModel &model, std::string *head) {
 
 } // namespace
 
+uint64_t OmModel::weightsSize() const {
+  if (borrowedWeights.empty())
+    return weights.size();
+  const BorrowedWeight &last = borrowedWeights.back();
+  return alignUp(last.offset + last.bytes.size(), kWeightAlignment);
+}
+
+std::vector<std::string_view> OmModel::weightsPieces() const {
+  static const char kZeros[kWeightAlignment] = {};
+  std::vector<std::string_view> pieces;
+  pieces.emplace_back(reinterpret_cast<const char *>(weights.data()),
+                      weights.size());
+  uint64_t at = weights.size();
+  auto zerosTo = [&](uint64_t end) {
+    while (at < end) {
+      uint64_t n = std::min<uint64_t>(end - at, kWeightAlignment);
+      pieces.emplace_back(kZeros, n);
+      at += n;
+    }
+  };
+  for (const BorrowedWeight &w : borrowedWeights) {
+    zerosTo(w.offset);
+    pieces.push_back(w.bytes);
+    at += w.bytes.size();
+  }
+  zerosTo(weightsSize());
+  return pieces;
+}
+
 rt::Status serializeOm(const OmModel &model, std::string *out) {
   std::string bytes;
   GEFLOW_RT_RETURN_IF_ERROR(serializeHead(model, &bytes));
-  bytes.append(reinterpret_cast<const char *>(model.weights.data()),
-               model.weights.size());
+  for (std::string_view piece : model.weightsPieces())
+    bytes.append(piece);
   *out = std::move(bytes);
   return rt::Status::ok();
 }
@@ -114,11 +145,11 @@ rt::Status writeOmFile(const OmModel &model, const std::string &path,
   GEFLOW_RT_RETURN_IF_ERROR(validateOmModel(model, path));
   std::string head;
   GEFLOW_RT_RETURN_IF_ERROR(serializeHead(model, &head));
-  std::string_view weights(reinterpret_cast<const char *>(model.weights.data()),
-                           model.weights.size());
+  std::vector<std::string_view> pieces = model.weightsPieces();
+  pieces.insert(pieces.begin(), head);
   if (staging)
-    return staging->stage(path, {head, weights});
-  return writeFileAtomically(path, {head, weights});
+    return staging->stage(path, pieces);
+  return writeFileAtomically(path, pieces);
 }
 
 } // namespace geflow::om

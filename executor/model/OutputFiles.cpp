@@ -72,7 +72,7 @@ rt::Status OutputFiles::createFolder(const std::string &dir) {
 }
 
 rt::Status OutputFiles::stage(const std::string &path,
-                              std::initializer_list<std::string_view> pieces) {
+                              const std::vector<std::string_view> &pieces) {
   if (isFolder(path))
     return cannotWrite(path, "it is a folder");
   // Unique per process and per call, so concurrent writers never share one.
@@ -125,7 +125,7 @@ void OutputFiles::discard() {
 }
 
 rt::Status writeFileAtomically(const std::string &path,
-                               std::initializer_list<std::string_view> pieces) {
+                               const std::vector<std::string_view> &pieces) {
   OutputFiles files;
   GEFLOW_RT_RETURN_IF_ERROR(files.stage(path, pieces));
   return files.commit();

@@ -34,7 +34,7 @@ public:
   /// Writes `pieces`, in order, to a temporary beside `path`. `path` must not
   /// be a folder; its folder must exist (or come from createFolder).
   rt::Status stage(const std::string &path,
-                   std::initializer_list<std::string_view> pieces);
+                   const std::vector<std::string_view> &pieces);
 
   /// Renames every staged file over its path, in staging order.
   rt::Status commit();
@@ -55,7 +55,7 @@ private:
 
 /// One file through an OutputFiles: staged, then committed.
 rt::Status writeFileAtomically(const std::string &path,
-                               std::initializer_list<std::string_view> pieces);
+                               const std::vector<std::string_view> &pieces);
 inline rt::Status writeFileAtomically(const std::string &path,
                                       const std::string &bytes) {
   return writeFileAtomically(path, {std::string_view(bytes)});

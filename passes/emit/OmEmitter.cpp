@@ -2,6 +2,7 @@
 
 #include "passes/emit/OmEmitter.h"
 
+#include "ir/ElementsBytes.h"
 #include "ir/GeDialect.h"
 #include "passes/Passes.h"
 #include "passes/ScheduleAttrs.h"
@@ -17,6 +18,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <sys/mman.h>
 
 using namespace mlir;
@@ -51,9 +53,9 @@ size_t alignWeights(size_t size) {
 }
 
 /// Backs the whole pages of [data, data + size) with transparent huge pages
-/// where the kernel allows and faults them in with one call. The copy into
-/// ResNet-18's 45 MB of weights otherwise takes 11k page faults, half of what
-/// `geflow compile` spends; kernels without either advice ignore it.
+/// where the kernel allows and faults them in with one call. Copying 45 MB of
+/// weights (a model not imported from a file: compileOnnxFile borrows them)
+/// otherwise takes 11k page faults; kernels without either advice ignore it.
 void faultInForWriting(void *data, size_t size) {
   const uintptr_t page = 4096;
   uintptr_t begin =
@@ -115,8 +117,11 @@ private:
   }
 
   llvm::Error emitData(const om::OpDef &def);
-  /// Reserves WEIGHTS for every constant of the graph (`origin`: the op of
-  /// each OpDef).
+  /// The bytes of a constant that stays where it is (options.borrowResources),
+  /// or none when it is copied into WEIGHTS.
+  std::optional<ArrayRef<char>> borrowable(Operation *op) const;
+  /// Reserves WEIGHTS for every constant of the graph that is copied
+  /// (`origin`: the op of each OpDef); the borrowed ones follow them.
   void reserveWeights(ArrayRef<Operation *> origin);
   llvm::Error emitConst(om::OpDef &def, Operation *op);
   llvm::Error emitCompute(om::OpDef &def, Operation *op);
@@ -131,6 +136,8 @@ private:
   int64_t maxStream_ = 0;
   int64_t maxEvent_ = -1;
   std::map<int64_t, int64_t> streamPriority_;
+  /// Where the next borrowed constant goes in WEIGHTS: after every copied one.
+  uint64_t nextBorrowedOffset_ = 0;
 };
 
 /// An int attribute of an OpDef (0 when absent).
@@ -160,17 +167,25 @@ llvm::Error OmEmitter::emitData(const om::OpDef &def) {
   return llvm::Error::success();
 }
 
+std::optional<ArrayRef<char>> OmEmitter::borrowable(Operation *op) const {
+  auto value = op->getAttrOfType<DenseResourceElementsAttr>("value");
+  if (!options_.borrowResources || !value)
+    return std::nullopt;
+  return mlir::ge::getStoredBytes(value);
+}
+
 void OmEmitter::reserveWeights(ArrayRef<Operation *> origin) {
-  // One allocation for every constant: a growing vector would copy ResNet's
-  // 45 MB of weights several times over and fault in each new buffer.
+  // One allocation for every copied constant: a growing vector would copy
+  // the weights several times over and fault in each new buffer.
   size_t total = 0;
   for (int i = 0; i < graph().op_size(); ++i)
-    if (graph().op(i).type() == kConstType)
+    if (graph().op(i).type() == kConstType && !borrowable(origin[i]))
       if (auto value = origin[i]->getAttrOfType<ElementsAttr>("value"))
         total = alignWeights(
             total + std::max<int64_t>(tensorBytes(value.getShapedType()), 0));
   model_.weights.reserve(total);
   faultInForWriting(model_.weights.data(), total);
+  nextBorrowedOffset_ = total;
 }
 
 llvm::Error OmEmitter::emitConst(om::OpDef &def, Operation *op) {
@@ -178,12 +193,21 @@ llvm::Error OmEmitter::emitConst(om::OpDef &def, Operation *op) {
   if (!value)
     return opError(op, "constant without an elements value");
   // Every constant starts 64-byte aligned in WEIGHTS (om::kWeightAlignment).
-  std::vector<uint8_t> &weights = model_.weights;
-  weights.resize(alignWeights(weights.size()), 0);
-  uint64_t offset = weights.size();
-  if (llvm::Error err = appendElementsBytes(value, weights))
-    return opError(op, toString(std::move(err)));
-  uint64_t size = weights.size() - offset;
+  uint64_t offset, size;
+  if (std::optional<ArrayRef<char>> bytes = borrowable(op)) {
+    offset = nextBorrowedOffset_;
+    size = bytes->size();
+    model_.borrowedWeights.push_back(
+        {offset, std::string_view(bytes->data(), bytes->size())});
+    nextBorrowedOffset_ = alignWeights(offset + size);
+  } else {
+    std::vector<uint8_t> &weights = model_.weights;
+    weights.resize(alignWeights(weights.size()), 0);
+    offset = weights.size();
+    if (llvm::Error err = appendElementsBytes(value, weights))
+      return opError(op, toString(std::move(err)));
+    size = weights.size() - offset;
+  }
 
   (*def.mutable_attr())["weight_offset"].set_i(offset);
   (*def.mutable_attr())["weight_size"].set_i(size);

@@ -40,6 +40,11 @@ struct EmitOptions {
   /// (0: none; the model records the chip's counts).
   uint32_t aicoreNum = 0;
   uint32_t vectorcoreNum = 0;
+  /// Leave the bytes of dense_resource constants where they are (an imported
+  /// file's mapping) instead of copying them into WEIGHTS: the model's
+  /// borrowedWeights then point into the MLIR context, which the caller must
+  /// keep alive (OmModel::keepAlive) until the model is written.
+  bool borrowResources = false;
 };
 
 /// Builds the OM model of `module` for `soc`. The module gains the schedule

@@ -204,10 +204,48 @@ TEST(OmFormat, FileHoldsExactlyTheSerializedBytes) {
   std::remove(path.c_str());
 }
 
+TEST(OmFormat, BorrowedWeightsAreWrittenAsIfOwned) {
+  // The compiler may leave large constants outside `weights` (an imported
+  // file's mapping); WEIGHTS in the file, and its checksum, are those of the
+  // same bytes held in `weights`.
+  om::OmModel owned = addReluModel();
+  std::string big(3 * om::kWeightAlignment + 5, '\x5a');
+  std::string small(7, '\x11');
+  owned.weights.resize(om::kWeightAlignment, 0);
+  owned.weights.insert(owned.weights.end(), big.begin(), big.end());
+  owned.weights.resize(5 * om::kWeightAlignment, 0);
+  owned.weights.insert(owned.weights.end(), small.begin(), small.end());
+  owned.weights.resize(6 * om::kWeightAlignment, 0);
+
+  om::OmModel borrowed = addReluModel();
+  borrowed.weights.resize(om::kWeightAlignment, 0);
+  borrowed.borrowedWeights = {{om::kWeightAlignment, big},
+                              {5 * om::kWeightAlignment, small}};
+  EXPECT_EQ(borrowed.weightsSize(), owned.weights.size());
+  std::string expected(owned.weights.begin(), owned.weights.end());
+
+  std::string path = tempPath("borrowed.om");
+  rt::Status st = om::writeOmFile(borrowed, path);
+  ASSERT_TRUE(st.isOk()) << st.toString();
+  std::unique_ptr<om::LoadedOm> om;
+  st = om::loadOmFile(path, &om); // checks WEIGHTS' checksum
+  std::remove(path.c_str());
+  ASSERT_TRUE(st.isOk()) << st.toString();
+  ASSERT_EQ(om->weightsSize(), expected.size());
+  EXPECT_EQ(std::string(reinterpret_cast<const char *>(om->weights()),
+                        expected.size()),
+            expected);
+  std::string bytes = serialize(borrowed);
+  om::PartitionEntry weights = entryOf(bytes, om::PartitionType::kWeights);
+  EXPECT_EQ(bytes.substr(weights.offset, weights.size), expected);
+}
+
 TEST(OmFormat, ChecksumIsXxh3) {
   // XXH3-64 with seed 0 of "" and of "abc" (the xxHash reference values).
   EXPECT_EQ(om::omChecksum("", 0), 0x2d06800538d394c2ull);
   EXPECT_EQ(om::omChecksum("abc", 3), 0x78af5f94892f3950ull);
+  // Over pieces: the checksum of their bytes back to back.
+  EXPECT_EQ(om::omChecksum({"a", "", "bc"}), 0x78af5f94892f3950ull);
 }
 
 TEST(OmFormat, MissingFile) {

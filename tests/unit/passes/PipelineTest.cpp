@@ -5,8 +5,12 @@
 #include "passes/Pipeline.h"
 
 #include "executor/model/OmModel.h"
+#include "tests/unit/frontend/OnnxModelBuilder.h"
 
 #include "llvm/Support/FileSystem.h"
+
+#include <cstring>
+#include <fstream>
 
 using namespace geflow;
 using namespace geflow::passes;
@@ -62,6 +66,55 @@ TEST(Pipeline, WrittenModelLoadsBack) {
   EXPECT_EQ(loaded->memoryPlan().workspace_size(),
             result->stats.workspaceBytes);
   EXPECT_EQ(loaded->weightsSize(), result->stats.weightsBytes);
+}
+
+TEST(Pipeline, LargeWeightsGoFromTheModelFileStraightIntoTheOm) {
+  // Y = X (1x128) @ W (128x256): W (128 KiB) stays in the ONNX file's mapping
+  // through the compile and is copied once, when the OM is written.
+  std::vector<float> w(128 * 256);
+  for (size_t i = 0; i < w.size(); ++i)
+    w[i] = float(i % 1000) * 0.25f;
+  test::OnnxModelBuilder b;
+  b.input("X", {1, 128});
+  b.floatInit("W", {128, 256}, w);
+  b.floatInit("B", {256}, std::vector<float>(256, 1.0f));
+  b.node("MatMul", {"X", "W"}, {"XW"}, "mm");
+  b.node("Add", {"XW", "B"}, {"Y"}, "add");
+  b.output("Y");
+  llvm::SmallString<128> onnxPath, omPath;
+  ASSERT_FALSE(
+      llvm::sys::fs::createTemporaryFile("large_weights", "onnx", onnxPath));
+  ASSERT_FALSE(
+      llvm::sys::fs::createTemporaryFile("large_weights", "om", omPath));
+  {
+    std::ofstream out(onnxPath.str().str(), std::ios::binary);
+    b.model.SerializeToOstream(&out);
+  }
+  auto result = compileOnnxFile(onnxPath);
+  // The model keeps the mapping; the file's name may go.
+  llvm::sys::fs::remove(onnxPath);
+  ASSERT_TRUE(bool(result)) << llvm::toString(result.takeError());
+  ASSERT_EQ(result->model.borrowedWeights.size(), 1u);
+  EXPECT_EQ(result->model.borrowedWeights[0].bytes.size(),
+            w.size() * sizeof(float));
+
+  rt::Status written = om::writeOmFile(result->model, omPath.str().str());
+  ASSERT_TRUE(written.isOk()) << written.toString();
+  std::unique_ptr<om::LoadedOm> loaded;
+  rt::Status st = om::loadOmFile(omPath.str().str(), &loaded);
+  llvm::sys::fs::remove(omPath);
+  ASSERT_TRUE(st.isOk()) << st.toString();
+  EXPECT_EQ(loaded->weightsSize(), result->stats.weightsBytes);
+  const om::OpDef *weight = nullptr;
+  for (const om::OpDef &op : loaded->graph().op())
+    if (op.name() == "W")
+      weight = &op;
+  ASSERT_TRUE(weight);
+  int64_t offset = weight->attr().at("weight_offset").i();
+  ASSERT_EQ(weight->attr().at("weight_size").i(),
+            int64_t(w.size() * sizeof(float)));
+  EXPECT_EQ(0, std::memcmp(loaded->weights() + offset, w.data(),
+                           w.size() * sizeof(float)));
 }
 
 TEST(Pipeline, NoReuseMeansNoSharing) {
