@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <vector>
 
 namespace geflow::kernels::nn {
 
@@ -18,32 +19,36 @@ void gemmPanels(const float *aPanels, int64_t rows, const PackedCols &b,
 } // namespace avx2
 #endif
 
+namespace {
+/// Rows [0, rows) of `a` (leading dimension lda, depth columns) in panels of
+/// `width` rows, k-major inside a panel; rows past the end are zero.
+std::vector<float> packInPanels(const float *a, int64_t rows, int64_t depth,
+                                int64_t lda, int64_t width) {
+  std::vector<float> data((rows + width - 1) / width * width * depth, 0.0f);
+  for (int64_t r = 0; r < rows; ++r) {
+    float *dst = data.data() + (r / width) * width * depth + r % width;
+    for (int64_t k = 0; k < depth; ++k)
+      dst[k * width] = a[r * lda + k];
+  }
+  return data;
+}
+} // namespace
+
 PackedRows packRows(const float *a, int64_t rows, int64_t depth, int64_t lda) {
   PackedRows packed;
   packed.rows = rows;
   packed.depth = depth;
-  packed.data.assign(packed.panels() * kPanelRows * depth, 0.0f);
-  for (int64_t r = 0; r < rows; ++r) {
-    float *dst = packed.data.data() + (r / kPanelRows) * kPanelRows * depth +
-                 r % kPanelRows;
-    for (int64_t k = 0; k < depth; ++k)
-      dst[k * kPanelRows] = a[r * lda + k];
-  }
+  packed.data = packInPanels(a, rows, depth, lda, kPanelRows);
   return packed;
 }
 
 PackedCols packTransposedRows(const float *w, int64_t cols, int64_t depth,
                               int64_t ldw) {
+  // Column j of B is row j of W: W's rows packed in kPanelCols-wide panels.
   PackedCols packed;
   packed.cols = cols;
   packed.depth = depth;
-  packed.data.assign(packed.panels() * kPanelCols * depth, 0.0f);
-  for (int64_t j = 0; j < cols; ++j) {
-    float *dst = packed.data.data() + (j / kPanelCols) * kPanelCols * depth +
-                 j % kPanelCols;
-    for (int64_t k = 0; k < depth; ++k)
-      dst[k * kPanelCols] = w[j * ldw + k];
-  }
+  packed.data = packInPanels(w, cols, depth, ldw, kPanelCols);
   return packed;
 }
 

@@ -116,21 +116,8 @@ nn::TapColumns nn::tapColumns(const Window &w, int64_t kw) {
 
 void nn::applyBiasActivation(const Activation &act, float bias, float *data,
                              int64_t n) {
-  Eigen::Map<Eigen::ArrayXf> x(data, n);
-  switch (act.kind) {
-  case Activation::kNone:
-    x += bias;
-    return;
-  case Activation::kRelu:
-    x = (x + bias).max(0.0f);
-    return;
-  case Activation::kClip:
-    x = (x + bias).max(act.a).min(act.b);
-    return;
-  default:
-    x += bias;
-    applyActivation(act, data, n);
-  }
+  applyBiasActivation(act, bias, data, data,
+                      n); // elementwise: in place is fine
 }
 
 void nn::applyBiasActivation(const Activation &act, float bias,

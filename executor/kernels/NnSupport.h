@@ -107,8 +107,8 @@ void applyActivation(const Activation &act, float *data, int64_t n);
 /// them for the cheap activations (none, relu, clip).
 void applyBiasActivation(const Activation &act, float bias, float *data,
                          int64_t n);
-/// The same from `src` into `dst` (n floats each, not overlapping): a copy
-/// and the epilogue in one pass.
+/// The same from `src` into `dst` (n floats each; the same or not
+/// overlapping): a copy and the epilogue in one pass.
 void applyBiasActivation(const Activation &act, float bias, const float *src,
                          float *dst, int64_t n);
 
