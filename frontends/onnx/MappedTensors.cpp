@@ -117,7 +117,10 @@ public:
         out.append(field.whole.data(), field.whole.size());
         continue;
       }
+      // At most the field's own size: one allocation, never regrown (a
+      // graph's copy is megabytes of small initializers).
       std::string inner;
+      inner.reserve(field.payload.size());
       if (!rewrite(field.payload, inner))
         return false;
       appendLenField(out, field, inner);
@@ -181,6 +184,7 @@ private:
 std::optional<std::string>
 geflow::onnxfe::cutLargeRawData(llvm::StringRef model, MappedTensors &mapped) {
   std::string slim;
+  slim.reserve(model.size());
   if (!Cutter(mapped).model(model, slim) || mapped.rawData.empty()) {
     mapped.rawData.clear();
     return std::nullopt;
