@@ -49,18 +49,26 @@ export LSAN_OPTIONS ?= suppressions=$(CURDIR)/tests/sanitizers/lsan.supp
 configure-asan: deps
 	@$(SAN_CMAKE) -B $(ASAN_BUILD_DIR) -DGEFLOW_SANITIZE=address,undefined -DGEFLOW_FUZZ=ON $(CMAKE_FLAGS) >/dev/null
 
-# The whole suite under ASan + UBSan.
+# The suite under ASan + UBSan: everything, or ASAN_TARGETS and the tests
+# labelled ASAN_LABELS (a ctest -L regex).
+ASAN_TARGETS ?= all
+ASAN_LABELS ?= .
 test-asan: configure-asan
-	@cmake --build $(ASAN_BUILD_DIR) -j $(JOBS)
-	@cd $(ASAN_BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
+	@cmake --build $(ASAN_BUILD_DIR) -j $(JOBS) --target $(ASAN_TARGETS)
+	@cd $(ASAN_BUILD_DIR) && ctest --output-on-failure -j $(JOBS) -L '$(ASAN_LABELS)'
 
-# Each fuzz target for FUZZ_SECONDS (tests/fuzz/README.md).
+# Each of FUZZ_TARGETS for FUZZ_SECONDS (tests/fuzz/README.md). OM seeds are
+# compiled by SEED_BUILD_DIR's geflow (built here unless it is another folder).
+FUZZ_TARGETS ?= geflow-fuzz-onnx-import geflow-fuzz-om-load geflow-fuzz-stream-plan \
+	geflow-fuzz-soc-spec geflow-fuzz-runtime
+SEED_BUILD_DIR ?= $(ASAN_BUILD_DIR)
 fuzz: configure-asan
-	@cmake --build $(ASAN_BUILD_DIR) -j $(JOBS) --target geflow-fuzz-targets geflow geflow-stream-models
-	@tests/fuzz/run-fuzzers.sh $(ASAN_BUILD_DIR) $(FUZZ_SECONDS)
+	@cmake --build $(ASAN_BUILD_DIR) -j $(JOBS) --target $(FUZZ_TARGETS) \
+		$(if $(filter $(SEED_BUILD_DIR),$(ASAN_BUILD_DIR)),geflow geflow-stream-models)
+	@SEED_BUILD_DIR=$(SEED_BUILD_DIR) tests/fuzz/run-fuzzers.sh $(ASAN_BUILD_DIR) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 # The threaded parts (runtime, executor) under TSan; see tests/sanitizers/README.md.
-TSAN_TARGETS ?= geflow-runtime-tests geflow-executor-tests
+TSAN_TARGETS ?= geflow-runtime-tests geflow-executor-tests geflow-pipeline-sample
 TSAN_LABELS ?= runtime|executor
 test-tsan: deps
 	@$(SAN_CMAKE) -B $(TSAN_BUILD_DIR) -DGEFLOW_SANITIZE=thread $(CMAKE_FLAGS) >/dev/null

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs each fuzz target for a bounded time (make fuzz):
-#   run-fuzzers.sh BUILD_DIR SECONDS [TARGET...]
+#   [SEED_BUILD_DIR=DIR] run-fuzzers.sh BUILD_DIR SECONDS [TARGET...]
 # The corpus of each target grows in BUILD_DIR/fuzz/corpus/<target> across
 # runs; crashes, leaks and timeouts land in BUILD_DIR/fuzz/artifacts/<target>/
 # and fail the run. Prints one line per target: runs, execs/s, coverage.
@@ -16,7 +16,8 @@ fi
 here=$(cd "$(dirname "$0")" && pwd)
 work=$build/fuzz
 if [[ ! -d $work/seeds ]]; then
-  "$here/make-seeds.sh" "$build" "$work/seeds.tmp"
+  # SEED_BUILD_DIR: another build whose geflow compiles the OM seeds.
+  "$here/make-seeds.sh" "${SEED_BUILD_DIR:-$build}" "$work/seeds.tmp"
   mv "$work/seeds.tmp" "$work/seeds"
 fi
 
