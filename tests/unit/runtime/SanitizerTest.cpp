@@ -71,11 +71,13 @@ protected:
   }
   std::vector<std::string> findings() { return dev->sanitizer()->findings(); }
 
+  // Declared before the device so it outlives it: the device runs a test's
+  // unsynchronized copy from it when it is destroyed.
+  std::vector<uint8_t> host;
   std::unique_ptr<Device> dev;
   Stream *a = nullptr, *b = nullptr;
   Event *e = nullptr;
   void *in = nullptr, *mid = nullptr, *out = nullptr;
-  std::vector<uint8_t> host;
 };
 
 TEST_F(SanitizerTest, CorrectTwoStreamProgramIsClean) {
