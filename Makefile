@@ -68,7 +68,8 @@ fuzz: configure-asan
 	@SEED_BUILD_DIR=$(SEED_BUILD_DIR) tests/fuzz/run-fuzzers.sh $(ASAN_BUILD_DIR) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 # The threaded parts (runtime, executor) under TSan; see tests/sanitizers/README.md.
-TSAN_TARGETS ?= geflow-runtime-tests geflow-executor-tests geflow-pipeline-sample
+TSAN_TARGETS ?= geflow-runtime-tests geflow-executor-tests geflow-pipeline-sample \
+	geflow-fuzz-runtime
 TSAN_LABELS ?= runtime|executor
 test-tsan: deps
 	@$(SAN_CMAKE) -B $(TSAN_BUILD_DIR) -DGEFLOW_SANITIZE=thread $(CMAKE_FLAGS) >/dev/null
