@@ -6,7 +6,10 @@
 // (MobileNet's, stride 1 or 2) each output accumulates its nine taps in a
 // register: one store per output instead of nine read-modify-writes of the
 // row; the columns at the padded edges, where a tap falls outside the row,
-// go through the general path; relu and clip clamp in the same loop. The
+// go through the general path; relu and clip clamp in the same loop. A
+// stride-1 map at most 32 wide is instead one sweep over a zero-bordered
+// copy of the plane (planeSweep3x3): MobileNet's 14x14 and 7x7 rows were
+// too short for the vector loop. The
 // 3x3 row loop is built twice
 // (NnDepthwiseRow.inc): stride 1 runs AVX2 + FMA when nn::gemm does.
 //
@@ -93,6 +96,34 @@ void addTap(const Window &w, const float *src, float tap, const TapColumns &t,
     axpyRow(tap, src + t.offW + a * w.stride[2], w.stride[2], row + a, b - a);
 }
 
+/// Output maps at most this wide take planeSweep3x3: rows this short spend
+/// more on the loop's start and end than in its vector body.
+constexpr int64_t kSweepMaxWidth = 32;
+
+/// A stride-1 3x3 plane as one sweep: the input is copied into a
+/// zero-bordered plane of width ow + 2, on which output (r, c) reads
+/// (r + kh, c + kw), so the whole plane is one row-body call over
+/// oh * (ow + 2) positions (the two per row past ow are dropped after).
+void planeSweep3x3(const Window &w, const float *plane, const float *taps,
+                   float bias, float lo, float hi, float *out) {
+  thread_local std::vector<float> padded, sweep;
+  const int64_t oh = w.out[1], ow = w.out[2], pw = ow + 2, ph = oh + 3;
+  padded.assign(ph * pw, 0.0f); // one spare row: the sweep reads past oh+2
+  const int64_t top = w.padBegin[1], left = w.padBegin[2];
+  const int64_t c0 = std::max<int64_t>(0, -left),
+                c1 = std::min<int64_t>(w.in[2], pw - left);
+  for (int64_t ih = std::max<int64_t>(0, -top);
+       ih < std::min<int64_t>(w.in[1], ph - top) && c0 < c1; ++ih)
+    std::copy(plane + ih * w.in[2] + c0, plane + ih * w.in[2] + c1,
+              padded.data() + (ih + top) * pw + left + c0);
+  sweep.resize(oh * pw);
+  const float *r0 = padded.data();
+  row3x3For(nn::gemmIsa(), 1)(1, r0, r0 + pw, r0 + 2 * pw, taps, bias, lo, hi,
+                              0, 0, oh * pw, sweep.data());
+  for (int64_t r = 0; r < oh; ++r)
+    std::copy(sweep.data() + r * pw, sweep.data() + r * pw + ow, out + r * ow);
+}
+
 } // namespace
 
 void nn::depthwisePlane(const Window &w, const float *plane, const float *taps,
@@ -133,6 +164,17 @@ void nn::depthwisePlane(const Window &w, const float *plane, const float *taps,
     v = v < lo ? lo : v;
     return hi < v ? hi : v;
   };
+  if (is3x3 && w.stride[1] == 1 && w.stride[2] == 1 && ow <= kSweepMaxWidth) {
+    planeSweep3x3(w, plane, taps, bias, lo, hi, out);
+    if (clamps)
+      return;
+    const int64_t n = w.out[1] * ow;
+    if (residual)
+      Eigen::Map<Eigen::ArrayXf>(out, n) +=
+          Eigen::Map<const Eigen::ArrayXf>(residual, n);
+    applyActivation(act, out, n);
+    return;
+  }
   for (int64_t oh = 0; oh < w.out[1]; ++oh) {
     float *row = out + oh * ow;
     if (is3x3) {
