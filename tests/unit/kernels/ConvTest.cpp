@@ -199,10 +199,10 @@ std::vector<ConvCase> convCases() {
       {{1, 2, 5, 6}, {4, 1, 3, 3}, 2, {1, 2}, {0, 2, 1, 0}, {}, "", false},
       {{1, 2, 2, 2}, {2, 1, 3, 3}, 2, {}, {1, 1, 1, 1}, {}, "", true},
       {{1, 2, 4, 1}, {2, 1, 3, 3}, 2, {}, {1, 1, 1, 1}, {}, "", true},
-      // A stride-1 map of at most 32 columns is one sweep over a bordered
+      // A stride-1 map of at most 64 columns is one sweep over a bordered
       // copy of the plane: asymmetric pads, one wider than the window's.
       {{1, 2, 5, 6}, {2, 1, 3, 3}, 2, {}, {0, 2, 1, 0}, {}, "", true},
-      {{1, 3, 9, 32}, {3, 1, 3, 3}, 3, {}, {1, 1, 1, 1}, {}, "", false},
+      {{1, 3, 9, 64}, {3, 1, 3, 3}, 3, {}, {1, 1, 1, 1}, {}, "", false},
   };
 }
 
