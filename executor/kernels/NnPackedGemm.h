@@ -5,8 +5,10 @@
 // the AVX2 + FMA micro-kernel reads them (panels of kPanelRows rows,
 // k-major inside a panel), built when the kernel is created; the columns
 // operand is read where it lies (im2col's tile, or X itself for a 1x1 conv),
-// so a run packs nothing. Only for CPUs with AVX2 + FMA (nn::gemmIsa());
-// elsewhere kernels keep nn::gemm.
+// so a run packs nothing. For small maps the roles turn: the weights are
+// the columns operand, packed once as W^T (PackedCols), and the conv packs
+// its positions into row panels per run (gemmPanels). Only for CPUs with
+// AVX2 + FMA (nn::gemmIsa()); elsewhere kernels keep nn::gemm.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEFLOW_EXECUTOR_KERNELS_NNPACKEDGEMM_H
