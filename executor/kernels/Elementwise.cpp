@@ -190,10 +190,14 @@ public:
     }
     UnaryParams p = params_;
     if (clip_) {
-      const void *lo = operandData(boundConst_[0], inputs, 1);
-      const void *hi = operandData(boundConst_[1], inputs, 2);
-      p.hasLo = hasBound_[0] && lo;
-      p.hasHi = hasBound_[1] && hi;
+      // An absent trailing bound has no entry in `inputs` at all: look only
+      // at the bounds the op has.
+      const void *lo =
+          hasBound_[0] ? operandData(boundConst_[0], inputs, 1) : nullptr;
+      const void *hi =
+          hasBound_[1] ? operandData(boundConst_[1], inputs, 2) : nullptr;
+      p.hasLo = lo != nullptr;
+      p.hasHi = hi != nullptr;
       if (p.hasLo)
         p.lo = loadAsDouble(lo, boundDtype_[0], 0);
       if (p.hasHi)
