@@ -301,6 +301,18 @@ llvm::Error GraphImporter::importNode(const onnx::NodeProto &node, size_t index)
   state.addTypes(resultTypes);
 
   Operation *op = builder.create(state);
+  // An attribute of a kind the op does not take (a typeless or ints 'axis'
+  // where it takes an int) does not fit the op's property: MLIR leaves it
+  // null without a word, and the op's verifier would read the null.
+  for (const NamedAttribute &attr : attrs) {
+    std::optional<Attribute> kept = op->getInherentAttr(attr.getName());
+    if (kept && *kept != attr.getValue()) {
+      op->erase();
+      return makeError(where + ": attribute '" + attr.getName().str() +
+                       "' does not have the type " + node.op_type() +
+                       " takes for it");
+    }
+  }
   if (planApplier)
     planApplier->annotate(name, op);
   for (int i = 0; i < numResults && i < node.output_size(); ++i) {

@@ -428,4 +428,20 @@ TEST_F(OnnxImporterTest, BatchNormTrainingOutputsAreAnError) {
   EXPECT_NE(error.find("training"), std::string::npos) << error;
 }
 
+// Found by tests/fuzz (geflow-fuzz-onnx-import): a typeless 'axis' became an
+// empty ints attribute, which the op's int property dropped to null; the
+// verifier then read the null (SEGV).
+TEST_F(OnnxImporterTest, AttributeOfTheWrongTypeIsAnError) {
+  OnnxModelBuilder b;
+  b.input("X", {2, 3, 4});
+  b.floatInit("scale", {4}, {1, 1, 1, 1});
+  auto &ln = b.node("LayerNormalization", {"X", "scale"}, {"Y"}, "ln");
+  ln.add_attribute()->set_name("axis"); // no type, no value
+  b.output("Y");
+  std::string error = importError(b.model);
+  EXPECT_EQ(error, "node 'ln' (LayerNormalization, opset 17): attribute 'axis' "
+                   "does not have the type LayerNormalization takes for it")
+      << error;
+}
+
 } // namespace
