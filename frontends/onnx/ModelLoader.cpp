@@ -204,6 +204,41 @@ static llvm::Error checkOpsSupported(const onnx::ModelProto &model,
   return llvm::Error::success();
 }
 
+/// libonnx's converter also indexes a node's inputs and outputs as its schema
+/// promises (the broadcasting adapter reads a Mul's second input unchecked), so
+/// their counts are checked against the schema at the model's opset first.
+static llvm::Error checkArities(const onnx::ModelProto &model) {
+  for (int i = 0; i < model.graph().node_size(); ++i) {
+    const onnx::NodeProto &node = model.graph().node(i);
+    int64_t opset = getDomainOpset(model, node.domain());
+    const onnx::OpSchema *schema = onnx::OpSchemaRegistry::Schema(
+        node.op_type(), static_cast<int>(opset), node.domain());
+    if (!schema) // converter renames; an op unknown at its opset fails later
+      continue;
+    auto check = [&](int count, int lo, int hi,
+                     const char *what) -> llvm::Error {
+      if (count >= lo && count <= hi)
+        return llvm::Error::success();
+      std::string range = lo == hi ? std::to_string(lo)
+                                   : std::to_string(lo) + " to " +
+                                         (hi == std::numeric_limits<int>::max()
+                                              ? std::string("any")
+                                              : std::to_string(hi));
+      return makeError(describeNode(node, opset, i) + ": has " +
+                       std::to_string(count) + " " + what +
+                       (count == 1 ? "" : "s") + ", " + node.op_type() +
+                       " takes " + range);
+    };
+    if (auto err = check(node.input_size(), schema->min_input(),
+                         schema->max_input(), "input"))
+      return err;
+    if (auto err = check(node.output_size(), schema->min_output(),
+                         schema->max_output(), "output"))
+      return err;
+  }
+  return llvm::Error::success();
+}
+
 /// libonnx's converter assumes a well-formed graph (it dereferences undefined
 /// values), so the wiring is checked first: ONNX graphs are topologically sorted
 /// and define every value once.
@@ -468,6 +503,8 @@ llvm::Error onnxfe::prepareModel(onnx::ModelProto &model,
   if (auto err = checkDeclaredModel(model, options.limits, sourceName))
     return err;
   if (auto err = checkGraphWiring(model))
+    return err;
+  if (auto err = checkArities(model))
     return err;
   if (auto err = checkTensorValues(model.graph()))
     return err;

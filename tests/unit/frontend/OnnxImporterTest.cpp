@@ -444,4 +444,15 @@ TEST_F(OnnxImporterTest, AttributeOfTheWrongTypeIsAnError) {
       << error;
 }
 
+// Found by tests/fuzz (geflow-fuzz-onnx-import): libonnx's version converter
+// read the missing second input of a broadcasting Mul (SEGV).
+TEST_F(OnnxImporterTest, InputCountOutsideTheSchemaIsAnError) {
+  OnnxModelBuilder b;
+  b.input("X", {2, 3});
+  b.node("Mul", {"X"}, {"Y"}, "mul");
+  b.output("Y");
+  EXPECT_EQ(importError(b.model),
+            "node 'mul' (Mul, opset 17): has 1 input, Mul takes 2");
+}
+
 } // namespace
