@@ -52,10 +52,10 @@ configure-asan: deps
 # The suite under ASan + UBSan: everything, or ASAN_TARGETS and the tests
 # labelled ASAN_LABELS (a ctest -L regex).
 ASAN_TARGETS ?= all
-ASAN_LABELS ?= .
+ASAN_LABELS ?=
 test-asan: configure-asan
 	@cmake --build $(ASAN_BUILD_DIR) -j $(JOBS) --target $(ASAN_TARGETS)
-	@cd $(ASAN_BUILD_DIR) && ctest --output-on-failure -j $(JOBS) -L '$(ASAN_LABELS)'
+	@cd $(ASAN_BUILD_DIR) && ctest --output-on-failure -j $(JOBS) $(if $(ASAN_LABELS),-L '$(ASAN_LABELS)')
 
 # Each of FUZZ_TARGETS for FUZZ_SECONDS (tests/fuzz/README.md). OM seeds are
 # compiled by SEED_BUILD_DIR's geflow (built here unless it is another folder).
