@@ -119,6 +119,46 @@ llvm::Error checkAttributes(const onnx::NodeProto &node, int64_t opset,
   return llvm::Error::success();
 }
 
+/// The rank a graph input, value_info entry or initializer declares for
+/// `name`, or nothing when it declares none.
+std::optional<int> declaredRank(const onnx::GraphProto &graph,
+                                const std::string &name) {
+  auto rankOf = [](const onnx::ValueInfoProto &info) -> std::optional<int> {
+    if (info.type().has_tensor_type() && info.type().tensor_type().has_shape())
+      return info.type().tensor_type().shape().dim_size();
+    return std::nullopt;
+  };
+  for (const auto &tensor : graph.initializer())
+    if (tensor.name() == name)
+      return tensor.dims_size();
+  for (const auto &info : graph.input())
+    if (info.name() == name)
+      return rankOf(info);
+  for (const auto &info : graph.value_info())
+    if (info.name() == name)
+      return rankOf(info);
+  return std::nullopt;
+}
+
+/// Gemm's A and B are matrices in every opset. The inference of Gemm-6 and
+/// older indexes their dims unchecked, so libonnx's own shape inference (run
+/// before version conversion) would crash on a declared 1-D operand.
+llvm::Error checkGemmOperands(const onnx::NodeProto &node, int64_t opset,
+                              int index, const onnx::GraphProto &graph) {
+  if (node.op_type() != "Gemm" || !isDefaultDomain(node.domain()))
+    return llvm::Error::success();
+  static const char *const kOperandNames[] = {"A", "B"};
+  for (int i = 0; i < 2 && i < node.input_size(); ++i) {
+    std::optional<int> rank = declaredRank(graph, node.input(i));
+    if (rank && *rank != 2)
+      return makeError(describeNode(node, opset, index) + ": input " +
+                       kOperandNames[i] + " '" + node.input(i) +
+                       "' must be 2-D, declared with rank " +
+                       std::to_string(*rank));
+  }
+  return llvm::Error::success();
+}
+
 llvm::Error checkGraphOutputs(const onnx::GraphProto &graph,
                               llvm::StringRef sourceName) {
   if (graph.output_size() == 0)
@@ -156,6 +196,8 @@ llvm::Error onnxfe::checkDeclaredModel(const onnx::ModelProto &model,
     int64_t opset =
         isDefaultDomain(node.domain()) ? getDefaultOpset(model) : -1;
     if (auto err = checkAttributes(node, opset, i, limits))
+      return err;
+    if (auto err = checkGemmOperands(node, opset, i, graph))
       return err;
   }
   return llvm::Error::success();
