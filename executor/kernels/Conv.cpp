@@ -1,4 +1,4 @@
-//===- Conv.cpp - conv and conv_transpose as GEMMs ------------------------===//
+//===- Conv.cpp - conv as a GEMM ------------------------------------------===//
 //
 // conv: per image and group, Y_g[M/g x P] = W_g[M/g x K] * col[K x P] with
 // K = C/g * prod(kernel) and P = prod(output spatial). Block split: (image x
@@ -21,10 +21,6 @@
 // depthwise conv (one input channel per group, 1-D or 2-D) runs direct, one
 // output plane per work item (NnDepthwise.cpp).
 //
-// conv_transpose: per image and group, col[(M/g * prod(kernel)) x Pin] =
-// W_g^T * X_g, then col2im adds each column into Y. Block split: (image x group
-// x output-channel tile), so the scatter of a block stays in channels it owns.
-//
 // fused_conv is conv with its residual Z added and its activation applied to
 // each output tile while it is still in cache.
 //
@@ -33,6 +29,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "executor/kernels/ConvColumns.h"
+#include "executor/kernels/ConvShape.h"
 #include "executor/kernels/ConvShifted.h"
 #include "executor/kernels/KernelRegistry.h"
 #include "executor/kernels/NnPackedGemm.h"
@@ -64,111 +61,6 @@ constexpr int64_t kTargetItems = 16;
 constexpr int64_t kMinTileCols = nn::kPanelCols;
 constexpr int64_t kMinRowTile = 32;
 constexpr int64_t kRowTileMultiple = nn::kPanelRows;
-
-int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
-int64_t floorDiv(int64_t a, int64_t b) {
-  return a >= 0 ? a / b : -((-a + b - 1) / b);
-}
-
-/// Shapes shared by conv and conv_transpose. For conv, `w` slides over X
-/// (in = X's spatial dims, out = Y's); for conv_transpose over Y (in = Y's
-/// spatial dims, out = X's), which makes col2im the transpose of im2col.
-struct ConvShape {
-  int64_t batch = 0, inChannels = 0, outChannels = 0, group = 1;
-  Window w;
-  bool hasBias = false;
-  bool hasResidual = false; // fused_conv's Z, Y's shape
-  int64_t xElems = 0, wElems = 0, yElems = 0;
-
-  int64_t inPerGroup() const { return inChannels / group; }
-  int64_t outPerGroup() const { return outChannels / group; }
-  /// float bytes read (X, W, B, Z) and written (Y).
-  double ioBytes() const {
-    return 4.0 * (xElems + wElems + yElems + (hasBias ? outChannels : 0) +
-                  (hasResidual ? yElems : 0));
-  }
-};
-
-rt::Status analyzeConvCommon(const om::OpDef &op, bool transpose,
-                             ConvShape *s) {
-  GEFLOW_RT_RETURN_IF_ERROR(nn::requireFloat(op));
-  if (op.input_desc_size() < 2)
-    return opError(op, "needs inputs X and W");
-  std::vector<int64_t> x = shapeOf(op.input_desc(0));
-  std::vector<int64_t> w = shapeOf(op.input_desc(1));
-  std::vector<int64_t> y = shapeOf(op.output_desc(0));
-  if (x.size() < 3 || x.size() > 5)
-    return opError(op, "X must have rank 3 to 5, got " + std::to_string(x.size()));
-  if (w.size() != x.size() || y.size() != x.size())
-    return opError(op, "W and Y must have X's rank");
-  s->group = attrInt(op, "group", 1);
-  if (s->group < 1)
-    return opError(op, "group must be >= 1");
-  s->batch = x[0];
-  s->inChannels = x[1];
-  s->outChannels = y[1];
-  if (y[0] != x[0])
-    return opError(op, "Y's batch differs from X's");
-  if (s->inChannels % s->group || s->outChannels % s->group)
-    return opError(op, "channels are not divisible by group " +
-                           std::to_string(s->group));
-  if (!transpose && (w[0] != s->outChannels || w[1] != s->inPerGroup()))
-    return opError(op, "W shape does not match [M, C/group, k...]");
-  if (transpose && (w[0] != s->inChannels || w[1] != s->outPerGroup()))
-    return opError(op, "W shape does not match [C, M/group, k...]");
-  std::vector<int64_t> kernel(w.begin() + 2, w.end());
-  std::vector<int64_t> ks = attrInts(op, "kernel_shape");
-  if (!ks.empty() && ks != kernel)
-    return opError(op, "kernel_shape does not match W's spatial dims");
-  std::vector<int64_t> xs(x.begin() + 2, x.end()), ys(y.begin() + 2, y.end());
-  s->hasBias = nn::hasInput(op, 2);
-  if (s->hasBias && numElements(op.input_desc(2)) != s->outChannels)
-    return opError(op, "B must have M elements");
-  s->xElems = numElements(op.input_desc(0));
-  s->wElems = numElements(op.input_desc(1));
-  s->yElems = numElements(op.output_desc(0));
-  s->hasResidual = !transpose && nn::hasInput(op, 3);
-  if (s->hasResidual && shapeOf(op.input_desc(3)) != y)
-    return opError(op, "residual Z must have Y's shape");
-  if (!transpose)
-    return nn::resolveWindow(op, xs, ys, kernel, /*useDilations=*/true, &s->w);
-
-  // conv_transpose: pads come from output_shape / auto_pad as ONNX defines
-  // them; then the window is the one of the conv whose gradient this is.
-  int r = static_cast<int>(xs.size());
-  std::vector<int64_t> strides = attrInts(op, "strides");
-  std::vector<int64_t> dilations = attrInts(op, "dilations");
-  std::vector<int64_t> pads = attrInts(op, "pads");
-  std::vector<int64_t> outPad = attrInts(op, "output_padding");
-  std::string autoPad = attrString(op, "auto_pad", "NOTSET");
-  // ONNX: with output_shape (or SAME_*), pads are derived and given ones
-  // ignored; SAME_UPPER puts the smaller half first, everything else the
-  // larger. The descriptor's output shape is output_shape.
-  bool derivePads = autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER" ||
-                    hasAttr(op, "output_shape");
-  if (derivePads || autoPad == "VALID") {
-    std::vector<int64_t> derived(2 * r, 0);
-    for (int i = 0; i < r && derivePads; ++i) {
-      int64_t st = strides.empty() ? 1 : strides[i];
-      int64_t dl = dilations.empty() ? 1 : dilations[i];
-      int64_t op_ = outPad.empty() ? 0 : outPad[i];
-      int64_t total =
-          st * (xs[i] - 1) + op_ + (kernel[i] - 1) * dl + 1 - ys[i];
-      total = std::max<int64_t>(total, 0);
-      bool upper = autoPad == "SAME_UPPER";
-      derived[i] = upper ? total / 2 : total - total / 2;
-      derived[i + r] = total - derived[i];
-    }
-    om::OpDef copy = op;
-    (*copy.mutable_attr())["auto_pad"].set_s("NOTSET");
-    om::ListValue *list = (*copy.mutable_attr())["pads"].mutable_list();
-    list->clear_i();
-    for (int64_t v : derived)
-      list->add_i(v);
-    return nn::resolveWindow(copy, ys, xs, kernel, true, &s->w);
-  }
-  return nn::resolveWindow(op, ys, xs, kernel, true, &s->w);
-}
 
 //===----------------------------------------------------------------------===//
 // conv
@@ -265,7 +157,7 @@ rt::Status planPositionRows(ConvPlan *c) {
 }
 
 rt::Status analyzeConv(const om::OpDef &op, ConvPlan *c) {
-  GEFLOW_RT_RETURN_IF_ERROR(analyzeConvCommon(op, false, &c->s));
+  GEFLOW_RT_RETURN_IF_ERROR(analyzeConvShape(op, false, &c->s));
   GEFLOW_RT_RETURN_IF_ERROR(nn::parseActivation(op, &c->act));
   const Window &w = c->s.w;
   c->k = c->s.inPerGroup() * w.kernelSize();
@@ -277,7 +169,8 @@ rt::Status analyzeConv(const om::OpDef &op, ConvPlan *c) {
   c->depthwise = c->s.inPerGroup() == 1 && w.rank <= 2 && !c->pointwise;
   if (!c->depthwise && positionRowsPay(*c))
     return planPositionRows(c);
-  int64_t cols = std::max<int64_t>(64, kColTileFloats / std::max<int64_t>(c->k, 1));
+  int64_t cols =
+      std::max<int64_t>(64, kColTileFloats / std::max<int64_t>(c->k, 1));
   cols = (cols + 15) / 16 * 16;
   int64_t images = std::max<int64_t>(c->s.batch * c->s.group, 1);
   c->shifted = !c->pointwise && !c->depthwise && nn::ShiftedConv::applies(w);
@@ -629,9 +522,9 @@ private:
   }
 
   const ConvPlan c_;
-  std::vector<nn::PackedRows> packed_; // per group; empty: nn::gemm on W
-  std::vector<nn::PackedCols> transposed_;   // per group, W^T: positionRows
-  std::vector<int32_t> panelGather_;         // positionRows, not 1x1
+  std::vector<nn::PackedRows> packed_;     // per group; empty: nn::gemm on W
+  std::vector<nn::PackedCols> transposed_; // per group, W^T: positionRows
+  std::vector<int32_t> panelGather_;       // positionRows, not 1x1
   std::vector<int32_t> panelRuns_; // per (panel, tap): first offset, or -1
   std::unique_ptr<nn::ShiftedConv> shifted_; // packed_ is tap-major
 };
@@ -645,92 +538,9 @@ rt::Status createConv(const KernelSpec &spec, std::unique_ptr<Kernel> *out) {
   return rt::Status::ok();
 }
 
-//===----------------------------------------------------------------------===//
-// conv_transpose
-//===----------------------------------------------------------------------===//
-
-/// Output channels per work item of conv_transpose.
-constexpr int64_t kTransposeChannelTile = 4;
-
-struct ConvTransposePlan {
-  ConvShape s;
-  int64_t pin = 0;   // input positions per image (GEMM columns)
-  int64_t taps = 0;  // prod(kernel)
-  int64_t channelTiles = 1;
-
-  int64_t items() const { return s.batch * s.group * channelTiles; }
-};
-
-rt::Status analyzeConvTranspose(const om::OpDef &op, ConvTransposePlan *c) {
-  GEFLOW_RT_RETURN_IF_ERROR(analyzeConvCommon(op, true, &c->s));
-  c->pin = c->s.w.outSize();
-  c->taps = c->s.w.kernelSize();
-  c->channelTiles = ceilDiv(c->s.outPerGroup(), kTransposeChannelTile);
-  return rt::Status::ok();
-}
-
-rt::Status planConvTranspose(const om::OpDef &op, KernelPlan *out) {
-  ConvTransposePlan c;
-  GEFLOW_RT_RETURN_IF_ERROR(analyzeConvTranspose(op, &c));
-  out->engine = rt::Engine::kAic;
-  double flopsPerItem = 2.0 * kTransposeChannelTile * c.taps *
-                        c.s.inPerGroup() * c.pin;
-  out->maxBlocks = nn::blocksForFlops(c.items(), flopsPerItem);
-  out->cost.flops = 2.0 * c.s.batch * c.s.inChannels * c.s.outPerGroup() *
-                        c.taps * c.pin +
-                    static_cast<double>(c.s.yElems);
-  out->cost.bytes = c.s.ioBytes();
-  return rt::Status::ok();
-}
-
-class ConvTransposeKernel final : public Kernel {
-public:
-  explicit ConvTransposeKernel(const ConvTransposePlan &c) : c_(c) {}
-
-  rt::Status run(const TensorView *inputs, const TensorView *outputs,
-                 uint32_t blockIdx, uint32_t blockDim) const override {
-    const ConvShape &s = c_.s;
-    const float *x = static_cast<const float *>(inputs[0].data);
-    const float *wt = static_cast<const float *>(inputs[1].data);
-    const float *bias =
-        s.hasBias ? static_cast<const float *>(inputs[2].data) : nullptr;
-    float *y = static_cast<float *>(outputs[0].data);
-    const int64_t mg = s.outPerGroup(), cg = s.inPerGroup();
-    const int64_t ysz = s.w.inSize(); // Y's spatial size (the window's input)
-    BlockRange items = blockRange(c_.items(), blockIdx, blockDim);
-    float *col = nn::scratch(kTransposeChannelTile * c_.taps * c_.pin);
-    for (int64_t i = items.begin; i < items.end; ++i) {
-      int64_t tile = i % c_.channelTiles, ng = i / c_.channelTiles;
-      int64_t g = ng % s.group, n = ng / s.group;
-      int64_t m0 = tile * kTransposeChannelTile;
-      int64_t m1 = std::min(mg, m0 + kTransposeChannelTile);
-      int64_t rows = (m1 - m0) * c_.taps;
-      // W_g is [C/g, M/g * taps]; its columns m0*taps .. m1*taps, transposed.
-      const float *wg = wt + g * cg * mg * c_.taps + m0 * c_.taps;
-      const float *xg = x + (n * s.inChannels + g * cg) * c_.pin;
-      nn::gemm(true, false, rows, c_.pin, cg, 1.0f, wg, mg * c_.taps, xg,
-               c_.pin, 0.0f, col, c_.pin);
-      float *yc = y + (n * s.outChannels + g * mg + m0) * ysz;
-      for (int64_t m = m0; m < m1; ++m)
-        ArrayMap(yc + (m - m0) * ysz, ysz)
-            .setConstant(bias ? bias[g * mg + m] : 0.0f);
-      nn::col2im(s.w, col, m1 - m0, yc);
-    }
-    return rt::Status::ok();
-  }
-
-private:
-  const ConvTransposePlan c_;
-};
-
-constexpr CreateFn createConvTranspose =
-    &nn::createFromPlan<ConvTransposeKernel, ConvTransposePlan,
-                        analyzeConvTranspose>;
-
 } // namespace
 
 void geflow::kernels::registerConvKernels(KernelRegistry &registry) {
   registry.add("conv", {planConv, createConv});
   registry.add("fused_conv", {planConv, createConv});
-  registry.add("conv_transpose", {planConvTranspose, createConvTranspose});
 }

@@ -20,6 +20,7 @@ static const KernelRegistry &registry() {
     registerDataMovementKernels(r);
     registerResizeKernels(r);
     registerConvKernels(r);
+    registerConvTransposeKernels(r);
     registerPoolKernels(r);
     registerGemmKernels(r);
     registerNormKernels(r);

@@ -37,6 +37,7 @@ void registerReduceKernels(KernelRegistry &registry);
 void registerDataMovementKernels(KernelRegistry &registry);
 void registerResizeKernels(KernelRegistry &registry);
 void registerConvKernels(KernelRegistry &registry);
+void registerConvTransposeKernels(KernelRegistry &registry);
 void registerPoolKernels(KernelRegistry &registry);
 void registerGemmKernels(KernelRegistry &registry);
 void registerNormKernels(KernelRegistry &registry);
