@@ -119,27 +119,6 @@ llvm::Error checkAttributes(const onnx::NodeProto &node, int64_t opset,
   return llvm::Error::success();
 }
 
-/// The rank a graph input, value_info entry or initializer declares for
-/// `name`, or nothing when it declares none.
-std::optional<int> declaredRank(const onnx::GraphProto &graph,
-                                const std::string &name) {
-  auto rankOf = [](const onnx::ValueInfoProto &info) -> std::optional<int> {
-    if (info.type().has_tensor_type() && info.type().tensor_type().has_shape())
-      return info.type().tensor_type().shape().dim_size();
-    return std::nullopt;
-  };
-  for (const auto &tensor : graph.initializer())
-    if (tensor.name() == name)
-      return tensor.dims_size();
-  for (const auto &info : graph.input())
-    if (info.name() == name)
-      return rankOf(info);
-  for (const auto &info : graph.value_info())
-    if (info.name() == name)
-      return rankOf(info);
-  return std::nullopt;
-}
-
 /// Gemm's A and B are matrices in every opset. The inference of Gemm-6 and
 /// older indexes their dims unchecked, so libonnx's own shape inference (run
 /// before version conversion) would crash on a declared 1-D operand.
@@ -235,4 +214,23 @@ std::string onnxfe::describeInferenceFailure(llvm::StringRef what) {
     message = message.drop_front(message.find("] ") + 2);
   return "node '" + name.str() + "' (" + type.str() +
          "): shape inference failed: " + message.str();
+}
+
+std::optional<int> onnxfe::declaredRank(const onnx::GraphProto &graph,
+                                        const std::string &name) {
+  auto rankOf = [](const onnx::ValueInfoProto &info) -> std::optional<int> {
+    if (info.type().has_tensor_type() && info.type().tensor_type().has_shape())
+      return info.type().tensor_type().shape().dim_size();
+    return std::nullopt;
+  };
+  for (const auto &tensor : graph.initializer())
+    if (tensor.name() == name)
+      return tensor.dims_size();
+  for (const auto &info : graph.input())
+    if (info.name() == name)
+      return rankOf(info);
+  for (const auto &info : graph.value_info())
+    if (info.name() == name)
+      return rankOf(info);
+  return std::nullopt;
 }

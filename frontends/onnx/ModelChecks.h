@@ -18,6 +18,9 @@
 
 #include "llvm/Support/Error.h"
 
+#include <optional>
+#include <string>
+
 namespace geflow::onnxfe {
 
 /// Node count, graph outputs, the types, dims and sizes of graph inputs,
@@ -32,6 +35,11 @@ llvm::Error checkDeclaredModel(const onnx::ModelProto &model,
 /// before any of them is folded into a constant.
 llvm::Error checkInferredSizes(const onnx::GraphProto &graph,
                                const ImportLimits &limits);
+
+/// The rank an initializer, graph input or value_info entry declares for
+/// `name`, or nothing when none declares one.
+std::optional<int> declaredRank(const onnx::GraphProto &graph,
+                                const std::string &name);
 
 /// libonnx's shape-inference message, shortened to its first error and led by
 /// the node it names: "node 'add' (Add): shape inference: Incompatible ...".

@@ -35,7 +35,8 @@ llvm::Error onnxfe::makeError(const llvm::Twine &message) {
       c = '?';
   while (!text.empty() && text.back() == ' ')
     text.pop_back();
-  return llvm::make_error<llvm::StringError>(text, llvm::inconvertibleErrorCode());
+  return llvm::make_error<llvm::StringError>(text,
+                                             llvm::inconvertibleErrorCode());
 }
 
 std::string onnxfe::nodeDisplayName(const onnx::NodeProto &node, size_t index) {
@@ -49,10 +50,11 @@ std::string onnxfe::describeNode(const onnx::NodeProto &node, int64_t opset,
   std::string type = node.op_type();
   if (!isDefaultDomain(node.domain()))
     type = node.domain() + "." + type;
-  std::string name = index >= 0 ? nodeDisplayName(node, index)
+  std::string name = index >= 0            ? nodeDisplayName(node, index)
                      : node.name().empty() ? node.op_type()
                                            : node.name();
-  return "node '" + name + "' (" + type + ", opset " + std::to_string(opset) + ")";
+  return "node '" + name + "' (" + type + ", opset " + std::to_string(opset) +
+         ")";
 }
 
 bool onnxfe::isDefaultDomain(llvm::StringRef domain) {
@@ -76,28 +78,30 @@ static int64_t getDomainOpset(const onnx::ModelProto &model,
   return -1;
 }
 
-llvm::Expected<onnx::ModelProto> onnxfe::parseModel(llvm::StringRef bytes,
-                                                    llvm::StringRef sourceName) {
+llvm::Expected<onnx::ModelProto>
+onnxfe::parseModel(llvm::StringRef bytes, llvm::StringRef sourceName) {
   onnx::ModelProto model;
   bool parsed = false;
   try {
     if (bytes.size() <= static_cast<size_t>(std::numeric_limits<int>::max()))
-      parsed = model.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()));
+      parsed =
+          model.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()));
   } catch (const std::exception &e) {
     parsed = false;
   }
   if (!parsed)
-    return makeError("'" + sourceName +
-                     "': not an ONNX model (protobuf parse failed; truncated or "
-                     "not a ModelProto)");
+    return makeError(
+        "'" + sourceName +
+        "': not an ONNX model (protobuf parse failed; truncated or "
+        "not a ModelProto)");
   if (!model.has_graph() || model.ir_version() <= 0)
     return makeError("'" + sourceName +
                      "': not an ONNX model (no graph or no ir_version)");
   return std::move(model);
 }
 
-/// Moves tensors stored beside the model (data_location = EXTERNAL) into raw_data,
-/// which is what the rest of the frontend reads.
+/// Moves tensors stored beside the model (data_location = EXTERNAL) into
+/// raw_data, which is what the rest of the frontend reads.
 static llvm::Error loadExternalData(onnx::GraphProto &graph,
                                     llvm::StringRef baseDir,
                                     uint64_t maxTensorBytes) {
@@ -126,7 +130,8 @@ static llvm::Error loadExternalData(onnx::GraphProto &graph,
     if (llvm::sys::fs::file_size(file, fileSize) || offset > fileSize)
       return makeError("initializer '" + tensor.name() +
                        "': cannot read external data '" + file + "'");
-    uint64_t size = length < 0 ? fileSize - offset : static_cast<uint64_t>(length);
+    uint64_t size =
+        length < 0 ? fileSize - offset : static_cast<uint64_t>(length);
     if (offset + size > fileSize)
       return makeError("initializer '" + tensor.name() + "': external data '" +
                        file + "' is shorter than offset + length");
@@ -137,9 +142,10 @@ static llvm::Error loadExternalData(onnx::GraphProto &graph,
           std::to_string(maxTensorBytes) + " (--max-tensor-bytes)");
     auto buffer = llvm::MemoryBuffer::getFileSlice(file, size, offset);
     if (!buffer)
-      return makeError("initializer '" + tensor.name() + "': cannot read '" + file +
-                       "': " + buffer.getError().message());
-    tensor.set_raw_data((*buffer)->getBufferStart(), (*buffer)->getBufferSize());
+      return makeError("initializer '" + tensor.name() + "': cannot read '" +
+                       file + "': " + buffer.getError().message());
+    tensor.set_raw_data((*buffer)->getBufferStart(),
+                        (*buffer)->getBufferSize());
     tensor.clear_external_data();
     tensor.set_data_location(onnx::TensorProto::DEFAULT);
   }
@@ -159,7 +165,8 @@ onnxfe::readModelFile(llvm::StringRef path, MappedTensors *mapped,
   auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
                                             /*RequiresNullTerminator=*/false);
   if (!buffer)
-    return makeError("cannot read '" + path + "': " + buffer.getError().message());
+    return makeError("cannot read '" + path +
+                     "': " + buffer.getError().message());
   std::optional<std::string> slim;
   if (mapped)
     slim = cutLargeRawData((*buffer)->getBuffer(), *mapped);
@@ -193,8 +200,9 @@ static llvm::Error checkOpsSupported(const onnx::ModelProto &model,
     const onnx::NodeProto &node = model.graph().node(i);
     int64_t opset = getDomainOpset(model, node.domain());
     if (!isDefaultDomain(node.domain()))
-      return makeError(describeNode(node, opset, i) + ": unsupported op (domain '" +
-                       node.domain() + "' is not ai.onnx)");
+      return makeError(describeNode(node, opset, i) +
+                       ": unsupported op (domain '" + node.domain() +
+                       "' is not ai.onnx)");
     if (isOnnxOpSupported(node.op_type()))
       continue;
     if (allowConverterRenames && isRenamedByConverter(node.op_type()))
@@ -240,8 +248,8 @@ static llvm::Error checkArities(const onnx::ModelProto &model) {
 }
 
 /// libonnx's converter assumes a well-formed graph (it dereferences undefined
-/// values), so the wiring is checked first: ONNX graphs are topologically sorted
-/// and define every value once.
+/// values), so the wiring is checked first: ONNX graphs are topologically
+/// sorted and define every value once.
 static llvm::Error checkGraphWiring(const onnx::ModelProto &model) {
   const onnx::GraphProto &graph = model.graph();
   llvm::StringSet<> defined;
@@ -251,7 +259,8 @@ static llvm::Error checkGraphWiring(const onnx::ModelProto &model) {
     defined.insert(tensor.name());
   for (int i = 0; i < graph.node_size(); ++i) {
     const onnx::NodeProto &node = graph.node(i);
-    std::string where = describeNode(node, getDomainOpset(model, node.domain()), i);
+    std::string where =
+        describeNode(node, getDomainOpset(model, node.domain()), i);
     for (const std::string &input : node.input())
       if (!input.empty() && !defined.contains(input))
         return makeError(where + ": input '" + input +
@@ -269,13 +278,14 @@ static llvm::Error checkGraphWiring(const onnx::ModelProto &model) {
   return llvm::Error::success();
 }
 
-/// The ge dialect has tensors only; sequences, maps and optionals are refused by
-/// name before libonnx meets them.
+/// The ge dialect has tensors only; sequences, maps and optionals are refused
+/// by name before libonnx meets them.
 static llvm::Error checkTensorValues(const onnx::GraphProto &graph) {
   auto check = [](const onnx::ValueInfoProto &info,
                   llvm::StringRef what) -> llvm::Error {
     const onnx::TypeProto &type = info.type();
-    if (type.has_tensor_type() || type.value_case() == onnx::TypeProto::VALUE_NOT_SET)
+    if (type.has_tensor_type() ||
+        type.value_case() == onnx::TypeProto::VALUE_NOT_SET)
       return llvm::Error::success();
     llvm::StringRef kind = type.has_sequence_type()   ? "a sequence"
                            : type.has_map_type()      ? "a map"
@@ -293,7 +303,8 @@ static llvm::Error checkTensorValues(const onnx::GraphProto &graph) {
   return llvm::Error::success();
 }
 
-/// Opset < 9 models list initializers among the graph inputs; they are constants.
+/// Opset < 9 models list initializers among the graph inputs; they are
+/// constants.
 static void dropInitializerInputs(onnx::GraphProto &graph) {
   llvm::StringSet<> initializers;
   for (const auto &tensor : graph.initializer())
@@ -319,9 +330,10 @@ static std::string listInputNames(const onnx::GraphProto &graph) {
 static llvm::Error applyInputShapes(onnx::GraphProto &graph,
                                     const std::vector<InputShape> &shapes) {
   for (const auto &[name, dims] : shapes) {
-    auto it = llvm::find_if(graph.input(), [&](const onnx::ValueInfoProto &input) {
-      return input.name() == name;
-    });
+    auto it =
+        llvm::find_if(graph.input(), [&](const onnx::ValueInfoProto &input) {
+          return input.name() == name;
+        });
     if (it == graph.input().end())
       return makeError("--input-shape: the model has no input named '" + name +
                        "' (inputs: " + listInputNames(graph) + ")");
@@ -352,9 +364,9 @@ static llvm::Error applyInputShapes(onnx::GraphProto &graph,
   return llvm::Error::success();
 }
 
-/// Recorded value_info and output shapes are hints that may still hold symbolic or
-/// stale dims (exporters write them before --input-shape changed anything); shape
-/// inference recomputes all of them.
+/// Recorded value_info and output shapes are hints that may still hold symbolic
+/// or stale dims (exporters write them before --input-shape changed anything);
+/// shape inference recomputes all of them.
 void onnxfe::dropShapeHints(onnx::GraphProto &graph) {
   graph.clear_value_info();
   for (auto &output : *graph.mutable_output())
@@ -362,14 +374,15 @@ void onnxfe::dropShapeHints(onnx::GraphProto &graph) {
       output.mutable_type()->mutable_tensor_type()->clear_shape();
 }
 
-// --- version conversion --------------------------------------------------------
+// --- version conversion
+// --------------------------------------------------------
 
 static void fixLegacyPRelu(onnx::ModelProto &model);
 
-/// The version converter round-trips the whole graph through its IR, copying every
-/// initializer twice. Large initializers are swapped out for data-less stand-ins
-/// (same name, type and dims) while it runs and swapped back afterwards, so weights
-/// are never copied.
+/// The version converter round-trips the whole graph through its IR, copying
+/// every initializer twice. Large initializers are swapped out for data-less
+/// stand-ins (same name, type and dims) while it runs and swapped back
+/// afterwards, so weights are never copied.
 namespace {
 class DetachedWeights {
 public:
@@ -406,12 +419,13 @@ static llvm::Error convertOpset(onnx::ModelProto &model, int64_t target) {
   int64_t opset = getDefaultOpset(model);
   if (opset == target)
     return llvm::Error::success();
-  // Some adapters (Softmax 12->13, broadcasting Add 6->7) need shapes; infer them
-  // leniently at the model's own opset first. Failures here surface later, in the
-  // strict inference at the target opset.
+  // Some adapters (Softmax 12->13, broadcasting Add 6->7) need shapes; infer
+  // them leniently at the model's own opset first. Failures here surface later,
+  // in the strict inference at the target opset.
   try {
-    onnx::shape_inference::InferShapes(model, onnx::OpSchemaRegistry::Instance(),
-                                       onnx::ShapeInferenceOptions(false, 0, false));
+    onnx::shape_inference::InferShapes(
+        model, onnx::OpSchemaRegistry::Instance(),
+        onnx::ShapeInferenceOptions(false, 0, false));
   } catch (const std::exception &) {
   }
   fixLegacyPRelu(model);
@@ -419,8 +433,8 @@ static llvm::Error convertOpset(onnx::ModelProto &model, int64_t target) {
   weights.detach(*model.mutable_graph());
   std::string failure;
   try {
-    onnx::ModelProto converted =
-        onnx::version_conversion::ConvertVersion(model, static_cast<int>(target));
+    onnx::ModelProto converted = onnx::version_conversion::ConvertVersion(
+        model, static_cast<int>(target));
     model.Swap(&converted);
   } catch (const std::exception &e) {
     failure = e.what();
@@ -429,29 +443,16 @@ static llvm::Error convertOpset(onnx::ModelProto &model, int64_t target) {
   }
   weights.reattach(*model.mutable_graph());
   if (!failure.empty())
-    return makeError("converting the model from opset " + std::to_string(opset) +
-                     " to " + std::to_string(target) + " failed: " + failure);
+    return makeError("converting the model from opset " +
+                     std::to_string(opset) + " to " + std::to_string(target) +
+                     " failed: " + failure);
   return llvm::Error::success();
 }
 
-static int64_t knownRank(const onnx::GraphProto &graph, const std::string &name) {
-  auto rankOf = [](const onnx::ValueInfoProto &info) -> int64_t {
-    if (info.type().has_tensor_type() && info.type().tensor_type().has_shape())
-      return info.type().tensor_type().shape().dim_size();
-    return -1;
-  };
-  for (const auto &info : graph.input())
-    if (info.name() == name)
-      return rankOf(info);
-  for (const auto &info : graph.value_info())
-    if (info.name() == name)
-      return rankOf(info);
-  return -1;
-}
-
 /// Before opset 7, PRelu broadcast a 1-D slope along the channel axis (axis 1);
-/// from opset 7 on it broadcasts numpy-style, from the right. The converter keeps
-/// the node as it is, so a per-channel slope initializer gets its trailing 1s here.
+/// from opset 7 on it broadcasts numpy-style, from the right. The converter
+/// keeps the node as it is, so a per-channel slope initializer gets its
+/// trailing 1s here.
 static void fixLegacyPRelu(onnx::ModelProto &model) {
   if (getDefaultOpset(model) >= 7)
     return;
@@ -459,7 +460,7 @@ static void fixLegacyPRelu(onnx::ModelProto &model) {
   for (const onnx::NodeProto &node : graph.node()) {
     if (node.op_type() != "PRelu" || node.input_size() < 2)
       continue;
-    int64_t rank = knownRank(graph, node.input(0));
+    int rank = declaredRank(graph, node.input(0)).value_or(-1);
     if (rank < 3)
       continue;
     for (onnx::TensorProto &slope : *graph.mutable_initializer()) {
@@ -471,7 +472,8 @@ static void fixLegacyPRelu(onnx::ModelProto &model) {
       // An opset < 9 model may also list the initializer as an input.
       for (auto &input : *graph.mutable_input())
         if (input.name() == slope.name() && input.type().has_tensor_type()) {
-          auto *shape = input.mutable_type()->mutable_tensor_type()->mutable_shape();
+          auto *shape =
+              input.mutable_type()->mutable_tensor_type()->mutable_shape();
           for (int64_t i = 2; i < rank; ++i)
             shape->add_dim()->set_dim_value(1);
         }
@@ -483,8 +485,8 @@ llvm::Error onnxfe::inferShapes(onnx::ModelProto &model) {
   try {
     onnx::ShapeInferenceOptions options(/*check_type=*/true, /*error_mode=*/1,
                                         /*enable_data_propagation=*/true);
-    onnx::shape_inference::InferShapes(model, onnx::OpSchemaRegistry::Instance(),
-                                       options);
+    onnx::shape_inference::InferShapes(
+        model, onnx::OpSchemaRegistry::Instance(), options);
   } catch (const std::exception &e) {
     return makeError(describeInferenceFailure(e.what()));
   } catch (...) {
@@ -511,14 +513,14 @@ llvm::Error onnxfe::prepareModel(onnx::ModelProto &model,
   if (auto err = applyInputShapes(*model.mutable_graph(), options.inputShapes))
     return err;
   dropShapeHints(*model.mutable_graph());
-  // The converter's IR defines initializers of IR-version < 4 models only through
-  // the graph inputs, so they leave the input list after conversion.
+  // The converter's IR defines initializers of IR-version < 4 models only
+  // through the graph inputs, so they leave the input list after conversion.
   if (auto err = convertOpset(model, options.targetOpset))
     return err;
   dropInitializerInputs(*model.mutable_graph());
   dropShapeHints(*model.mutable_graph());
-  // Opset 17 is IR version 8; shape inference reads the types of initializers that
-  // are not graph inputs only from IR version 4 on.
+  // Opset 17 is IR version 8; shape inference reads the types of initializers
+  // that are not graph inputs only from IR version 4 on.
   if (model.ir_version() < 8)
     model.set_ir_version(8);
   if (auto err = checkOpsSupported(model, /*allowConverterRenames=*/false))
