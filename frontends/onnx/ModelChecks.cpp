@@ -232,5 +232,11 @@ std::optional<int> onnxfe::declaredRank(const onnx::GraphProto &graph,
   for (const auto &info : graph.value_info())
     if (info.name() == name)
       return rankOf(info);
+  for (const auto &node : graph.node())
+    if (node.op_type() == "Constant" && node.output_size() == 1 &&
+        node.output(0) == name)
+      for (const auto &attr : node.attribute())
+        if (attr.name() == "value" && attr.has_t())
+          return attr.t().dims_size();
   return std::nullopt;
 }

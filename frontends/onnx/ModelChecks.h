@@ -36,8 +36,8 @@ llvm::Error checkDeclaredModel(const onnx::ModelProto &model,
 llvm::Error checkInferredSizes(const onnx::GraphProto &graph,
                                const ImportLimits &limits);
 
-/// The rank an initializer, graph input or value_info entry declares for
-/// `name`, or nothing when none declares one.
+/// The rank an initializer, graph input, value_info entry or Constant node's
+/// tensor declares for `name`, or nothing when none declares one.
 std::optional<int> declaredRank(const onnx::GraphProto &graph,
                                 const std::string &name);
 
