@@ -255,6 +255,13 @@ static llvm::Error checkGraphWiring(const onnx::ModelProto &model) {
   llvm::StringSet<> defined;
   for (const auto &input : graph.input())
     defined.insert(input.name());
+  // Before IR version 4 an initializer is only a value of the graph when it
+  // is also a graph input; the converter's IR dereferences it otherwise.
+  for (const auto &tensor : graph.initializer())
+    if (!defined.contains(tensor.name()) && model.ir_version() < 4)
+      return makeError("initializer '" + tensor.name() +
+                       "' is not a graph input, as IR version " +
+                       std::to_string(model.ir_version()) + " requires");
   for (const auto &tensor : graph.initializer())
     defined.insert(tensor.name());
   for (int i = 0; i < graph.node_size(); ++i) {
