@@ -119,21 +119,33 @@ llvm::Error checkAttributes(const onnx::NodeProto &node, int64_t opset,
   return llvm::Error::success();
 }
 
-/// Gemm's A and B are matrices in every opset. The inference of Gemm-6 and
-/// older indexes their dims unchecked, so libonnx's own shape inference (run
-/// before version conversion) would crash on a declared 1-D operand.
-llvm::Error checkGemmOperands(const onnx::NodeProto &node, int64_t opset,
+/// Ranks that libonnx's shape inference indexes unchecked in some opsets
+/// (Gemm-6 reads A's and B's two dims, ConvTranspose reads W's second one):
+/// it runs before version conversion, so a declared operand of another rank
+/// would crash it. Gemm's A and B are matrices; a conv's W has X's rank.
+llvm::Error checkOperandRanks(const onnx::NodeProto &node, int64_t opset,
                               int index, const onnx::GraphProto &graph) {
-  if (node.op_type() != "Gemm" || !isDefaultDomain(node.domain()))
+  if (!isDefaultDomain(node.domain()) || node.input_size() < 2)
     return llvm::Error::success();
-  static const char *const kOperandNames[] = {"A", "B"};
-  for (int i = 0; i < 2 && i < node.input_size(); ++i) {
-    std::optional<int> rank = declaredRank(graph, node.input(i));
-    if (rank && *rank != 2)
-      return makeError(describeNode(node, opset, index) + ": input " +
-                       kOperandNames[i] + " '" + node.input(i) +
-                       "' must be 2-D, declared with rank " +
-                       std::to_string(*rank));
+  auto mismatch = [&](int input, const char *operand,
+                      const std::string &expected, int rank) -> llvm::Error {
+    return makeError(describeNode(node, opset, index) + ": input " + operand +
+                     " '" + node.input(input) + "' must be " + expected +
+                     ", declared with rank " + std::to_string(rank));
+  };
+  std::optional<int> first = declaredRank(graph, node.input(0));
+  std::optional<int> second = declaredRank(graph, node.input(1));
+  if (node.op_type() == "Gemm") {
+    if (first && *first != 2)
+      return mismatch(0, "A", "2-D", *first);
+    if (second && *second != 2)
+      return mismatch(1, "B", "2-D", *second);
+  }
+  if (node.op_type() == "Conv" || node.op_type() == "ConvTranspose") {
+    if (first && *first < 3)
+      return mismatch(0, "X", "at least 3-D", *first);
+    if (first && second && *second != *first)
+      return mismatch(1, "W", "of X's rank " + std::to_string(*first), *second);
   }
   return llvm::Error::success();
 }
@@ -176,7 +188,7 @@ llvm::Error onnxfe::checkDeclaredModel(const onnx::ModelProto &model,
         isDefaultDomain(node.domain()) ? getDefaultOpset(model) : -1;
     if (auto err = checkAttributes(node, opset, i, limits))
       return err;
-    if (auto err = checkGemmOperands(node, opset, i, graph))
+    if (auto err = checkOperandRanks(node, opset, i, graph))
       return err;
   }
   return llvm::Error::success();

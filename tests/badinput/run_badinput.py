@@ -70,7 +70,7 @@ def onnx_cases():
         "missing_operand": r"node 'add' \(Add",
         "extra_operand": r"node 'relu' \(Relu",
         "wrong_attr_type": r"node 'matmul' \(Gemm.*transA",
-        "bad_conv_attrs": r"node 'relu' \(Conv.*kernel_shape",
+        "bad_conv_attrs": r"node 'relu' \(Conv.*(kernel_shape|input W 'w' must be of X's rank)",
         "negative_input_dim": r"input 'x'.*-4",
         "huge_input_dims": r"'x'.*max-tensor-bytes",
         "overflow_input_dims": r"'x'.*(overflow|max-tensor-bytes)",
