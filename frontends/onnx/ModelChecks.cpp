@@ -124,7 +124,7 @@ llvm::Error checkAttributes(const onnx::NodeProto &node, int64_t opset,
 /// it runs before version conversion, so a declared operand of another rank
 /// would crash it. Gemm's A and B are matrices; a conv's W has X's rank.
 llvm::Error checkOperandRanks(const onnx::NodeProto &node, int64_t opset,
-                              int index, const onnx::GraphProto &graph) {
+                              int index, const DeclaredRanks &ranks) {
   if (!isDefaultDomain(node.domain()) || node.input_size() < 2)
     return llvm::Error::success();
   auto mismatch = [&](int input, const char *operand,
@@ -133,8 +133,8 @@ llvm::Error checkOperandRanks(const onnx::NodeProto &node, int64_t opset,
                      " '" + node.input(input) + "' must be " + expected +
                      ", declared with rank " + std::to_string(rank));
   };
-  std::optional<int> first = declaredRank(graph, node.input(0));
-  std::optional<int> second = declaredRank(graph, node.input(1));
+  std::optional<int> first = ranks.lookup(node.input(0));
+  std::optional<int> second = ranks.lookup(node.input(1));
   if (node.op_type() == "Gemm") {
     if (first && *first != 2)
       return mismatch(0, "A", "2-D", *first);
@@ -182,13 +182,14 @@ llvm::Error onnxfe::checkDeclaredModel(const onnx::ModelProto &model,
     if (auto err = checkTensorProto("initializer '" + tensor.name() + "'",
                                     tensor, limits))
       return err;
+  const DeclaredRanks ranks(graph);
   for (int i = 0; i < graph.node_size(); ++i) {
     const onnx::NodeProto &node = graph.node(i);
     int64_t opset =
         isDefaultDomain(node.domain()) ? getDefaultOpset(model) : -1;
     if (auto err = checkAttributes(node, opset, i, limits))
       return err;
-    if (auto err = checkOperandRanks(node, opset, i, graph))
+    if (auto err = checkOperandRanks(node, opset, i, ranks))
       return err;
   }
   return llvm::Error::success();
@@ -228,27 +229,26 @@ std::string onnxfe::describeInferenceFailure(llvm::StringRef what) {
          "): shape inference failed: " + message.str();
 }
 
-std::optional<int> onnxfe::declaredRank(const onnx::GraphProto &graph,
-                                        const std::string &name) {
-  auto rankOf = [](const onnx::ValueInfoProto &info) -> std::optional<int> {
-    if (info.type().has_tensor_type() && info.type().tensor_type().has_shape())
-      return info.type().tensor_type().shape().dim_size();
-    return std::nullopt;
-  };
+onnxfe::DeclaredRanks::DeclaredRanks(const onnx::GraphProto &graph) {
+  // The first declaration of a name wins, in this order.
   for (const auto &tensor : graph.initializer())
-    if (tensor.name() == name)
-      return tensor.dims_size();
-  for (const auto &info : graph.input())
-    if (info.name() == name)
-      return rankOf(info);
-  for (const auto &info : graph.value_info())
-    if (info.name() == name)
-      return rankOf(info);
+    ranks_.try_emplace(tensor.name(), tensor.dims_size());
+  for (const auto *infos : {&graph.input(), &graph.value_info()})
+    for (const auto &info : *infos)
+      if (info.type().has_tensor_type() &&
+          info.type().tensor_type().has_shape())
+        ranks_.try_emplace(info.name(),
+                           info.type().tensor_type().shape().dim_size());
   for (const auto &node : graph.node())
-    if (node.op_type() == "Constant" && node.output_size() == 1 &&
-        node.output(0) == name)
+    if (node.op_type() == "Constant" && node.output_size() == 1)
       for (const auto &attr : node.attribute())
         if (attr.name() == "value" && attr.has_t())
-          return attr.t().dims_size();
-  return std::nullopt;
+          ranks_.try_emplace(node.output(0), attr.t().dims_size());
+}
+
+std::optional<int> onnxfe::DeclaredRanks::lookup(llvm::StringRef name) const {
+  auto it = ranks_.find(name);
+  if (it == ranks_.end())
+    return std::nullopt;
+  return it->second;
 }

@@ -16,6 +16,7 @@
 
 #include "onnx/onnx_pb.h"
 
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Error.h"
 
 #include <optional>
@@ -36,10 +37,17 @@ llvm::Error checkDeclaredModel(const onnx::ModelProto &model,
 llvm::Error checkInferredSizes(const onnx::GraphProto &graph,
                                const ImportLimits &limits);
 
-/// The rank an initializer, graph input, value_info entry or Constant node's
-/// tensor declares for `name`, or nothing when none declares one.
-std::optional<int> declaredRank(const onnx::GraphProto &graph,
-                                const std::string &name);
+/// The ranks that initializers, graph inputs, value_info entries and Constant
+/// nodes' tensors declare, gathered once per graph.
+class DeclaredRanks {
+public:
+  explicit DeclaredRanks(const onnx::GraphProto &graph);
+  /// `name`'s declared rank, or nothing when none declares one.
+  std::optional<int> lookup(llvm::StringRef name) const;
+
+private:
+  llvm::StringMap<int> ranks_;
+};
 
 /// libonnx's shape-inference message, shortened to its first error and led by
 /// the node it names: "node 'add' (Add): shape inference: Incompatible ...".

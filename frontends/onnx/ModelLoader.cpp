@@ -464,10 +464,11 @@ static void fixLegacyPRelu(onnx::ModelProto &model) {
   if (getDefaultOpset(model) >= 7)
     return;
   onnx::GraphProto &graph = *model.mutable_graph();
+  const DeclaredRanks ranks(graph);
   for (const onnx::NodeProto &node : graph.node()) {
     if (node.op_type() != "PRelu" || node.input_size() < 2)
       continue;
-    int rank = declaredRank(graph, node.input(0)).value_or(-1);
+    int rank = ranks.lookup(node.input(0)).value_or(-1);
     if (rank < 3)
       continue;
     for (onnx::TensorProto &slope : *graph.mutable_initializer()) {
