@@ -1,6 +1,8 @@
 //===- ModelLoader.cpp - parse, convert and infer an ONNX model -----------===//
 
 #include "frontends/onnx/ModelLoader.h"
+#include "frontends/onnx/ContainedLibOnnx.h"
+#include "frontends/onnx/DetachedWeights.h"
 #include "frontends/onnx/ModelChecks.h"
 #include "frontends/onnx/OpTable.h"
 
@@ -19,7 +21,6 @@
 #include <exception>
 #include <limits>
 #include <optional>
-#include <unordered_map>
 
 using namespace geflow;
 using namespace geflow::onnxfe;
@@ -386,49 +387,16 @@ void onnxfe::dropShapeHints(onnx::GraphProto &graph) {
 
 static void fixLegacyPRelu(onnx::ModelProto &model);
 
-/// The version converter round-trips the whole graph through its IR, copying
-/// every initializer twice. Large initializers are swapped out for data-less
-/// stand-ins (same name, type and dims) while it runs and swapped back
-/// afterwards, so weights are never copied.
-namespace {
-class DetachedWeights {
-public:
-  static constexpr size_t kThreshold = 4096;
+static std::string describeConversion(int64_t from, int64_t to) {
+  return "converting the model from opset " + std::to_string(from) + " to " +
+         std::to_string(to);
+}
 
-  void detach(onnx::GraphProto &graph) {
-    for (onnx::TensorProto &tensor : *graph.mutable_initializer()) {
-      if (tensor.ByteSizeLong() < kThreshold)
-        continue;
-      onnx::TensorProto standIn;
-      standIn.set_name(tensor.name());
-      standIn.set_data_type(tensor.data_type());
-      *standIn.mutable_dims() = tensor.dims();
-      weights[tensor.name()].Swap(&tensor);
-      tensor.Swap(&standIn);
-    }
-  }
-
-  void reattach(onnx::GraphProto &graph) {
-    for (onnx::TensorProto &tensor : *graph.mutable_initializer()) {
-      auto it = weights.find(tensor.name());
-      if (it != weights.end())
-        tensor.Swap(&it->second);
-    }
-    weights.clear();
-  }
-
-private:
-  std::unordered_map<std::string, onnx::TensorProto> weights;
-};
-} // namespace
-
-static llvm::Error convertOpset(onnx::ModelProto &model, int64_t target) {
-  int64_t opset = getDefaultOpset(model);
-  if (opset == target)
-    return llvm::Error::success();
+/// libonnx's version converter, run contained (ContainedLibOnnx.h).
+static llvm::Error convertWithLibOnnx(onnx::ModelProto &model, int64_t target) {
   // Some adapters (Softmax 12->13, broadcasting Add 6->7) need shapes; infer
-  // them leniently at the model's own opset first. Failures here surface later,
-  // in the strict inference at the target opset.
+  // them leniently at the model's own opset first. Failures here surface
+  // later, in the strict inference at the target opset.
   try {
     onnx::shape_inference::InferShapes(
         model, onnx::OpSchemaRegistry::Instance(),
@@ -436,6 +404,7 @@ static llvm::Error convertOpset(onnx::ModelProto &model, int64_t target) {
   } catch (const std::exception &) {
   }
   fixLegacyPRelu(model);
+  int64_t opset = getDefaultOpset(model);
   DetachedWeights weights;
   weights.detach(*model.mutable_graph());
   std::string failure;
@@ -450,10 +419,16 @@ static llvm::Error convertOpset(onnx::ModelProto &model, int64_t target) {
   }
   weights.reattach(*model.mutable_graph());
   if (!failure.empty())
-    return makeError("converting the model from opset " +
-                     std::to_string(opset) + " to " + std::to_string(target) +
-                     " failed: " + failure);
+    return makeError(describeConversion(opset, target) + " failed: " + failure);
   return llvm::Error::success();
+}
+
+static llvm::Error convertOpset(onnx::ModelProto &model, int64_t target) {
+  int64_t opset = getDefaultOpset(model);
+  if (opset == target)
+    return llvm::Error::success();
+  return runContained(model, describeConversion(opset, target),
+                      convertWithLibOnnx, target);
 }
 
 /// Before opset 7, PRelu broadcast a 1-D slope along the channel axis (axis 1);
@@ -489,7 +464,8 @@ static void fixLegacyPRelu(onnx::ModelProto &model) {
   }
 }
 
-llvm::Error onnxfe::inferShapes(onnx::ModelProto &model) {
+/// libonnx's strict shape inference, run contained (ContainedLibOnnx.h).
+static llvm::Error inferWithLibOnnx(onnx::ModelProto &model, int64_t) {
   try {
     onnx::ShapeInferenceOptions options(/*check_type=*/true, /*error_mode=*/1,
                                         /*enable_data_propagation=*/true);
@@ -501,6 +477,10 @@ llvm::Error onnxfe::inferShapes(onnx::ModelProto &model) {
     return makeError("shape inference failed: unknown exception");
   }
   return llvm::Error::success();
+}
+
+llvm::Error onnxfe::inferShapes(onnx::ModelProto &model) {
+  return runContained(model, "shape inference", inferWithLibOnnx);
 }
 
 llvm::Error onnxfe::prepareModel(onnx::ModelProto &model,

@@ -1,0 +1,322 @@
+//===- ContainedLibOnnx.cpp - libonnx calls a crash cannot escape ---------===//
+
+#include "frontends/onnx/ContainedLibOnnx.h"
+#include "frontends/onnx/DetachedWeights.h"
+#include "frontends/onnx/ModelLoader.h"
+
+#include <cerrno>
+#include <csignal>
+#include <cstdint>
+#include <cstring>
+#include <exception>
+#include <mutex>
+#include <string>
+
+#include <fcntl.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+using namespace geflow;
+using namespace geflow::onnxfe;
+
+// Under a sanitizer with libFuzzer, a sanitizer report in the child would run
+// the fuzzer's death callback and record the input as a crash of ours; the
+// child's death is an error the parent reports instead. Null without a
+// sanitizer runtime.
+extern "C" void __sanitizer_set_death_callback(void (*callback)(void))
+    __attribute__((weak));
+
+namespace {
+
+/// A request: the work, its argument, how many nodes to keep (all when
+/// negative), then `modelBytes` bytes of serialized ModelProto.
+struct RequestHeader {
+  uint64_t work;
+  int64_t argument;
+  int64_t nodeCount;
+  uint64_t modelBytes;
+};
+
+/// A reply: a kind, then `bytes` bytes of payload.
+struct ReplyHeader {
+  char kind;
+  uint64_t bytes;
+};
+constexpr char kModelReply = 'M'; // a serialized ModelProto
+constexpr char kErrorReply = 'E'; // an error message
+
+bool sendAll(int fd, const void *data, size_t size) {
+  const char *bytes = static_cast<const char *>(data);
+  while (size > 0) {
+    // MSG_NOSIGNAL: a dead child is an outcome, not a SIGPIPE for us.
+    ssize_t sent = ::send(fd, bytes, size, MSG_NOSIGNAL);
+    if (sent < 0 && errno == EINTR)
+      continue;
+    if (sent <= 0)
+      return false;
+    bytes += sent;
+    size -= static_cast<size_t>(sent);
+  }
+  return true;
+}
+
+bool receiveAll(int fd, void *data, size_t size) {
+  char *bytes = static_cast<char *>(data);
+  while (size > 0) {
+    ssize_t got = ::recv(fd, bytes, size, 0);
+    if (got < 0 && errno == EINTR)
+      continue;
+    if (got <= 0)
+      return false;
+    bytes += got;
+    size -= static_cast<size_t>(got);
+  }
+  return true;
+}
+
+bool sendReply(int fd, char kind, const std::string &payload) {
+  ReplyHeader header{kind, payload.size()};
+  return sendAll(fd, &header, sizeof(header)) &&
+         sendAll(fd, payload.data(), payload.size());
+}
+
+/// Signals the child dies of quietly: the parent reports the death, and a
+/// sanitizer's or fuzzer's handler inherited from the parent would report it
+/// as the parent's own crash.
+void dieQuietlyOnCrash() {
+  for (int signal : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP})
+    std::signal(signal, SIG_DFL);
+  if (__sanitizer_set_death_callback)
+    __sanitizer_set_death_callback(nullptr);
+  // std::terminate and a sanitizer print to stderr; the user gets one line.
+  int devNull = ::open("/dev/null", O_WRONLY);
+  if (devNull >= 0)
+    ::dup2(devNull, STDERR_FILENO);
+}
+
+/// One request's work inside the child.
+std::string serveRequest(const RequestHeader &header, const std::string &bytes,
+                         char *kind) {
+  *kind = kErrorReply;
+  onnx::ModelProto model;
+  if (!model.ParseFromString(bytes))
+    return "the contained process could not read the model";
+  onnx::GraphProto &graph = *model.mutable_graph();
+  if (header.nodeCount >= 0 && header.nodeCount < graph.node_size())
+    graph.mutable_node()->DeleteSubrange(
+        static_cast<int>(header.nodeCount),
+        graph.node_size() - static_cast<int>(header.nodeCount));
+  auto work = reinterpret_cast<LibOnnxWork>(header.work);
+  try {
+    if (llvm::Error err = work(model, header.argument))
+      return llvm::toString(std::move(err));
+  } catch (const std::exception &e) {
+    return std::string("unexpected exception: ") + e.what();
+  } catch (...) {
+    return "unexpected exception";
+  }
+  *kind = kModelReply;
+  return model.SerializeAsString();
+}
+
+/// The child's loop; it ends when the parent closes the socket (or dies).
+[[noreturn]] void serve(int fd) {
+  dieQuietlyOnCrash();
+  for (;;) {
+    RequestHeader header;
+    std::string bytes;
+    if (!receiveAll(fd, &header, sizeof(header)))
+      break;
+    bytes.resize(header.modelBytes);
+    if (!receiveAll(fd, bytes.data(), bytes.size()))
+      break;
+    char kind;
+    std::string reply = serveRequest(header, bytes, &kind);
+    if (!sendReply(fd, kind, reply))
+      break;
+  }
+  // _exit: no atexit handlers, no leak check, no flush of the parent's
+  // buffered stdio.
+  ::_exit(0);
+}
+
+/// How one request ended.
+struct Outcome {
+  bool started = false; // false: no child could be had; run in-process
+  bool died = false;    // the child died; `status` says how
+  int status = 0;
+  char kind = 0;
+  std::string payload;
+};
+
+/// The forked child that runs libonnx for this process. Calls are serialized
+/// by the caller.
+class ContainedProcess {
+public:
+  ContainedProcess() = default;
+  ContainedProcess(const ContainedProcess &) = delete;
+  ContainedProcess &operator=(const ContainedProcess &) = delete;
+  ~ContainedProcess() { stop(); }
+
+  Outcome call(LibOnnxWork work, int64_t argument, int64_t nodeCount,
+               const std::string &model) {
+    Outcome outcome;
+    if (pid_ < 0 && !start())
+      return outcome;
+    outcome.started = true;
+    RequestHeader request{reinterpret_cast<uint64_t>(work), argument, nodeCount,
+                          model.size()};
+    ReplyHeader reply{};
+    if (sendAll(socket_, &request, sizeof(request)) &&
+        sendAll(socket_, model.data(), model.size()) &&
+        receiveAll(socket_, &reply, sizeof(reply))) {
+      outcome.kind = reply.kind;
+      outcome.payload.resize(reply.bytes);
+      if (receiveAll(socket_, outcome.payload.data(), reply.bytes))
+        return outcome;
+    }
+    outcome.died = true;
+    outcome.status = stop();
+    return outcome;
+  }
+
+private:
+  bool start() {
+    // A debugger or profiler looking into libonnx wants it in this process.
+    if (::getenv("GEFLOW_ONNX_IN_PROCESS"))
+      return false;
+    int fds[2];
+    if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0)
+      return false;
+    pid_t pid = ::fork();
+    if (pid < 0) {
+      ::close(fds[0]);
+      ::close(fds[1]);
+      return false;
+    }
+    if (pid == 0) {
+      ::close(fds[0]);
+      serve(fds[1]);
+    }
+    ::close(fds[1]);
+    pid_ = pid;
+    socket_ = fds[0];
+    return true;
+  }
+
+  /// Closes the socket, which ends the child's loop, and reaps the child;
+  /// returns its wait status.
+  int stop() {
+    int status = 0;
+    if (pid_ < 0)
+      return status;
+    ::close(socket_);
+    while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+    }
+    pid_ = -1;
+    socket_ = -1;
+    return status;
+  }
+
+  pid_t pid_ = -1;
+  int socket_ = -1;
+};
+
+std::string describeDeath(int status) {
+  if (WIFSIGNALED(status)) {
+    int signal = WTERMSIG(status);
+    const char *name = ::sigabbrev_np(signal);
+    return name ? "SIG" + std::string(name)
+                : "signal " + std::to_string(signal);
+  }
+  return "exit status " + std::to_string(WEXITSTATUS(status));
+}
+
+/// The first node whose prefix of the node list kills the child, found by
+/// bisection; a prefix ending before it lives, since libonnx works through the
+/// nodes in order. -1 when even the whole list lives now. `status` becomes
+/// the fatal prefix's death.
+int findFatalNode(ContainedProcess &process, LibOnnxWork work, int64_t argument,
+                  const std::string &model, int nodeCount, int *status) {
+  auto dies = [&](int prefix) {
+    Outcome outcome = process.call(work, argument, prefix, model);
+    if (outcome.died)
+      *status = outcome.status;
+    return outcome.died;
+  };
+  int low = 1, high = nodeCount;
+  if (high == 0 || !dies(high))
+    return -1;
+  while (low < high) {
+    int middle = low + (high - low) / 2;
+    if (dies(middle))
+      high = middle;
+    else
+      low = middle + 1;
+  }
+  dies(high); // the last probe may have been a survivor
+  return high - 1;
+}
+
+/// `model` becomes `result`, but in place: callers hold references into the
+/// graph across the call, as they may across an in-process libonnx call.
+void adoptKeepingGraphObject(onnx::ModelProto &model,
+                             onnx::ModelProto &result) {
+  onnx::GraphProto *graph = model.release_graph();
+  graph->Swap(result.mutable_graph());
+  model.Swap(&result);
+  model.set_allocated_graph(graph);
+}
+
+} // namespace
+
+llvm::Error onnxfe::runContained(onnx::ModelProto &model, llvm::StringRef stage,
+                                 LibOnnxWork work, int64_t argument) {
+  static std::mutex callMutex;
+  static ContainedProcess process;
+  std::lock_guard<std::mutex> lock(callMutex);
+
+  onnx::GraphProto &graph = *model.mutable_graph();
+  DetachedWeights weights;
+  weights.detach(graph);
+  std::string request;
+  if (!model.SerializeToString(&request)) {
+    weights.reattach(graph);
+    return makeError(stage + ": the model does not serialize (over 2 GiB "
+                             "without its large weights?)");
+  }
+  Outcome outcome = process.call(work, argument, /*nodeCount=*/-1, request);
+  if (!outcome.started) {
+    weights.reattach(graph);
+    return work(model, argument);
+  }
+  if (!outcome.died) {
+    if (outcome.kind == kModelReply) {
+      onnx::ModelProto result;
+      if (!result.ParseFromString(outcome.payload)) {
+        weights.reattach(graph);
+        return makeError(stage + ": the model came back unreadable from the "
+                                 "contained process");
+      }
+      adoptKeepingGraphObject(model, result);
+      weights.reattach(graph);
+      return llvm::Error::success();
+    }
+    weights.reattach(graph);
+    return makeError(outcome.payload);
+  }
+
+  int status = outcome.status;
+  int fatal = findFatalNode(process, work, argument, request, graph.node_size(),
+                            &status);
+  weights.reattach(graph);
+  std::string crash =
+      "libonnx crashed (" + describeDeath(status) + ") in " + stage.str();
+  if (fatal < 0)
+    return makeError(crash + " on this model");
+  const onnx::NodeProto &node = graph.node(fatal);
+  int64_t opset = isDefaultDomain(node.domain()) ? getDefaultOpset(model) : -1;
+  return makeError(describeNode(node, opset, fatal) + ": " + crash +
+                   "; its inputs or attributes are malformed");
+}

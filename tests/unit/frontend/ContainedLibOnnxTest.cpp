@@ -1,0 +1,110 @@
+//===- ContainedLibOnnxTest.cpp - libonnx crashes become errors -----------===//
+//
+// Issue 8: libonnx's inference and converter crash on malformed nodes; they
+// run in a forked child, whose death is an error naming the node, and the
+// next call gets a new child.
+//
+//===----------------------------------------------------------------------===//
+
+#include "frontends/onnx/ContainedLibOnnx.h"
+#include "frontends/onnx/ModelLoader.h"
+#include "tests/unit/frontend/OnnxImporterTestFixture.h"
+#include "tests/unit/frontend/OnnxModelBuilder.h"
+
+#include <csignal>
+#include <cstring>
+
+using namespace geflow;
+using namespace geflow::test;
+
+namespace {
+
+/// x[2,3] -> Relu -> Relu -> Relu -> y, with a 16 KiB initializer nobody
+/// reads, which stays in the parent while the child works.
+OnnxModelBuilder reluChain() {
+  OnnxModelBuilder b;
+  b.input("x", {int64_t(2), int64_t(3)});
+  b.floatInit("w", {64, 64}, std::vector<float>(64 * 64, 0.5f));
+  b.node("Relu", {"x"}, {"a"}, "first");
+  b.node("Relu", {"a"}, {"b"}, "second");
+  b.node("Relu", {"b"}, {"y"}, "third");
+  b.output("y");
+  return b;
+}
+
+/// Dies like a libonnx inference function would, once the graph has a third
+/// node.
+llvm::Error crashOnThirdNode(onnx::ModelProto &model, int64_t) {
+  if (model.graph().node_size() >= 3)
+    std::raise(SIGSEGV);
+  return llvm::Error::success();
+}
+
+llvm::Error renameGraph(onnx::ModelProto &model, int64_t argument) {
+  model.mutable_graph()->set_name("renamed " + std::to_string(argument));
+  model.set_ir_version(argument);
+  return llvm::Error::success();
+}
+
+llvm::Error refuse(onnx::ModelProto &model, int64_t) {
+  return onnxfe::makeError("refused '" + model.graph().name() + "'");
+}
+
+TEST(ContainedLibOnnx, ADeathNamesTheFirstFatalNode) {
+  onnx::ModelProto model = reluChain().model;
+  llvm::Error err =
+      onnxfe::runContained(model, "shape inference", crashOnThirdNode);
+  EXPECT_EQ(llvm::toString(std::move(err)),
+            "node 'third' (Relu, opset 17): libonnx crashed (SIGSEGV) in "
+            "shape inference; its inputs or attributes are malformed");
+  // The parent's model is untouched, weights included.
+  EXPECT_EQ(model.graph().node_size(), 3);
+  EXPECT_EQ(model.graph().initializer(0).raw_data().size(), 64 * 64 * 4u);
+
+  // A new child serves the next call.
+  llvm::Error next = onnxfe::runContained(model, "rename", renameGraph, 9);
+  EXPECT_FALSE(next) << llvm::toString(std::move(next));
+  EXPECT_EQ(model.graph().name(), "renamed 9");
+}
+
+TEST(ContainedLibOnnx, TheChildsModelComesBackInPlaceWithItsWeights) {
+  onnx::ModelProto model = reluChain().model;
+  const onnx::GraphProto *graphObject = &model.graph();
+  llvm::Error err = onnxfe::runContained(model, "rename", renameGraph, 7);
+  ASSERT_FALSE(err) << llvm::toString(std::move(err));
+  EXPECT_EQ(model.graph().name(), "renamed 7");
+  EXPECT_EQ(model.ir_version(), 7);
+  EXPECT_EQ(&model.graph(), graphObject);
+  ASSERT_EQ(model.graph().initializer_size(), 1);
+  const onnx::TensorProto &w = model.graph().initializer(0);
+  EXPECT_EQ(w.dims_size(), 2);
+  ASSERT_EQ(w.raw_data().size(), 64 * 64 * 4u);
+  float last;
+  std::memcpy(&last, w.raw_data().data() + 4095 * 4, 4);
+  EXPECT_EQ(last, 0.5f);
+}
+
+TEST(ContainedLibOnnx, TheChildsErrorComesBackAsItIs) {
+  onnx::ModelProto model = reluChain().model;
+  llvm::Error err = onnxfe::runContained(model, "refusal", refuse);
+  EXPECT_EQ(llvm::toString(std::move(err)), "refused 'test'");
+  EXPECT_EQ(model.graph().initializer(0).raw_data().size(), 64 * 64 * 4u);
+}
+
+using ContainedImportTest = OnnxImporterTest;
+
+// Found by fuzzing: LayerNormalization's inference in libonnx 1.12 indexes
+// the default axis -1 into a rank-0 input's dims when it types Mean.
+TEST_F(ContainedImportTest, LayerNormOnARankZeroInputIsAnError) {
+  OnnxModelBuilder b;
+  b.input("x", std::vector<Dim>{});
+  b.input("scale", {int64_t(3)});
+  b.node("LayerNormalization", {"x", "scale"}, {"y", "mean", "inv"}, "ln");
+  b.output("y");
+  EXPECT_EQ(importError(b.model),
+            "node 'ln' (LayerNormalization, opset 17): libonnx crashed "
+            "(SIGSEGV) in shape inference; its inputs or attributes are "
+            "malformed");
+}
+
+} // namespace
