@@ -337,7 +337,9 @@ static std::string listInputNames(const onnx::GraphProto &graph) {
 
 static llvm::Error applyInputShapes(onnx::GraphProto &graph,
                                     const std::vector<InputShape> &shapes) {
-  for (const auto &[name, dims] : shapes) {
+  for (const InputShape &requested : shapes) {
+    const std::string &name = requested.first;
+    const std::vector<int64_t> &dims = requested.second;
     auto it =
         llvm::find_if(graph.input(), [&](const onnx::ValueInfoProto &input) {
           return input.name() == name;
