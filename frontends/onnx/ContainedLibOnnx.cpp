@@ -5,6 +5,7 @@
 #include "frontends/onnx/ModelLoader.h"
 
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstdint>
 #include <cstring>
@@ -13,6 +14,7 @@
 #include <string>
 
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -61,9 +63,29 @@ bool sendAll(int fd, const void *data, size_t size) {
   return true;
 }
 
-bool receiveAll(int fd, void *data, size_t size) {
+using Clock = std::chrono::steady_clock;
+
+/// Receives `size` bytes; false at end of stream, on an error, or when
+/// `deadline` passes first (then `*late` is set).
+bool receiveAll(int fd, void *data, size_t size,
+                Clock::time_point deadline = Clock::time_point::max(),
+                bool *late = nullptr) {
   char *bytes = static_cast<char *>(data);
   while (size > 0) {
+    if (late) {
+      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+          deadline - Clock::now());
+      pollfd ready{fd, POLLIN, 0};
+      int polled = left.count() > 0
+                       ? ::poll(&ready, 1, static_cast<int>(left.count()))
+                       : 0;
+      if (polled < 0 && errno == EINTR)
+        continue;
+      if (polled == 0) {
+        *late = true;
+        return false;
+      }
+    }
     ssize_t got = ::recv(fd, bytes, size, 0);
     if (got < 0 && errno == EINTR)
       continue;
@@ -145,10 +167,21 @@ std::string serveRequest(const RequestHeader &header, const std::string &bytes,
 struct Outcome {
   bool started = false; // false: no child could be had; run in-process
   bool died = false;    // the child died; `status` says how
+  bool late = false;    // ... because it ran past timeLimit and was killed
   int status = 0;
   char kind = 0;
   std::string payload;
 };
+
+/// How long one call may take. libonnx infers a 100k-node model in seconds;
+/// a child still busy after this is looping on a malformed model.
+std::chrono::milliseconds timeLimit = std::chrono::seconds(120);
+
+std::string describeTimeLimit() {
+  if (timeLimit.count() % 1000 == 0)
+    return std::to_string(timeLimit.count() / 1000) + " s";
+  return std::to_string(timeLimit.count()) + " ms";
+}
 
 /// The forked child that runs libonnx for this process. Calls are serialized
 /// by the caller.
@@ -168,14 +201,18 @@ public:
     RequestHeader request{reinterpret_cast<uint64_t>(work), argument, nodeCount,
                           model.size()};
     ReplyHeader reply{};
+    Clock::time_point deadline = Clock::now() + timeLimit;
     if (sendAll(socket_, &request, sizeof(request)) &&
         sendAll(socket_, model.data(), model.size()) &&
-        receiveAll(socket_, &reply, sizeof(reply))) {
+        receiveAll(socket_, &reply, sizeof(reply), deadline, &outcome.late)) {
       outcome.kind = reply.kind;
       outcome.payload.resize(reply.bytes);
-      if (receiveAll(socket_, outcome.payload.data(), reply.bytes))
+      if (receiveAll(socket_, outcome.payload.data(), reply.bytes, deadline,
+                     &outcome.late))
         return outcome;
     }
+    if (outcome.late)
+      ::kill(pid_, SIGKILL);
     outcome.died = true;
     outcome.status = stop();
     return outcome;
@@ -271,6 +308,10 @@ void adoptKeepingGraphObject(onnx::ModelProto &model,
 
 } // namespace
 
+void onnxfe::setContainedTimeLimit(std::chrono::milliseconds limit) {
+  timeLimit = limit;
+}
+
 llvm::Error onnxfe::runContained(onnx::ModelProto &model, llvm::StringRef stage,
                                  LibOnnxWork work, int64_t argument) {
   static std::mutex callMutex;
@@ -307,6 +348,12 @@ llvm::Error onnxfe::runContained(onnx::ModelProto &model, llvm::StringRef stage,
     return makeError(outcome.payload);
   }
 
+  if (outcome.late) {
+    weights.reattach(graph);
+    return makeError("libonnx did not finish " + stage + " within " +
+                     describeTimeLimit() +
+                     "; the model is malformed or too large");
+  }
   int status = outcome.status;
   int fatal = findFatalNode(process, work, argument, request, graph.node_size(),
                             &status);

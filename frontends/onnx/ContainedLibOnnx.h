@@ -19,6 +19,8 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <chrono>
+
 namespace geflow::onnxfe {
 
 /// A libonnx call on a model, with one integer argument (the target opset of
@@ -38,6 +40,10 @@ using LibOnnxWork = llvm::Error (*)(onnx::ModelProto &model, int64_t argument);
 /// or GEFLOW_ONNX_IN_PROCESS is set (for a debugger), `work` runs here.
 llvm::Error runContained(onnx::ModelProto &model, llvm::StringRef stage,
                          LibOnnxWork work, int64_t argument = 0);
+
+/// How long one call may run before the child is killed and the call fails
+/// ("libonnx did not finish shape inference within 120 s"); 120 s unless set.
+void setContainedTimeLimit(std::chrono::milliseconds limit);
 
 } // namespace geflow::onnxfe
 

@@ -14,6 +14,8 @@
 #include <csignal>
 #include <cstring>
 
+#include <unistd.h>
+
 using namespace geflow;
 using namespace geflow::test;
 
@@ -44,6 +46,11 @@ llvm::Error renameGraph(onnx::ModelProto &model, int64_t argument) {
   model.mutable_graph()->set_name("renamed " + std::to_string(argument));
   model.set_ir_version(argument);
   return llvm::Error::success();
+}
+
+llvm::Error loopForever(onnx::ModelProto &, int64_t) {
+  for (;;)
+    ::pause();
 }
 
 llvm::Error refuse(onnx::ModelProto &model, int64_t) {
@@ -89,6 +96,19 @@ TEST(ContainedLibOnnx, TheChildsErrorComesBackAsItIs) {
   llvm::Error err = onnxfe::runContained(model, "refusal", refuse);
   EXPECT_EQ(llvm::toString(std::move(err)), "refused 'test'");
   EXPECT_EQ(model.graph().initializer(0).raw_data().size(), 64 * 64 * 4u);
+}
+
+TEST(ContainedLibOnnx, AChildPastTheTimeLimitIsKilled) {
+  onnx::ModelProto model = reluChain().model;
+  onnxfe::setContainedTimeLimit(std::chrono::milliseconds(200));
+  llvm::Error err = onnxfe::runContained(model, "shape inference", loopForever);
+  onnxfe::setContainedTimeLimit(std::chrono::seconds(120));
+  EXPECT_EQ(llvm::toString(std::move(err)),
+            "libonnx did not finish shape inference within 200 ms; the model "
+            "is malformed or too large");
+  llvm::Error next = onnxfe::runContained(model, "rename", renameGraph, 3);
+  EXPECT_FALSE(next) << llvm::toString(std::move(next));
+  EXPECT_EQ(model.graph().name(), "renamed 3");
 }
 
 using ContainedImportTest = OnnxImporterTest;
