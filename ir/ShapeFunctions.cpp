@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::ge;
@@ -37,12 +38,13 @@ std::string mlir::ge::formatShape(ArrayRef<int64_t> shape) {
 
 int64_t mlir::ge::numElements(ArrayRef<int64_t> shape) {
   int64_t n = 1;
+  bool overflow = false;
   for (int64_t d : shape) {
     if (isDyn(d))
       return kDynamic;
-    n *= d;
+    overflow |= __builtin_mul_overflow(n, d, &n);
   }
-  return n;
+  return overflow ? std::numeric_limits<int64_t>::max() : n;
 }
 
 FailureOr<int64_t> mlir::ge::normalizeAxis(int64_t axis, int64_t rank,
@@ -204,17 +206,23 @@ FailureOr<Shape> mlir::ge::reshapeShape(ArrayRef<int64_t> input,
   }
   int64_t total = numElements(input);
   int64_t known = 1;
-  bool knownStatic = true;
+  bool knownStatic = true, knownOverflows = false;
   for (size_t i = 0; i < out.size(); ++i) {
     if ((int64_t)i == inferIndex)
       continue;
     if (isDyn(out[i]))
       knownStatic = false;
     else
-      known *= out[i];
+      knownOverflows |= __builtin_mul_overflow(known, out[i], &known);
   }
   if (isDyn(total) || !knownStatic)
     return out;
+  if (knownOverflows || total == std::numeric_limits<int64_t>::max()) {
+    (void)fail(why, "cannot reshape " + formatShape(input) + " into " +
+                        formatShape(target) +
+                        ": a shape has 2^63 elements or more");
+    return failure();
+  }
   if (inferIndex >= 0) {
     if (known == 0 || total % known != 0) {
       (void)fail(why, "cannot reshape " + formatShape(input) + " (" +

@@ -39,7 +39,9 @@ FailureOr<Shape> broadcastShapes(llvm::ArrayRef<int64_t> a,
                                  llvm::ArrayRef<int64_t> b,
                                  std::string *why = nullptr);
 
-/// Product of the dims, or kDynamic if one is dynamic.
+/// Product of the dims, or kDynamic if one is dynamic. Saturates at
+/// INT64_MAX: a model's dims may be anything (a fuzzed Reshape target
+/// overflowed here), and no caller's arithmetic may wrap.
 int64_t numElements(llvm::ArrayRef<int64_t> shape);
 
 /// Window attributes of a conv or pool, one entry per spatial dim (pads: two).

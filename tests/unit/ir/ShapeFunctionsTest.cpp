@@ -122,6 +122,14 @@ TEST(ShapeFunctions, Reshape) {
   EXPECT_TRUE(failed(reshapeShape(S({2, 3}), S({4, -1}), false, &why)));
   EXPECT_EQ(why, "cannot reshape [2, 3] (6 elements) into [4, -1]");
   EXPECT_TRUE(failed(reshapeShape(S({2, 3}), S({0, -1}), true, &why)));
+  // Found by fuzzing: the target's product overflowed int64 (UB) and could
+  // wrap to the input's element count.
+  EXPECT_TRUE(failed(reshapeShape(S({1, 9, 4, 4}),
+                                  S({274877906945, 12884901891, 0, 4, 4}),
+                                  false, &why)));
+  EXPECT_EQ(why, "cannot reshape [1, 9, 4, 4] into [274877906945, "
+                 "12884901891, 0, 4, 4]: a shape has 2^63 elements or more");
+  EXPECT_EQ(numElements(S({int64_t(1) << 40, int64_t(1) << 40})), INT64_MAX);
 }
 
 TEST(ShapeFunctions, Slice) {
