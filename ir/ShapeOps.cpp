@@ -399,7 +399,12 @@ LogicalResult TileOp::verify() {
     if (r < 0)
       return emitOpError() << "repeats " << formatShape(*repeats)
                            << " has a negative value";
-    out.push_back(isDyn(d) ? kDynamic : d * r);
+    int64_t tiled = kDynamic;
+    if (!isDyn(d) && __builtin_mul_overflow(d, r, &tiled))
+      return emitOpError() << "repeats " << formatShape(*repeats)
+                           << " overflow int64 dims on input "
+                           << formatShape(input);
+    out.push_back(tiled);
   }
   return verifyResultShape(*this, 0, out);
 }

@@ -9,6 +9,8 @@
 
 #include "llvm/ADT/STLExtras.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::ge;
 using llvm::ArrayRef;
@@ -24,6 +26,8 @@ static LogicalResult fail(std::string *why, const llvm::Twine &msg) {
 //===----------------------------------------------------------------------===//
 // Windows: conv and pool
 //===----------------------------------------------------------------------===//
+
+static constexpr int64_t kMaxWindowValue = std::numeric_limits<int32_t>::max();
 
 static int64_t at(ArrayRef<int64_t> values, size_t i, int64_t dflt) {
   return i < values.size() ? values[i] : dflt;
@@ -45,10 +49,13 @@ LogicalResult mlir::ge::verifyWindowParams(const WindowParams &p,
                            " values but the input has " +
                            llvm::Twine(spatialRank) + " spatial dims (expected " +
                            llvm::Twine(expectedSize) + ")");
+    // The upper bound keeps the window arithmetic ((k - 1) * dilation + 1,
+    // in + pads) inside int64_t whatever a model declares.
     for (int64_t v : values)
-      if (v < min)
-        return fail(why, name + " value " + llvm::Twine(v) + " must be >= " +
-                             llvm::Twine(min));
+      if (v < min || v > kMaxWindowValue)
+        return fail(why, name + " value " + llvm::Twine(v) + " must be in [" +
+                             llvm::Twine(min) + ", " +
+                             llvm::Twine(kMaxWindowValue) + "]");
     return success();
   };
   if (failed(checkList("kernel_shape", p.kernel, spatialRank, 1)) ||

@@ -57,8 +57,16 @@ func.func @conv_pads_length(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) {
 // -----
 
 func.func @conv_strides(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) {
-  // expected-error @+1 {{'ge.conv' op strides value 0 must be >= 1}}
+  // expected-error @+1 {{'ge.conv' op strides value 0 must be in [1, 2147483647]}}
   %0 = ge.conv %x, %w {strides = array<i64: 0, 1>} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @conv_dilation_overflow(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) {
+  // expected-error @+1 {{'ge.conv' op dilations value 4611686018427387904 must be in [1, 2147483647]}}
+  %0 = ge.conv %x, %w {dilations = array<i64: 4611686018427387904, 1>} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32>
   return
 }
 

@@ -507,6 +507,15 @@ func.func @tile_result(%x: tensor<2x3xf32>) {
 
 // -----
 
+func.func @tile_overflow(%x: tensor<2x3xf32>) {
+  %r = ge.constant dense<[1, 4611686018427387904]> : tensor<2xi64>
+  // expected-error @+1 {{'ge.tile' op repeats [1, 4611686018427387904] overflow int64 dims on input [2, 3]}}
+  %0 = ge.tile %x, %r : (tensor<2x3xf32>, tensor<2xi64>) -> tensor<?x?xf32>
+  return
+}
+
+// -----
+
 func.func @transpose_perm(%x: tensor<2x3xf32>) {
   // expected-error @+1 {{'ge.transpose' op attribute 'perm': perm [0, 0] is not a permutation of [0, 2)}}
   %0 = ge.transpose %x {perm = array<i64: 0, 0>} : (tensor<2x3xf32>) -> tensor<2x2xf32>
