@@ -40,13 +40,14 @@ struct RequestHeader {
   uint64_t modelBytes;
 };
 
-/// A reply: a kind, then `bytes` bytes of payload.
+/// A reply: a kind, then `bytes` bytes of payload. Both headers are whole
+/// 8-byte words, so no padding byte travels uninitialized.
 struct ReplyHeader {
-  char kind;
+  uint64_t kind;
   uint64_t bytes;
 };
-constexpr char kModelReply = 'M'; // a serialized ModelProto
-constexpr char kErrorReply = 'E'; // an error message
+constexpr uint64_t kModelReply = 'M'; // a serialized ModelProto
+constexpr uint64_t kErrorReply = 'E'; // an error message
 
 bool sendAll(int fd, const void *data, size_t size) {
   const char *bytes = static_cast<const char *>(data);
@@ -97,7 +98,7 @@ bool receiveAll(int fd, void *data, size_t size,
   return true;
 }
 
-bool sendReply(int fd, char kind, const std::string &payload) {
+bool sendReply(int fd, uint64_t kind, const std::string &payload) {
   ReplyHeader header{kind, payload.size()};
   return sendAll(fd, &header, sizeof(header)) &&
          sendAll(fd, payload.data(), payload.size());
@@ -119,7 +120,7 @@ void dieQuietlyOnCrash() {
 
 /// One request's work inside the child.
 std::string serveRequest(const RequestHeader &header, const std::string &bytes,
-                         char *kind) {
+                         uint64_t *kind) {
   *kind = kErrorReply;
   onnx::ModelProto model;
   if (!model.ParseFromString(bytes))
@@ -153,7 +154,7 @@ std::string serveRequest(const RequestHeader &header, const std::string &bytes,
     bytes.resize(header.modelBytes);
     if (!receiveAll(fd, bytes.data(), bytes.size()))
       break;
-    char kind;
+    uint64_t kind;
     std::string reply = serveRequest(header, bytes, &kind);
     if (!sendReply(fd, kind, reply))
       break;
@@ -169,7 +170,7 @@ struct Outcome {
   bool died = false;    // the child died; `status` says how
   bool late = false;    // ... because it ran past timeLimit and was killed
   int status = 0;
-  char kind = 0;
+  uint64_t kind = 0;
   std::string payload;
 };
 
