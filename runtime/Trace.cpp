@@ -1,11 +1,11 @@
 //===- Trace.cpp - Chrome/Perfetto trace export ---------------------------===//
 #include "runtime/Trace.h"
 
+#include "runtime/support/TempFile.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <cstdio>
-#include <fstream>
 #include <map>
 
 namespace geflow::rt {
@@ -154,20 +154,11 @@ std::string chromeTraceJson(const std::vector<TaskRecord> &records) {
 
 Status writeChromeTrace(const std::vector<TaskRecord> &records,
                         const std::string &path) {
-  std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out)
-      return makeStatus(StatusCode::kNotFound,
-                        "trace: cannot write '" + tmp + "'");
-    out << chromeTraceJson(records);
-    if (!out)
-      return makeStatus(StatusCode::kInternal,
-                        "trace: writing '" + tmp + "' failed");
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0)
-    return makeStatus(StatusCode::kInternal,
-                      "trace: cannot rename '" + tmp + "' to '" + path + "'");
+  // A unique temporary, not "<path>.tmp": two exports to one path must not
+  // share it, and a user's own file of that name must survive.
+  Status written = replaceFileAtomically(path, {chromeTraceJson(records)});
+  if (!written.isOk())
+    return makeStatus(written.code(), "trace: " + written.message());
   return Status::ok();
 }
 

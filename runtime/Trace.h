@@ -51,7 +51,8 @@ struct TaskRecord {
 /// lane thread per concurrent task and a counter of busy cores.
 std::string chromeTraceJson(const std::vector<TaskRecord> &records);
 
-/// Writes chromeTraceJson to `path` through a temporary file.
+/// Writes chromeTraceJson to `path` through a uniquely named temporary beside
+/// it (runtime/support/TempFile.h), removed again on any failure.
 Status writeChromeTrace(const std::vector<TaskRecord> &records,
                         const std::string &path);
 
