@@ -2,10 +2,11 @@
 
 #include "executor/model/OutputFiles.h"
 
+#include "runtime/support/TempFile.h"
+
 #include <atomic>
 #include <cerrno>
 #include <cstring>
-#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -17,23 +18,16 @@ rt::Status cannotWrite(const std::string &path, const std::string &why) {
                         "cannot write '" + path + "': " + why);
 }
 
-/// write(2) until every byte is in `fd`; false with errno set.
-bool writeAll(int fd, std::string_view bytes) {
-  const char *p = bytes.data();
-  size_t size = bytes.size();
-  while (size > 0) {
-    ssize_t n = ::write(fd, p, size);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0) {
-      if (n == 0)
-        errno = EIO;
-      return false;
-    }
-    p += n;
-    size -= static_cast<size_t>(n);
-  }
-  return true;
+std::atomic<OutputObserver *> observer{nullptr};
+
+void tellMade(const std::string &path, OutputKind kind) {
+  if (OutputObserver *o = observer.load(std::memory_order_acquire))
+    o->made(path, kind);
+}
+
+void tellSettled(const std::string &path) {
+  if (OutputObserver *o = observer.load(std::memory_order_acquire))
+    o->settled(path);
 }
 
 bool isFolder(const std::string &path) {
@@ -42,6 +36,10 @@ bool isFolder(const std::string &path) {
 }
 
 } // namespace
+
+void setOutputObserver(OutputObserver *o) {
+  observer.store(o, std::memory_order_release);
+}
 
 bool OutputFiles::makeFolders(const std::string &dir, std::string *why) {
   struct stat st;
@@ -55,11 +53,14 @@ bool OutputFiles::makeFolders(const std::string &dir, std::string *why) {
   if (slash != std::string::npos && slash > 0 &&
       !makeFolders(dir.substr(0, slash), why))
     return false;
-  if (::mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST) {
+  if (::mkdir(dir.c_str(), 0755) != 0) {
+    if (errno == EEXIST && isFolder(dir))
+      return true; // made by someone else meanwhile: not ours to remove
     *why = std::strerror(errno);
     return false;
   }
   madeFolders_.push_back(dir);
+  tellMade(dir, OutputKind::kFolder);
   return true;
 }
 
@@ -75,52 +76,47 @@ rt::Status OutputFiles::stage(const std::string &path,
                               const std::vector<std::string_view> &pieces) {
   if (isFolder(path))
     return cannotWrite(path, "it is a folder");
-  // Unique per process and per call, so concurrent writers never share one.
-  static std::atomic<uint64_t> counter{0};
-  std::string tmp =
-      path + ".tmp." + std::to_string(::getpid()) + "." +
-      std::to_string(counter.fetch_add(1, std::memory_order_relaxed));
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd < 0)
-    return cannotWrite(path, std::strerror(errno));
-  staged_.push_back({path, tmp});
-  bool written = true;
-  for (std::string_view piece : pieces)
-    if (!(written = writeAll(fd, piece)))
-      break;
-  bool synced = written && ::fsync(fd) == 0;
-  std::string why = synced ? "" : std::strerror(errno);
-  if (::close(fd) != 0 && synced) {
-    synced = false;
-    why = std::strerror(errno);
-  }
-  if (!synced)
-    return cannotWrite(path, why);
-  return rt::Status::ok();
+  rt::TempFile tmp;
+  GEFLOW_RT_RETURN_IF_ERROR(rt::createTempBeside(path, &tmp));
+  staged_.push_back({path, tmp.path});
+  tellMade(tmp.path, OutputKind::kFile);
+  return rt::writeAndClose(tmp, path, pieces);
 }
 
 rt::Status OutputFiles::commit() {
   for (size_t i = 0; i < staged_.size(); ++i) {
     const Staged &s = staged_[i];
     if (::rename(s.tmp.c_str(), s.path.c_str()) != 0) {
-      std::string why = std::strerror(errno);
-      // The files renamed so far are complete; the rest are removed.
+      rt::Status failed = cannotWrite(s.path, std::strerror(errno));
+      // The files renamed so far are complete and keep their folders; the
+      // rest are removed.
       staged_.erase(staged_.begin(), staged_.begin() + i);
-      madeFolders_.clear();
-      return cannotWrite(s.path, why);
+      keepFolders();
+      return failed;
     }
+    tellSettled(s.tmp);
   }
   staged_.clear();
-  madeFolders_.clear();
+  keepFolders();
   return rt::Status::ok();
 }
 
+void OutputFiles::keepFolders() {
+  for (const std::string &dir : madeFolders_)
+    tellSettled(dir);
+  madeFolders_.clear();
+}
+
 void OutputFiles::discard() {
-  for (const Staged &s : staged_)
+  for (const Staged &s : staged_) {
     ::unlink(s.tmp.c_str());
+    tellSettled(s.tmp);
+  }
   staged_.clear();
-  for (auto it = madeFolders_.rbegin(); it != madeFolders_.rend(); ++it)
+  for (auto it = madeFolders_.rbegin(); it != madeFolders_.rend(); ++it) {
     ::rmdir(it->c_str()); // only when empty: never a user's file
+    tellSettled(*it);
+  }
   madeFolders_.clear();
 }
 

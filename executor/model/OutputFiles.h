@@ -6,6 +6,8 @@
 // committed -- temporaries and the folders made for them -- is removed, also
 // when the OutputFiles is destroyed on an error path. geflow compile, import,
 // run and dump, --dump-graph and --profile all write through one of these.
+// A process that may be killed midway installs an OutputObserver to remove
+// what is left then (geflow: tools/geflow/RemoveOnSignal.h).
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEFLOW_EXECUTOR_MODEL_OUTPUTFILES_H
@@ -19,6 +21,24 @@
 #include <vector>
 
 namespace geflow::om {
+
+/// What an OutputFiles makes on disk.
+enum class OutputKind { kFile, kFolder };
+
+/// Told of every temporary and folder an OutputFiles makes, once it exists,
+/// and again once it is renamed into place, removed or kept for good. The
+/// library installs no signal handlers itself: a process has one owner of
+/// those (LLVM's in geflow), and a host program linking the executor keeps
+/// its own.
+class OutputObserver {
+public:
+  virtual ~OutputObserver() = default;
+  virtual void made(const std::string &path, OutputKind kind) = 0;
+  virtual void settled(const std::string &path) = 0;
+};
+
+/// Sets the observer of every OutputFiles in the process (nullptr: none).
+void setOutputObserver(OutputObserver *observer);
 
 class OutputFiles {
 public:
@@ -45,6 +65,8 @@ public:
 private:
   /// createFolder's work; false with the reason in `why`.
   bool makeFolders(const std::string &dir, std::string *why);
+  /// The folders made stay, holding committed files.
+  void keepFolders();
 
   struct Staged {
     std::string path, tmp;

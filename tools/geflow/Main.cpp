@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tools/geflow/Commands.h"
+#include "tools/geflow/RemoveOnSignal.h"
 
 #include "llvm/Support/InitLLVM.h"
 
@@ -29,6 +30,7 @@ llvm::cl::OptionCategory &geflow::cli::geflowCategory() {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
+  removeOutputsOnSignal();
   // protobuf logs to stderr while parsing a damaged file (invalid UTF-8 in a
   // string field) and then fails the parse, which we report in one line.
   google::protobuf::SetLogHandler(nullptr);

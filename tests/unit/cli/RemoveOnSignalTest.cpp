@@ -1,0 +1,144 @@
+//===- RemoveOnSignalTest.cpp - a killed geflow leaves no outputs ---------===//
+//
+// A child process set up as geflow's main() is (LLVM's handlers, then
+// removeOutputsOnSignal) stages outputs through om::OutputFiles and is killed
+// or crashes; the parent checks that the signal ended it and that nothing it
+// staged or made is left.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tools/geflow/RemoveOnSignal.h"
+
+#include "executor/model/OutputFiles.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Signals.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <csignal>
+#include <cstdlib>
+#include <fcntl.h>
+#include <filesystem>
+#include <fstream>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+using geflow::om::OutputFiles;
+
+namespace {
+
+/// A crash is a fault, not a raise(): LLVM's crash handler returns into the
+/// faulting code, which faults again with the default action restored.
+void deliver(int signal) {
+  if (signal == SIGSEGV) {
+    void *page =
+        ::mmap(nullptr, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    *static_cast<volatile char *>(page) = 1;
+  }
+  if (signal == SIGABRT)
+    std::abort(); // what a failed assertion does
+  ::raise(signal);
+}
+
+class RemoveOnSignal : public ::testing::TestWithParam<int> {
+protected:
+  void SetUp() override {
+    std::string name =
+        ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    std::replace(name.begin(), name.end(), '/', '-');
+    root_ =
+        fs::temp_directory_path() /
+        ("geflow-remove-on-signal-" + std::to_string(::getpid()) + "-" + name);
+    fs::remove_all(root_);
+    fs::create_directories(root_);
+  }
+  void TearDown() override { fs::remove_all(root_); }
+
+  std::string path(const std::string &name) const {
+    return (root_ / name).string();
+  }
+  /// Every entry under the test folder, relative, sorted.
+  std::vector<std::string> entries() const {
+    std::vector<std::string> names;
+    for (const auto &e : fs::recursive_directory_iterator(root_))
+      names.push_back(fs::relative(e.path(), root_).string());
+    std::sort(names.begin(), names.end());
+    return names;
+  }
+
+  /// Runs `body` in a child set up like geflow, which then gets `signal`
+  /// the way it comes in real life; returns how the child ended (a waitpid
+  /// status).
+  template <typename Body> int runChildThenRaise(int signal, Body body) {
+    pid_t pid = ::fork();
+    if (pid == 0) {
+      // The crash handler prints a stack trace: keep it out of the log.
+      int null = ::open("/dev/null", O_WRONLY);
+      ::dup2(null, STDERR_FILENO);
+      llvm::sys::PrintStackTraceOnErrorSignal(""); // as llvm::InitLLVM does
+      geflow::cli::removeOutputsOnSignal();
+      body();
+      deliver(signal);
+      ::_exit(0); // the signal did not end the process
+    }
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    return status;
+  }
+
+  fs::path root_;
+};
+
+std::string signalName(const ::testing::TestParamInfo<int> &info) {
+  return sigabbrev_np(info.param);
+}
+
+TEST_P(RemoveOnSignal, StagedFilesAndTheFoldersMadeForThemAreRemoved) {
+  int signal = GetParam();
+  fs::create_directories(path("kept"));
+  int status = runChildThenRaise(signal, [&] {
+    // Held, not destroyed: the signal comes while they are staged.
+    auto *files = new OutputFiles;
+    if (!files->createFolder(path("out/deep")).isOk() ||
+        !files->stage(path("out/deep/a.bin"), {"partial"}).isOk() ||
+        !files->stage(path("kept/b.bin"), {"partial"}).isOk() ||
+        !files->createFolder(path("profile")).isOk())
+      ::_exit(3);
+  });
+  ASSERT_TRUE(WIFSIGNALED(status)) << "status " << status;
+  EXPECT_EQ(WTERMSIG(status), signal);
+  // The folder that was there before stays; everything else is gone.
+  EXPECT_EQ(entries(), std::vector<std::string>{"kept"});
+}
+
+TEST_P(RemoveOnSignal, CommittedFilesAndTheirFoldersStay) {
+  int signal = GetParam();
+  int status = runChildThenRaise(signal, [&] {
+    auto *files = new OutputFiles;
+    if (!files->createFolder(path("out")).isOk() ||
+        !files->createFolder(path("empty")).isOk() ||
+        !files->stage(path("out/a.bin"), {"whole"}).isOk() ||
+        !files->commit().isOk())
+      ::_exit(3);
+  });
+  ASSERT_TRUE(WIFSIGNALED(status)) << "status " << status;
+  EXPECT_EQ(WTERMSIG(status), signal);
+  EXPECT_EQ(entries(), (std::vector<std::string>{"empty", "out", "out/a.bin"}));
+  std::ifstream in(path("out/a.bin"));
+  std::string text;
+  in >> text;
+  EXPECT_EQ(text, "whole");
+}
+
+// Interrupts (SIGINT, SIGTERM, SIGHUP) and crashes (SIGSEGV, SIGABRT: an
+// assertion or llvm::report_fatal_error).
+INSTANTIATE_TEST_SUITE_P(Signals, RemoveOnSignal,
+                         ::testing::Values(SIGINT, SIGTERM, SIGHUP, SIGSEGV,
+                                           SIGABRT),
+                         signalName);
+
+} // namespace
