@@ -296,6 +296,48 @@ def tensor_cases():
          setup={"p/": None})
 
 
+def command_line_cases():
+    """llvm::cl's own reports, each told in one line naming the command."""
+    comp = ["compile", "{gen}/good.onnx", "-o", "{out}/m.om"]
+    case("cli-unknown-option", comp + ["--fus"],
+         r"^geflow: error: unknown option '--fus' for 'geflow compile' "
+         r"\(did you mean '--no-fuse'\?\)$")
+    case("cli-unknown-option-no-guess", comp + ["--frobnicate=3"],
+         r"^geflow: error: unknown option '--frobnicate' for 'geflow compile'$")
+    case("cli-unknown-option-top-level", ["--frobnicate"],
+         r"^geflow: error: unknown option '--frobnicate' for 'geflow'$")
+    case("cli-missing-value", comp + ["--soc"],
+         r"^geflow: error: option '--soc' of 'geflow compile' needs a value$")
+    case("cli-missing-value-and-model", ["run", "--input"],
+         r"^geflow: error: option '--input' of 'geflow run' needs a value$")
+    case("cli-bad-integer", comp + ["--max-streams", "two"],
+         r"^geflow: error: invalid value 'two' for '--max-streams' of "
+         r"'geflow compile': expected an integer >= 0$")
+    case("cli-negative-integer", ["run", "{gen}/good.om", "--seed", "-5"],
+         r"^geflow: error: invalid value '-5' for '--seed' of 'geflow run': "
+         r"expected an integer >= 0$")
+    case("cli-bad-number", ["run", "{gen}/good.om", "--rtol", "1e"],
+         r"^geflow: error: invalid value '1e' for '--rtol' of 'geflow run': "
+         r"expected a number$")
+    case("cli-bad-boolean", comp + ["--no-memory-reuse=maybe"],
+         r"^geflow: error: invalid value 'maybe' for '--no-memory-reuse' of "
+         r"'geflow compile': expected true or false$")
+    case("cli-bad-choice", comp + ["--streams", "many"],
+         r"^geflow: error: invalid value 'many' for '--streams' of "
+         r"'geflow compile' \(see 'geflow compile --help'\)$")
+    case("cli-unknown-command", ["frob", "{gen}/good.onnx"],
+         r"^geflow: error: unknown command 'frob' \(expected import, compile, "
+         r"run, dump or profile\)$")
+    case("cli-misspelt-command", ["compil", "{gen}/good.onnx"],
+         r"^geflow: error: unknown command 'compil' \(did you mean 'compile'\?\)$")
+    case("cli-no-model", ["compile"],
+         r"^geflow: error: 'geflow compile' needs <model\.onnx>$")
+    case("cli-two-models", ["compile", "{gen}/good.onnx", "{gen}/good.onnx"],
+         r"^geflow: error: too many arguments for 'geflow compile' "
+         r"\(it takes one <model\.onnx>\)$")
+    case("cli-no-command", [], r"^geflow: error: no command given")
+
+
 def damaged_copies(gen):
     """Truncations and bit flips of the good files, with fixed seeds."""
     for src, ext, cmd in (("good.onnx", "onnx", "compile"), ("good.om", "om", "run")):
@@ -431,6 +473,7 @@ def main():
     onnx_cases()
     om_cases()
     tensor_cases()
+    command_line_cases()
     damaged_copies(gen)
     if a.extra:
         extra_cases(a.extra)

@@ -7,9 +7,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "tools/geflow/Commands.h"
+#include "tools/geflow/CommandLineErrors.h"
 #include "tools/geflow/RemoveOnSignal.h"
 
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
 
 #include <google/protobuf/stubs/logging.h>
 #include "llvm/Support/WithColor.h"
@@ -38,7 +40,9 @@ int main(int argc, char **argv) {
                          &dumpCommand(), &profileCommand()};
 
   llvm::cl::HideUnrelatedOptions(geflowCategory());
-  if (!llvm::cl::ParseCommandLineOptions(
+  // LLVM's messages are caught and told again in one line.
+  std::string clMessages;
+  if (!parseCommandLine(
           argc, argv,
           "geflow: a GE-style graph compiler and executor for a simulated NPU\n\n"
           "  geflow import  MODEL.onnx [-o OUT.mlir] [--input-shape NAME:D0,D1,...]\n"
@@ -47,8 +51,21 @@ int main(int argc, char **argv) {
           "[--repeat N] [--threads N] [--trace FILE] [--profile DIR]\n"
           "  geflow dump    MODEL.om [--format pbtxt|mlir] [-o FILE]\n"
           "  geflow profile DIR\n",
-          &llvm::errs()))
-    return 1;
+          clMessages)) {
+    llvm::cl::SubCommand *named = &llvm::cl::SubCommand::getTopLevel();
+    std::vector<std::string> names;
+    for (Command *command : commands) {
+      names.push_back(command->subCommand.getName().str());
+      if (command->subCommand)
+        named = &command->subCommand;
+    }
+    return reportError(llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        describeCommandLineError(
+            clMessages,
+            commandLineContext(llvm::sys::path::filename(argv[0]), *named,
+                               names))));
+  }
 
   for (Command *command : commands)
     if (command->subCommand)
