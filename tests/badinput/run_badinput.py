@@ -37,6 +37,12 @@ def case(name, args, pattern, setup=None, may_succeed=False):
                       setup=setup or {}, may_succeed=may_succeed))
 
 
+def in_model(name, pattern):
+    """The line of an error in the model `name`: its path once, first."""
+    n = re.escape(name)
+    return rf"^geflow: error: '[^']*\b{n}': (?!.*\b{n}\b).*(?:{pattern})"
+
+
 def onnx_cases():
     imp = ["import", "-o", "{out}/m.mlir"]
     comp = ["compile", "-o", "{out}/m.om"]
@@ -50,8 +56,8 @@ def onnx_cases():
         case(f"{cmd}-text-file", head + ["{gen}/text.onnx"],
              r"text\.onnx.*not an ONNX model")
     bad = {
-        "no_graph": r"no_graph\.onnx.*no graph",
-        "ir_version_0": r"ir_version_0\.onnx.*ir_version",
+        "no_graph": r"not an ONNX model \(no graph",
+        "ir_version_0": r"ir_version",
         "no_default_opset": r"opset",
         "opset_999": r"opset.*999",
         "unsupported_op": r"node 'relu' \(NonMaxSuppression.*unsupported op",
@@ -96,7 +102,9 @@ def onnx_cases():
     }
     for model, pattern in bad.items():
         for cmd, head in (("import", imp), ("compile", comp)):
-            case(f"{cmd}-{model}", head + [f"{{gen}}/{model}.onnx"], pattern)
+            # The line names the model once, first, then the problem.
+            case(f"{cmd}-{model}", head + [f"{{gen}}/{model}.onnx"],
+                 in_model(f"{model}.onnx", pattern))
     # Opset 1 is old but real: it converts to 17 and imports.
     case("compile-opset_1", comp + ["{gen}/opset_1.onnx"], r".", may_succeed=True)
     case("compile-max-nodes", comp + ["{gen}/many_nodes.onnx", "--max-nodes", "100"],
@@ -104,7 +112,13 @@ def onnx_cases():
     case("import-max-model-bytes", imp + ["{gen}/good.onnx", "--max-model-bytes", "64"],
          r"good\.onnx.*bytes.*--max-model-bytes")
     case("compile-max-tensor-bytes", comp + ["{gen}/good.onnx", "--max-tensor-bytes", "16"],
-         r"initializer 'w'.*32 bytes.*--max-tensor-bytes")
+         in_model("good.onnx", r"initializer 'w'.*32 bytes.*--max-tensor-bytes"))
+    case("compile-max-workspace-bytes",
+         comp + ["{gen}/good.onnx", "--max-workspace-bytes", "16", "--dump-graph", "{out}/dumps"],
+         in_model("good.onnx", r"the memory plan needs a workspace of \d+ bytes, "
+                  r"over the limit of 16 \(--max-workspace-bytes\)$"))
+    case("compile-bad-workspace-limit", comp + ["{gen}/good.onnx", "--max-workspace-bytes", "4Q"],
+         r"max-workspace-bytes.*4Q")
     case("compile-bad-limit-value", comp + ["{gen}/good.onnx", "--max-nodes", "lots"],
          r"max-nodes.*lots")
     case("compile-unknown-input-shape", comp + ["{gen}/good.onnx", "--input-shape", "nope:1,4"],
@@ -126,7 +140,7 @@ def onnx_cases():
          comp + ["{gen}/good.onnx", "--stream-plan", "{gen}/text.onnx"], r"text\.onnx")
     case("compile-stream-plan-bad-core-limit",
          comp + ["{gen}/good.onnx", "--stream-plan", "{gen}/plan_core_limit.json"],
-         r"node 'relu'.*_op_aicore_num is 999")
+         in_model("good.onnx", r"node 'relu'.*_op_aicore_num is 999"))
     case("compile-stream-plan-wrong-type",
          comp + ["{gen}/good.onnx", "--stream-plan", "{gen}/plan_wrong_type.json"],
          r"plan_wrong_type\.json.*priority")
@@ -138,7 +152,7 @@ def onnx_cases():
          r"plan_syntax\.json")
     case("compile-stream-plan-vector-limit",
          comp + ["{gen}/good.onnx", "--stream-plan", "{gen}/plan_vector_limit.json"],
-         r"node 'relu'.*_op_vectorcore_num is 999")
+         in_model("good.onnx", r"node 'relu'.*_op_vectorcore_num is 999"))
     case("compile-stream-plan-directory",
          comp + ["{gen}/good.onnx", "--stream-plan", "{gen}"], r"gen")
     case("compile-soc-directory", comp + ["{gen}/good.onnx", "--soc", "{gen}"], r"gen")
@@ -359,9 +373,10 @@ def damaged_copies(gen):
             args = ([cmd, "-o", "{out}/m.om"] if cmd == "compile"
                     else [cmd, "--output-dir", "{out}/o"])
             # A flipped weight leaves an ONNX model valid, and its errors
-            # name the node or value hit; the OM checksums catch every flip.
+            # name the file, then the node or value hit; the OM checksums
+            # catch every flip.
             case(f"{cmd}-bitflip-{seed}", args + ["{gen}/" + name],
-                 r"." if ext == "onnx" else re.escape(name),
+                 in_model(name, ".") if ext == "onnx" else re.escape(name),
                  may_succeed=(ext == "onnx"))
 
 

@@ -73,9 +73,9 @@ cl::opt<std::string> dumpGraphDir(
     "dump-graph",
     cl::desc("Write ge_proto_<index>_<stage>.txt graphs after each stage"),
     cl::value_desc("dir"), cl::sub(compileSub), cl::cat(geflowCategory()));
-LimitFlags limitFlags(compileSub, LimitFlags::kModelBytes |
-                                      LimitFlags::kTensorBytes |
-                                      LimitFlags::kNodes);
+LimitFlags limitFlags(compileSub,
+                      LimitFlags::kModelBytes | LimitFlags::kTensorBytes |
+                          LimitFlags::kNodes | LimitFlags::kWorkspaceBytes);
 
 std::string humanBytes(uint64_t bytes) {
   if (bytes < 1024)
@@ -102,11 +102,12 @@ int runCompile() {
   options.streamPlanPath = streamPlanPath;
   options.disabledFusions.assign(disabledFusions.begin(), disabledFusions.end());
   options.dumpGraphDir = dumpGraphDir;
+  // The SoC first: its errors are about --soc, not about the model.
+  rt::SocSpec spec;
+  if (rt::Status st = rt::loadSocSpec(socName, spec); !st.isOk())
+    return reportError(createStringError(
+        inconvertibleErrorCode(), "SoC '" + socName + "': " + st.message()));
   if (!aicoreNum.empty()) {
-    rt::SocSpec spec;
-    if (rt::Status st = rt::loadSocSpec(socName, spec); !st.isOk())
-      return reportError(createStringError(
-          inconvertibleErrorCode(), "SoC '" + socName + "': " + st.message()));
     auto limit = passes::parseGlobalCoreLimit(aicoreNum, spec);
     if (!limit)
       return reportError(limit.takeError());
@@ -126,7 +127,16 @@ int runCompile() {
   options.dumpStaging = &outputs;
   auto result = passes::compileOnnxFile(inputPath, options);
   if (!result)
-    return reportError(result.takeError());
+    return reportError(inModelFile(result.takeError(), inputPath,
+                                   {streamPlanPath, dumpGraphDir}));
+  // `geflow run` refuses such a model; refusing it here writes nothing.
+  uint64_t workspace = result->model.memoryPlan.workspace_size();
+  if (workspace > limits->workspaceBytes)
+    return reportError(createStringError(
+        inconvertibleErrorCode(),
+        formatv("'{0}': the memory plan needs a workspace of {1} bytes, over "
+                "the limit of {2} (--max-workspace-bytes)",
+                inputPath, workspace, limits->workspaceBytes)));
   if (Error error = toError(om::writeOmFile(result->model, output, &outputs)))
     return reportError(std::move(error));
   if (Error error = toError(outputs.commit()))

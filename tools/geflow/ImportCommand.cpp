@@ -64,7 +64,8 @@ int runImport() {
   mlir::MLIRContext context(makeDialectRegistry());
   auto module = geflow::importOnnxFile(context, inputPath, *options);
   if (!module)
-    return reportError(module.takeError());
+    return reportError(
+        inModelFile(module.takeError(), inputPath, {streamPlanPath}));
 
   if (Error error = writeModule(**module, outputPath, elideWeightsOver))
     return reportError(std::move(error));

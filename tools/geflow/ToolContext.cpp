@@ -9,6 +9,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/OperationSupport.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace geflow;
@@ -52,6 +53,21 @@ llvm::Error cli::writeTextOutput(llvm::StringRef path, llvm::StringRef text) {
     return llvm::Error::success();
   }
   return toError(om::writeFileAtomically(path.str(), {std::string_view(text)}));
+}
+
+llvm::Error cli::inModelFile(llvm::Error error, llvm::StringRef modelPath,
+                             llvm::ArrayRef<std::string> otherFiles) {
+  if (!error)
+    return error;
+  std::string message = llvm::toString(std::move(error));
+  auto names = [&](llvm::StringRef file) {
+    return file.size() > 1 && llvm::StringRef(message).contains(file);
+  };
+  bool placed = llvm::StringRef(message).starts_with("--") ||
+                names(modelPath) || llvm::any_of(otherFiles, names);
+  return llvm::createStringError(
+      llvm::inconvertibleErrorCode(),
+      placed ? message : "'" + modelPath.str() + "': " + message);
 }
 
 llvm::Error cli::toError(const rt::Status &status) {

@@ -28,6 +28,13 @@ llvm::Error writeModule(mlir::ModuleOp module, llvm::StringRef path,
 /// temporary renamed into place, nothing left on an error.
 llvm::Error writeTextOutput(llvm::StringRef path, llvm::StringRef text);
 
+/// `error` as it reads for the model `modelPath`: "'m.onnx': <message>",
+/// unless the message names the model already, or another file of the command
+/// (`otherFiles`: a stream plan, a SoC spec, a dump folder), or is about a
+/// flag ("--no-fuse: ...").
+llvm::Error inModelFile(llvm::Error error, llvm::StringRef modelPath,
+                        llvm::ArrayRef<std::string> otherFiles = {});
+
 /// A runtime status as an error.
 llvm::Error toError(const rt::Status &status);
 
