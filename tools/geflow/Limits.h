@@ -6,7 +6,8 @@
 //   --max-model-bytes      2G    the .onnx or .om file
 //   --max-tensor-bytes     1G    one initializer, input, intermediate or output
 //   --max-nodes            100000 graph nodes (ONNX) or ops (OM)
-//   --max-workspace-bytes  4G    the run-time workspace an OM plans
+//   --max-workspace-bytes  4G    the workspace a memory plan asks for (the
+//                                one compile made, or an OM's at run time)
 // A value is a count of bytes with an optional K, M, G or T (powers of 1024).
 // Each command declares the flags that apply to it; exceeding one is a
 // one-line error naming the limit, the value and the flag, raised before the
