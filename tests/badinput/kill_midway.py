@@ -17,6 +17,8 @@ import subprocess
 import sys
 import time
 
+from run_badinput import make_good_model, report
+
 WAIT_S = 60
 
 
@@ -86,20 +88,11 @@ def main():
     shutil.rmtree(a.work, ignore_errors=True)
     gen = os.path.join(a.work, "gen")
     os.makedirs(gen)
-    subprocess.run([a.maker, "onnx", gen], check=True)
+    make_good_model(a.maker, a.geflow, gen)
     model = os.path.join(gen, "good.om")
-    subprocess.run([a.geflow, "compile", os.path.join(gen, "good.onnx"), "-o", model],
-                   check=True, stdout=subprocess.DEVNULL)
-
-    failed = 0
-    sigs = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
-    for sig in sigs:
-        problem = kill_midway(a.geflow, model, a.work, sig)
-        if problem:
-            failed += 1
-            print(f"FAIL {sig.name}: {problem}")
-    print(f"killed midway: {len(sigs) - failed} of {len(sigs)} signals left nothing behind")
-    return 1 if failed else 0
+    return report([(sig.name, kill_midway(a.geflow, model, a.work, sig))
+                   for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)],
+                  "killed midway: {passed} of {total} signals left nothing behind")
 
 
 if __name__ == "__main__":

@@ -461,6 +461,23 @@ def run_case(c, geflow, gen, out_root):
     return None
 
 
+def make_good_model(maker, geflow, gen):
+    """gen/good.onnx, the maker's good model, and gen/good.om built from it."""
+    subprocess.run([maker, "onnx", gen], check=True)
+    subprocess.run([geflow, "compile", os.path.join(gen, "good.onnx"), "-o",
+                    os.path.join(gen, "good.om")], check=True, stdout=subprocess.DEVNULL)
+
+
+def report(problems, summary):
+    """Prints each (name, problem) with a problem and `summary` with the count
+    that passed; returns the exit status."""
+    failed = [(name, problem) for name, problem in problems if problem]
+    for name, problem in failed:
+        print(f"FAIL {name}: {problem}")
+    print(summary.format(passed=len(problems) - len(failed), total=len(problems)))
+    return 1 if failed else 0
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--geflow", required=True)
@@ -474,9 +491,7 @@ def main():
     gen, out_root = os.path.join(a.work, "gen"), os.path.join(a.work, "out")
     os.makedirs(gen)
     os.makedirs(out_root)
-    subprocess.run([a.maker, "onnx", gen], check=True)
-    subprocess.run([a.geflow, "compile", os.path.join(gen, "good.onnx"), "-o",
-                    os.path.join(gen, "good.om")], check=True, stdout=subprocess.DEVNULL)
+    make_good_model(a.maker, a.geflow, gen)
     subprocess.run([a.maker, "om", os.path.join(gen, "good.om"), gen], check=True)
     subprocess.run([a.maker, "tensors", gen], check=True)
     write_text_inputs(gen)
@@ -493,15 +508,9 @@ def main():
     if a.extra:
         extra_cases(a.extra)
 
-    failed = 0
     selected = [c for c in CASES if a.k in c["name"]]
-    for c in selected:
-        problem = run_case(c, a.geflow, gen, out_root)
-        if problem:
-            failed += 1
-            print(f"FAIL {c['name']}: {problem}")
-    print(f"bad-input suite: {len(selected) - failed} of {len(selected)} cases passed")
-    return 1 if failed else 0
+    return report([(c["name"], run_case(c, a.geflow, gen, out_root)) for c in selected],
+                  "bad-input suite: {passed} of {total} cases passed")
 
 
 if __name__ == "__main__":

@@ -14,9 +14,8 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Signals.h"
 
-#include <gtest/gtest.h>
+#include "tests/unit/ScratchFolder.h"
 
-#include <algorithm>
 #include <csignal>
 #include <cstdlib>
 #include <fcntl.h>
@@ -44,32 +43,9 @@ void deliver(int signal) {
   ::raise(signal);
 }
 
-class RemoveOnSignal : public ::testing::TestWithParam<int> {
+class RemoveOnSignal
+    : public geflow::test::InScratchFolder<::testing::TestWithParam<int>> {
 protected:
-  void SetUp() override {
-    std::string name =
-        ::testing::UnitTest::GetInstance()->current_test_info()->name();
-    std::replace(name.begin(), name.end(), '/', '-');
-    root_ =
-        fs::temp_directory_path() /
-        ("geflow-remove-on-signal-" + std::to_string(::getpid()) + "-" + name);
-    fs::remove_all(root_);
-    fs::create_directories(root_);
-  }
-  void TearDown() override { fs::remove_all(root_); }
-
-  std::string path(const std::string &name) const {
-    return (root_ / name).string();
-  }
-  /// Every entry under the test folder, relative, sorted.
-  std::vector<std::string> entries() const {
-    std::vector<std::string> names;
-    for (const auto &e : fs::recursive_directory_iterator(root_))
-      names.push_back(fs::relative(e.path(), root_).string());
-    std::sort(names.begin(), names.end());
-    return names;
-  }
-
   /// Runs `body` in a child set up like geflow, which then gets `signal`
   /// the way it comes in real life; returns how the child ended (a waitpid
   /// status).
@@ -89,8 +65,6 @@ protected:
     ::waitpid(pid, &status, 0);
     return status;
   }
-
-  fs::path root_;
 };
 
 std::string signalName(const ::testing::TestParamInfo<int> &info) {

@@ -2,50 +2,17 @@
 
 #include "executor/model/OutputFiles.h"
 
-#include <gtest/gtest.h>
+#include "tests/unit/ScratchFolder.h"
 
-#include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
-#include <unistd.h>
 
 namespace fs = std::filesystem;
 using geflow::om::OutputFiles;
 
 namespace {
 
-class OutputFilesTest : public ::testing::Test {
-protected:
-  void SetUp() override {
-    root_ = fs::temp_directory_path() /
-            ("geflow-outputfiles-" + std::to_string(::getpid()) + "-" +
-             ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(root_);
-    fs::create_directories(root_);
-  }
-  void TearDown() override { fs::remove_all(root_); }
-
-  std::string path(const std::string &name) const {
-    return (root_ / name).string();
-  }
-  /// Every entry under the test folder, relative, sorted.
-  std::vector<std::string> entries() const {
-    std::vector<std::string> names;
-    for (const auto &e : fs::recursive_directory_iterator(root_))
-      names.push_back(fs::relative(e.path(), root_).string());
-    std::sort(names.begin(), names.end());
-    return names;
-  }
-  static std::string read(const std::string &file) {
-    std::ifstream in(file);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-  }
-
-  fs::path root_;
-};
+class OutputFilesTest : public geflow::test::InScratchFolder<> {};
 
 TEST_F(OutputFilesTest, CommitRenamesEveryFileIntoPlace) {
   OutputFiles files;

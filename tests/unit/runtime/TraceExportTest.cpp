@@ -8,15 +8,13 @@
 #include "RuntimeTestUtil.h"
 
 #include "acl/acl.h"
+#include "tests/unit/ScratchFolder.h"
 
 #include <nlohmann/json.hpp>
 
-#include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <thread>
-#include <unistd.h>
 
 namespace fs = std::filesystem;
 using namespace geflow::rt;
@@ -24,34 +22,8 @@ using namespace geflow::rt::test;
 
 namespace {
 
-class TraceExport : public ::testing::Test {
+class TraceExport : public geflow::test::InScratchFolder<> {
 protected:
-  void SetUp() override {
-    root_ = fs::temp_directory_path() /
-            ("geflow-trace-export-" + std::to_string(::getpid()) + "-" +
-             ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(root_);
-    fs::create_directories(root_);
-  }
-  void TearDown() override { fs::remove_all(root_); }
-
-  std::string path(const std::string &name) const {
-    return (root_ / name).string();
-  }
-  /// The names in the test folder, sorted.
-  std::vector<std::string> entries() const {
-    std::vector<std::string> names;
-    for (const auto &e : fs::directory_iterator(root_))
-      names.push_back(e.path().filename().string());
-    std::sort(names.begin(), names.end());
-    return names;
-  }
-  static std::string read(const std::string &file) {
-    std::ifstream in(file);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-  }
   /// True when `file` is a whole trace holding a slice named `kernelName`.
   static bool holdsKernel(const std::string &file,
                           const std::string &kernelName) {
@@ -64,8 +36,6 @@ protected:
         return true;
     return false;
   }
-
-  fs::path root_;
 };
 
 std::unique_ptr<Device> deviceThatRan(const std::string &kernelName) {
