@@ -84,8 +84,17 @@ public:
 
 constexpr int kInterrupts[] = {SIGINT, SIGTERM, SIGHUP};
 struct sigaction handlerBefore[NSIG]; // what each interrupt did before ours
+// The process whose outputs these are. A child forked from it (the frontend
+// runs libonnx in one) inherits the lists and handlers, but a signal to the
+// child must not remove its parent's files.
+pid_t owner = -1;
 
 void removeOutputsThenPassOn(int signal) {
+  if (::getpid() != owner) { // a forked child: die as if we were not here
+    ::signal(signal, SIG_DFL);
+    ::raise(signal);
+    return;
+  }
   llvm::sys::RunInterruptHandlers(); // LLVM's list: the temporaries
   removeHeldFolders();
   // The signal is blocked while this runs: raised again, it reaches the
@@ -94,12 +103,16 @@ void removeOutputsThenPassOn(int signal) {
   ::raise(signal);
 }
 
-void removeFoldersOnCrash(void *) { removeHeldFolders(); }
+void removeFoldersOnCrash(void *) {
+  if (::getpid() == owner)
+    removeHeldFolders();
+}
 
 } // namespace
 
 void geflow::cli::removeOutputsOnSignal() {
   static RemoveOnSignalObserver observer;
+  owner = ::getpid();
   llvm::sys::AddSignalHandler(removeFoldersOnCrash, nullptr);
   struct sigaction action;
   std::memset(&action, 0, sizeof(action));

@@ -134,4 +134,37 @@ INSTANTIATE_TEST_SUITE_P(Signals, RemoveOnSignal,
                                            SIGABRT),
                          signalName);
 
+// The frontend runs libonnx in a forked child, which inherits the handlers:
+// a signal that ends the child must leave its parent's outputs alone.
+// (That child resets crash signals to their defaults.)
+class RemoveOnInterruptInParent : public RemoveOnSignal {};
+
+TEST_P(RemoveOnInterruptInParent, AForkedChildLeavesItsParentsOutputsAlone) {
+  int signal = GetParam();
+  // The body ends the child with its verdict before any signal.
+  int status = runChildThenRaise(SIGKILL, [&] {
+    auto *files = new OutputFiles;
+    if (!files->createFolder(path("out")).isOk() ||
+        !files->stage(path("out/a.bin"), {"partial"}).isOk())
+      ::_exit(3);
+    pid_t child = ::fork();
+    if (child == 0) {
+      ::raise(signal);
+      ::_exit(0);
+    }
+    int childStatus = 0;
+    ::waitpid(child, &childStatus, 0);
+    bool childDied =
+        WIFSIGNALED(childStatus) && WTERMSIG(childStatus) == signal;
+    ::_exit(childDied ? 0 : 4);
+  });
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
+      << "status " << status;
+  EXPECT_EQ(entries().size(), 2u); // out and the temporary in it
+}
+
+INSTANTIATE_TEST_SUITE_P(Signals, RemoveOnInterruptInParent,
+                         ::testing::Values(SIGINT, SIGTERM, SIGHUP),
+                         signalName);
+
 } // namespace
