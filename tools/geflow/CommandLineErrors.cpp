@@ -8,7 +8,6 @@
 
 #include "tools/geflow/CommandLineErrors.h"
 
-#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -54,8 +53,8 @@ std::string listOf(ArrayRef<std::string> names) {
   return text;
 }
 
-/// The text between the first quote after `prefix` and the last quote before
-/// `end` (LLVM quotes the user's argument, which may itself hold quotes).
+/// The argument LLVM quoted after `prefix` (which ends with the opening
+/// quote), up to the last `end`: the argument may itself hold quotes.
 StringRef quotedArgument(StringRef line, StringRef prefix, StringRef end) {
   StringRef rest = line.drop_front(prefix.size());
   size_t close = rest.rfind(end);
