@@ -157,8 +157,8 @@ Status writeChromeTrace(const std::vector<TaskRecord> &records,
   // A unique temporary, not "<path>.tmp": two exports to one path must not
   // share it, and a user's own file of that name must survive.
   Status written = replaceFileAtomically(path, {chromeTraceJson(records)});
-  if (!written.isOk())
-    return makeStatus(written.code(), "trace: " + written.message());
+  if (!written.isOk()) // a file problem: ACL_ERROR_INVALID_FILE at the C API
+    return makeStatus(StatusCode::kNotFound, "trace: " + written.message());
   return Status::ok();
 }
 

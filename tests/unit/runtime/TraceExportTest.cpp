@@ -99,6 +99,7 @@ TEST_F(TraceExport, AnExportOntoAFolderFailsAndLeavesNothing) {
 TEST_F(TraceExport, AnExportIntoAMissingFolderFailsInOneLine) {
   auto dev = deviceThatRan("k");
   Status s = dev->exportTrace(path("nodir/t.json"));
+  EXPECT_EQ(s.code(), StatusCode::kNotFound); // ACL_ERROR_INVALID_FILE
   EXPECT_EQ(s.message(), "trace: cannot write '" + path("nodir/t.json") +
                              "': No such file or directory");
   EXPECT_TRUE(entries().empty());
