@@ -7,7 +7,7 @@
 // function reads them would mean re-deriving hundreds of functions; instead
 // they run in a forked child process, and a child that dies becomes an error
 // naming the node (issue 8). One child serves all calls: a fork per call cost
-// ~2.7 ms of page faults, 28 times over for a model that shape refinement
+// ~2.7 ms of page faults, 14 times over for a model that shape refinement
 // re-infers per channel split.
 //
 //===----------------------------------------------------------------------===//
