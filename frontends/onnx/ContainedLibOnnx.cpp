@@ -37,6 +37,7 @@ struct RequestHeader {
   uint64_t work;
   int64_t argument;
   int64_t nodeCount;
+  uint64_t shapesOnly; // reply with the graph's value_info and outputs only
   uint64_t modelBytes;
 };
 
@@ -46,8 +47,9 @@ struct ReplyHeader {
   uint64_t kind;
   uint64_t bytes;
 };
-constexpr uint64_t kModelReply = 'M'; // a serialized ModelProto
-constexpr uint64_t kErrorReply = 'E'; // an error message
+constexpr uint64_t kModelReply = 'M';  // a serialized ModelProto
+constexpr uint64_t kErrorReply = 'E';  // an error message
+constexpr uint64_t kShapesReply = 'S'; // a GraphProto: value_info, outputs
 
 bool sendAll(int fd, const void *data, size_t size) {
   const char *bytes = static_cast<const char *>(data);
@@ -139,8 +141,15 @@ std::string serveRequest(const RequestHeader &header, const std::string &bytes,
   } catch (...) {
     return "unexpected exception";
   }
-  *kind = kModelReply;
-  return model.SerializeAsString();
+  if (!header.shapesOnly) {
+    *kind = kModelReply;
+    return model.SerializeAsString();
+  }
+  onnx::GraphProto shapes;
+  shapes.mutable_value_info()->Swap(graph.mutable_value_info());
+  shapes.mutable_output()->Swap(graph.mutable_output());
+  *kind = kShapesReply;
+  return shapes.SerializeAsString();
 }
 
 /// The child's loop; it ends when the parent closes the socket (or dies).
@@ -194,13 +203,13 @@ public:
   ~ContainedProcess() { stop(); }
 
   Outcome call(LibOnnxWork work, int64_t argument, int64_t nodeCount,
-               const std::string &model) {
+               bool shapesOnly, const std::string &model) {
     Outcome outcome;
     if (pid_ < 0 && !start())
       return outcome;
     outcome.started = true;
     RequestHeader request{reinterpret_cast<uint64_t>(work), argument, nodeCount,
-                          model.size()};
+                          shapesOnly, model.size()};
     ReplyHeader reply{};
     Clock::time_point deadline = Clock::now() + timeLimit;
     if (sendAll(socket_, &request, sizeof(request)) &&
@@ -278,7 +287,8 @@ std::string describeDeath(int status) {
 int findFatalNode(ContainedProcess &process, LibOnnxWork work, int64_t argument,
                   const std::string &model, int nodeCount, int *status) {
   auto dies = [&](int prefix) {
-    Outcome outcome = process.call(work, argument, prefix, model);
+    Outcome outcome =
+        process.call(work, argument, prefix, /*shapesOnly=*/true, model);
     if (outcome.died)
       *status = outcome.status;
     return outcome.died;
@@ -307,6 +317,31 @@ void adoptKeepingGraphObject(onnx::ModelProto &model,
   model.set_allocated_graph(graph);
 }
 
+/// The child's answer applied to `model`.
+llvm::Error adoptReply(onnx::ModelProto &model, const Outcome &outcome,
+                       llvm::StringRef stage) {
+  if (outcome.kind == kErrorReply)
+    return makeError(outcome.payload);
+  bool parsed = false;
+  if (outcome.kind == kShapesReply) {
+    onnx::GraphProto shapes;
+    parsed = shapes.ParseFromString(outcome.payload);
+    onnx::GraphProto &graph = *model.mutable_graph();
+    if (parsed) {
+      graph.mutable_value_info()->Swap(shapes.mutable_value_info());
+      graph.mutable_output()->Swap(shapes.mutable_output());
+    }
+  } else if (outcome.kind == kModelReply) {
+    onnx::ModelProto result;
+    parsed = result.ParseFromString(outcome.payload);
+    if (parsed)
+      adoptKeepingGraphObject(model, result);
+  }
+  if (!parsed)
+    return makeError(stage + ": the contained process's reply is unreadable");
+  return llvm::Error::success();
+}
+
 } // namespace
 
 void onnxfe::setContainedTimeLimit(std::chrono::milliseconds limit) {
@@ -314,7 +349,8 @@ void onnxfe::setContainedTimeLimit(std::chrono::milliseconds limit) {
 }
 
 llvm::Error onnxfe::runContained(onnx::ModelProto &model, llvm::StringRef stage,
-                                 LibOnnxWork work, int64_t argument) {
+                                 LibOnnxWork work, int64_t argument,
+                                 ContainedChanges changes) {
   static std::mutex callMutex;
   static ContainedProcess process;
   std::lock_guard<std::mutex> lock(callMutex);
@@ -328,25 +364,16 @@ llvm::Error onnxfe::runContained(onnx::ModelProto &model, llvm::StringRef stage,
     return makeError(stage + ": the model does not serialize (over 2 GiB "
                              "without its large weights?)");
   }
-  Outcome outcome = process.call(work, argument, /*nodeCount=*/-1, request);
+  Outcome outcome = process.call(work, argument, /*nodeCount=*/-1,
+                                 changes == ContainedChanges::kShapes, request);
   if (!outcome.started) {
     weights.reattach(graph);
     return work(model, argument);
   }
   if (!outcome.died) {
-    if (outcome.kind == kModelReply) {
-      onnx::ModelProto result;
-      if (!result.ParseFromString(outcome.payload)) {
-        weights.reattach(graph);
-        return makeError(stage + ": the model came back unreadable from the "
-                                 "contained process");
-      }
-      adoptKeepingGraphObject(model, result);
-      weights.reattach(graph);
-      return llvm::Error::success();
-    }
+    llvm::Error adopted = adoptReply(model, outcome, stage);
     weights.reattach(graph);
-    return makeError(outcome.payload);
+    return adopted;
   }
 
   if (outcome.late) {

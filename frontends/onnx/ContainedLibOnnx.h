@@ -28,6 +28,12 @@ namespace geflow::onnxfe {
 /// fork of this one, so the function's address means the same there.
 using LibOnnxWork = llvm::Error (*)(onnx::ModelProto &model, int64_t argument);
 
+/// What a LibOnnxWork changes, and so what comes back from the child.
+enum class ContainedChanges {
+  kModel,  // anything (the version converter)
+  kShapes, // only the graph's value_info and outputs (shape inference)
+};
+
 /// Runs `work` on `model` in the contained process: a child forked at the
 /// first call, which then serves every call of this process in turn. What
 /// `work` leaves comes back: its model replaces `model` (the GraphProto object
@@ -39,7 +45,8 @@ using LibOnnxWork = llvm::Error (*)(onnx::ModelProto &model, int64_t argument);
 /// shape inference; ...". The next call starts a new child. Where fork fails,
 /// or GEFLOW_ONNX_IN_PROCESS is set (for a debugger), `work` runs here.
 llvm::Error runContained(onnx::ModelProto &model, llvm::StringRef stage,
-                         LibOnnxWork work, int64_t argument = 0);
+                         LibOnnxWork work, int64_t argument = 0,
+                         ContainedChanges changes = ContainedChanges::kModel);
 
 /// How long one call may run before the child is killed and the call fails
 /// ("libonnx did not finish shape inference within 120 s"); 120 s unless set.

@@ -482,7 +482,8 @@ static llvm::Error inferWithLibOnnx(onnx::ModelProto &model, int64_t) {
 }
 
 llvm::Error onnxfe::inferShapes(onnx::ModelProto &model) {
-  return runContained(model, "shape inference", inferWithLibOnnx);
+  return runContained(model, "shape inference", inferWithLibOnnx,
+                      /*argument=*/0, ContainedChanges::kShapes);
 }
 
 llvm::Error onnxfe::prepareModel(onnx::ModelProto &model,

@@ -53,6 +53,15 @@ llvm::Error loopForever(onnx::ModelProto &, int64_t) {
     ::pause();
 }
 
+llvm::Error typeEverything(onnx::ModelProto &model, int64_t) {
+  onnx::GraphProto &graph = *model.mutable_graph();
+  graph.add_value_info()->set_name("a");
+  graph.mutable_output(0)->mutable_type()->mutable_tensor_type()->set_elem_type(
+      onnx::TensorProto::DOUBLE);
+  graph.set_name("changed too");
+  return llvm::Error::success();
+}
+
 llvm::Error refuse(onnx::ModelProto &model, int64_t) {
   return onnxfe::makeError("refused '" + model.graph().name() + "'");
 }
@@ -89,6 +98,20 @@ TEST(ContainedLibOnnx, TheChildsModelComesBackInPlaceWithItsWeights) {
   float last;
   std::memcpy(&last, w.raw_data().data() + 4095 * 4, 4);
   EXPECT_EQ(last, 0.5f);
+}
+
+TEST(ContainedLibOnnx, ShapesOnlyBringsBackValueInfoAndOutputs) {
+  onnx::ModelProto model = reluChain().model;
+  llvm::Error err =
+      onnxfe::runContained(model, "shape inference", typeEverything, 0,
+                           onnxfe::ContainedChanges::kShapes);
+  ASSERT_FALSE(err) << llvm::toString(std::move(err));
+  ASSERT_EQ(model.graph().value_info_size(), 1);
+  EXPECT_EQ(model.graph().value_info(0).name(), "a");
+  EXPECT_EQ(model.graph().output(0).type().tensor_type().elem_type(),
+            onnx::TensorProto::DOUBLE);
+  EXPECT_EQ(model.graph().name(), "test"); // not a shape: stays
+  EXPECT_EQ(model.graph().initializer(0).raw_data().size(), 64 * 64 * 4u);
 }
 
 TEST(ContainedLibOnnx, TheChildsErrorComesBackAsItIs) {
