@@ -176,17 +176,20 @@ std::string summarizeValues(const HostTensor &tensor) {
   return formatv("  min {0:G4}  max {1:G4}  mean {2:G4}", lo, hi, sum / n).str();
 }
 
-/// The sanitizer's line of the report: its findings, its work and what it
-/// cost, as host time spent inside it over the executions' host time.
+/// The sanitizer's line of the report: its findings, its work, and the host
+/// time spent inside its checks. That is a lower bound of its cost: the
+/// executor's access lists and the shadow's memory traffic come on top, so
+/// the real overhead is measured by running twice (README: 1.04x for
+/// ResNet-18, 1.17x for the transformer encoder), not printed here.
 void printSanitizerSummary(const rt::StreamSanitizer &sanitizer,
                            double totalHostMs) {
   rt::SanitizerStats stats = sanitizer.stats();
   double checkMs = stats.checkSeconds * 1e3;
-  double plainMs = std::max(totalHostMs - checkMs, 1e-9);
   outs() << formatv("  sanitizer: {0} findings, {1} accesses checked, "
-                    "overhead {2:F3}x ({3:F3} ms of {4:F3} ms host time)\n",
-                    stats.findings, stats.accessesChecked,
-                    totalHostMs / plainMs, checkMs, totalHostMs);
+                    "{2:F3} ms in checks of {3:F3} ms host time ({4:F1}%)\n",
+                    stats.findings, stats.accessesChecked, checkMs,
+                    totalHostMs,
+                    100.0 * checkMs / std::max(totalHostMs, 1e-9));
 }
 
 /// Lists every finding on stderr (streams in the model's numbering).
