@@ -4,6 +4,7 @@
 #include "frontends/onnx/DetachedWeights.h"
 #include "frontends/onnx/ModelLoader.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -51,19 +52,29 @@ constexpr uint64_t kModelReply = 'M';  // a serialized ModelProto
 constexpr uint64_t kErrorReply = 'E';  // an error message
 constexpr uint64_t kShapesReply = 'S'; // a GraphProto: value_info, outputs
 
-bool sendAll(int fd, const void *data, size_t size) {
-  const char *bytes = static_cast<const char *>(data);
+/// Repeats `step` (one send or recv of at most the bytes left, returning what
+/// it moved) until `size` bytes have moved; false on an error, at the end of
+/// the stream, or when `step` moves nothing.
+template <typename Step> bool moveAll(size_t size, Step step) {
   while (size > 0) {
-    // MSG_NOSIGNAL: a dead child is an outcome, not a SIGPIPE for us.
-    ssize_t sent = ::send(fd, bytes, size, MSG_NOSIGNAL);
-    if (sent < 0 && errno == EINTR)
+    ssize_t moved = step(size);
+    if (moved < 0 && errno == EINTR)
       continue;
-    if (sent <= 0)
+    if (moved <= 0)
       return false;
-    bytes += sent;
-    size -= static_cast<size_t>(sent);
+    size -= static_cast<size_t>(moved);
   }
   return true;
+}
+
+bool sendAll(int fd, const void *data, size_t size) {
+  const char *bytes = static_cast<const char *>(data);
+  return moveAll(size, [&](size_t left) {
+    // MSG_NOSIGNAL: a dead child is an outcome, not a SIGPIPE for us.
+    ssize_t sent = ::send(fd, bytes, left, MSG_NOSIGNAL);
+    bytes += std::max<ssize_t>(sent, 0);
+    return sent;
+  });
 }
 
 using Clock = std::chrono::steady_clock;
@@ -74,30 +85,23 @@ bool receiveAll(int fd, void *data, size_t size,
                 Clock::time_point deadline = Clock::time_point::max(),
                 bool *late = nullptr) {
   char *bytes = static_cast<char *>(data);
-  while (size > 0) {
+  return moveAll(size, [&](size_t left) -> ssize_t {
     if (late) {
-      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+      auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(
           deadline - Clock::now());
       pollfd ready{fd, POLLIN, 0};
-      int polled = left.count() > 0
-                       ? ::poll(&ready, 1, static_cast<int>(left.count()))
+      int polled = wait.count() > 0
+                       ? ::poll(&ready, 1, static_cast<int>(wait.count()))
                        : 0;
-      if (polled < 0 && errno == EINTR)
-        continue;
-      if (polled == 0) {
-        *late = true;
-        return false;
+      if (polled <= 0) {
+        *late = polled == 0;
+        return polled; // -1 with EINTR polls again
       }
     }
-    ssize_t got = ::recv(fd, bytes, size, 0);
-    if (got < 0 && errno == EINTR)
-      continue;
-    if (got <= 0)
-      return false;
-    bytes += got;
-    size -= static_cast<size_t>(got);
-  }
-  return true;
+    ssize_t got = ::recv(fd, bytes, left, 0);
+    bytes += std::max<ssize_t>(got, 0);
+    return got;
+  });
 }
 
 bool sendReply(int fd, uint64_t kind, const std::string &payload) {

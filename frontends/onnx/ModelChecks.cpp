@@ -119,10 +119,11 @@ llvm::Error checkAttributes(const onnx::NodeProto &node, int64_t opset,
   return llvm::Error::success();
 }
 
-/// Ranks that libonnx's shape inference indexes unchecked in some opsets
-/// (Gemm-6 reads A's and B's two dims, ConvTranspose reads W's second one):
-/// it runs before version conversion, so a declared operand of another rank
-/// would crash it. Gemm's A and B are matrices; a conv's W has X's rank.
+/// Gemm's A and B are matrices; a conv's X has a batch, a channel and a
+/// spatial dim, and its W has X's rank. libonnx's inference reads these dims
+/// unchecked (Gemm-6, ConvTranspose); its crash is contained
+/// (ContainedLibOnnx.h), but this check names the operand and its rank,
+/// where a contained crash can name only the node.
 llvm::Error checkOperandRanks(const onnx::NodeProto &node, int64_t opset,
                               int index, const DeclaredRanks &ranks) {
   if (!isDefaultDomain(node.domain()) || node.input_size() < 2)
