@@ -8,8 +8,8 @@
 
 #include "ir/GeOps.h"
 #include "ir/GeVerifiers.h"
+#include "ir/OpFacts.h"
 
-#include "llvm/ADT/StringSwitch.h"
 
 using namespace mlir;
 using namespace mlir::ge;
@@ -89,17 +89,6 @@ LogicalResult FusedAttentionOp::verify() {
 // fused_elementwise
 //===----------------------------------------------------------------------===//
 
-/// Operands a step reads: 1 or 2; 0 for an unknown op.
-static int stepArity(StringRef step) {
-  return llvm::StringSwitch<int>(step)
-      .Cases("abs", "ceil", "cos", "elu", "erf", "exp", "floor", 1)
-      .Cases("gelu", "gelu_tanh", "hard_sigmoid", "hard_swish", "leaky_relu", 1)
-      .Cases("log", "neg", "reciprocal", "relu", "selu", "sigmoid", "sign", 1)
-      .Cases("sin", "softplus", "softsign", "sqrt", "tanh", "clip", 1)
-      .Cases("add", "sub", "mul", "div", "pow", "max", "min", "prelu", 2)
-      .Default(0);
-}
-
 LogicalResult FusedElementwiseOp::verify() {
   if (getInputs().empty())
     return emitOpError() << "needs at least one input";
@@ -120,7 +109,7 @@ LogicalResult FusedElementwiseOp::verify() {
   int64_t numInputs = getInputs().size();
   for (int64_t j = 0; j < numSteps; ++j) {
     StringRef name = cast<StringAttr>(steps[j]).getValue();
-    int arity = stepArity(name);
+    int arity = elementwiseStepArity(name);
     if (arity == 0)
       return emitOpError() << "step " << j << " (\"" << name
                            << "\") is not an elementwise op it can evaluate";

@@ -9,14 +9,24 @@
 #include "ir/GeOps.h"
 
 #include "mlir/IR/DialectRegistry.h"
-#include "llvm/ADT/StringSwitch.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 using namespace mlir::ge;
 
 #include "ir/GeDialect.cpp.inc"
+#include "ir/GeEnums.cpp.inc"
 
-void GeDialect::initialize() { registerGeDialectOperations(this); }
+#define GET_ATTRDEF_CLASSES
+#include "ir/GeAttrs.cpp.inc"
+
+void GeDialect::initialize() {
+  registerGeDialectOperations(this);
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "ir/GeAttrs.cpp.inc"
+      >();
+}
 
 void mlir::ge::registerGeDialect(DialectRegistry &registry) {
   registry.insert<GeDialect>();
@@ -60,12 +70,10 @@ verifyScheduleAttr(NamedAttribute attr,
   };
 
   if (name == GeDialect::kEngineAttr) {
-    FailureOr<StringRef> s = requireString();
-    if (failed(s))
-      return failure();
-    if (!llvm::is_contained({"AIC", "AIV", "MIX", "AICPU", "DVPP", "HOST"}, *s))
-      return emitError() << "attribute '" << name << "' is \"" << *s
-                         << "\" but must be one of AIC, AIV, MIX, AICPU, DVPP, HOST";
+    if (!isa<EngineAttr>(value))
+      return emitError() << "attribute '" << name
+                         << "' must be an engine (#ge.engine<AIC>, AIV, MIX, "
+                            "AICPU, DVPP or HOST)";
     return success();
   }
   if (name == GeDialect::kStreamAttr || name == GeDialect::kStreamPriorityAttr ||

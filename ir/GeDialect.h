@@ -9,8 +9,13 @@
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Dialect.h"
+#include "mlir/IR/DialectImplementation.h"
 
 #include "ir/GeDialect.h.inc"
+#include "ir/GeEnums.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "ir/GeAttrs.h.inc"
 
 namespace mlir::ge {
 /// Adds the ge dialect to `registry` (for geflow-opt and the importer).

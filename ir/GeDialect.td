@@ -23,6 +23,7 @@ def Ge_Dialect : Dialect {
     Scheduling lives in discardable `ge.*` attributes that passes set.
   }];
   let hasConstantMaterializer = 1;
+  let useDefaultAttributePrinterParser = 1;
   let hasOperationAttrVerify = 1;
   let hasRegionArgAttrVerify = 1;
   let hasRegionResultAttrVerify = 1;

@@ -63,6 +63,13 @@ def Ge_SeluOp : Ge_UnaryOp<"selu", Ge_FloatTensor> {
 // the decomposed patterns exporters write.
 def Ge_GeluOp : Ge_UnaryOp<"gelu", Ge_FloatTensor> {
   let summary = "0.5 x (1 + erf(x / sqrt 2)), or its tanh approximation";
+  let description = [{
+    ONNX 20's Gelu, which the importer's opset (17) does not have: only
+    `ge-fuse-gelu` makes it, from the decomposed forms exporters write.
+    `approximate` is "none" (the erf form, 0.5 x (1 + erf(x / sqrt 2))) or
+    "tanh" (0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3)))); the verifier
+    rejects anything else.
+  }];
   let arguments = (ins Ge_FloatTensor:$X,
                    DefaultValuedAttr<StrAttr, "\"none\"">:$approximate);
   let hasVerifier = 1;
@@ -71,6 +78,12 @@ def Ge_GeluOp : Ge_UnaryOp<"gelu", Ge_FloatTensor> {
 def Ge_ClipOp : Ge_Op<"clip", [Pure, AttrSizedOperandSegments,
                                AllTypesMatch<["input", "output"]>]> {
   let summary = "clamp to [min, max]; min and max are optional scalars";
+  let description = [{
+    ONNX Clip (opset 11 and later): `min` and `max` are optional scalar
+    operands, not attributes, so the op carries AttrSizedOperandSegments and
+    the textual form names them: `ge.clip %x min %lo max %hi`. An absent bound
+    does not clamp.
+  }];
   let arguments = (ins Ge_NumericTensor:$input,
                    Optional<Ge_NumericTensor>:$min,
                    Optional<Ge_NumericTensor>:$max);
@@ -96,10 +109,19 @@ def Ge_MulOp : Ge_BroadcastBinaryOp<"mul", Ge_NumericTensor> {
 }
 def Ge_DivOp : Ge_BroadcastBinaryOp<"div", Ge_NumericTensor> {
   let summary = "A / B (integer division truncates)"; let hasFolder = 1;
+  let description = [{
+    Integer division truncates toward zero (C and ONNX Runtime; numpy would
+    floor). A zero integer divisor gives 0 at run time instead of a trap, and
+    the folder leaves division by zero and INT_MIN / -1 to run time.
+  }];
 }
 
 def Ge_PowOp : Ge_TensorOp<"pow", [AllElementTypesMatch<["X", "Z"]>]> {
   let summary = "X ^ Y with broadcasting; Y may have another element type";
+  let description = [{
+    ONNX Pow: the exponent Y may have another numeric element type than the
+    base X; Z has X's.
+  }];
   let arguments = (ins Ge_NumericTensor:$X, Ge_NumericTensor:$Y);
   let results = (outs Ge_NumericTensor:$Z);
   let hasVerifier = 1;

@@ -86,6 +86,15 @@ def Ge_GlobalMaxPoolOp : Ge_TensorOp<"global_max_pool", [SameOperandsAndResultEl
 
 def Ge_BatchNormalizationOp : Ge_TensorOp<"batch_normalization", [AllElementTypesMatch<["X", "Y"]>]> {
   let summary = "inference batch norm: Y = (X - mean) / sqrt(var + eps) * scale + B";
+  let description = [{
+    ONNX BatchNormalization in inference form only. `training_mode` must be 0
+    (the verifier rejects 1), so the op has one result, Y: ONNX's running_mean
+    and running_var outputs exist only in training and are not results here.
+    `momentum` is kept so the attribute round-trips; inference does not read it.
+
+    `ge-fuse-batchnorm` folds a batch norm that follows a conv, gemm or rank-2
+    matmul with constant weights into that op's weights and bias.
+  }];
   let arguments = (ins Ge_FloatTensor:$X, Ge_FloatTensor:$scale, Ge_FloatTensor:$B,
                    Ge_FloatTensor:$input_mean, Ge_FloatTensor:$input_var,
                    DefaultValuedAttr<F32Attr, "1e-5f">:$epsilon,
@@ -105,6 +114,15 @@ def Ge_InstanceNormalizationOp : Ge_TensorOp<"instance_normalization", [SameOper
 
 def Ge_LayerNormalizationOp : Ge_TensorOp<"layer_normalization", [SameOperandsAndResultElementType]> {
   let summary = "normalise over dims [axis, rank); Y, and optionally Mean and InvStdDev";
+  let description = [{
+    ONNX LayerNormalization (opset 17). Its two optional outputs, Mean and
+    InvStdDev, are one variadic result group, `statistics`: none or both, never
+    one (the importer keeps both when the model reads either). Each has the
+    shape of X with the normalised dims [axis, rank) set to 1.
+
+    Exporters before opset 17 write the operation as ReduceMean, Sub, Pow, Add,
+    Sqrt and Div; `ge-fuse-layernorm` turns that pattern into this op.
+  }];
   let arguments = (ins Ge_FloatTensor:$X, Ge_FloatTensor:$Scale, Optional<Ge_FloatTensor>:$B,
                    DefaultValuedAttr<Ge_I64Attr, "-1">:$axis,
                    DefaultValuedAttr<F32Attr, "1e-5f">:$epsilon,
@@ -190,6 +208,12 @@ def Ge_ReduceSumSquareOp : Ge_ReduceOp<"reduce_sum_square", Ge_NumericTensor> {
 
 def Ge_ReduceSumOp : Ge_TensorOp<"reduce_sum", [AllElementTypesMatch<["data", "reduced"]>]> {
   let summary = "sum over the axes operand (all dims when absent, unless noop)";
+  let description = [{
+    ONNX ReduceSum (opset 13 and later): `axes` is an optional i64 operand, not
+    an attribute, unlike the other `ge.reduce_*` ops, which keep opset 17's
+    `axes` attribute. Without axes it reduces every dim, unless
+    `noop_with_empty_axes` = 1, when it returns `data` unchanged.
+  }];
   let arguments = (ins Ge_NumericTensor:$data, Optional<Ge_I64Tensor>:$axes,
                    DefaultValuedAttr<Ge_I64Attr, "1">:$keepdims,
                    DefaultValuedAttr<Ge_I64Attr, "0">:$noop_with_empty_axes);

@@ -9,6 +9,7 @@
 #define GEFLOW_IR_GEOPS_TD
 
 include "ir/GeDialect.td"
+include "ir/GeAttrs.td"
 include "mlir/IR/OpBase.td"
 include "mlir/IR/BuiltinAttributeInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"

@@ -12,6 +12,14 @@
 def Ge_ConstantOp : Ge_Op<"constant", [Pure, ConstantLike,
                                        AllTypesMatch<["value", "output"]>]> {
   let summary = "a constant tensor (ONNX Constant and initializers)";
+  let description = [{
+    The one op for ONNX Constant nodes and for initializers. Only `value`
+    exists: the importer turns Constant's `value_float`, `value_ints`, ... into
+    it. Initializers of 64 KiB or more are `dense_resource<key>` elements whose
+    blob points into the model file's mapping (no copy; text IR prints them in
+    a `dialect_resources` section). Read constant bytes through
+    `ir/ElementsBytes.h`, which serves both forms.
+  }];
   let arguments = (ins ElementsAttr:$value);
   let results = (outs Ge_Tensor:$output);
   let assemblyFormat = "$value attr-dict";
@@ -25,6 +33,10 @@ def Ge_ConstantOp : Ge_Op<"constant", [Pure, ConstantLike,
 
 def Ge_CastOp : Ge_TensorOp<"cast", [SameOperandsAndResultShape]> {
   let summary = "element type conversion; the result type says the target";
+  let description = [{
+    ONNX Cast without its `to` attribute: the result's element type is the
+    target, so `to` would only repeat it. Opset 19's `saturate` does not exist.
+  }];
   let arguments = (ins Ge_Tensor:$input);
   let results = (outs Ge_Tensor:$output);
   let hasFolder = 1;
@@ -73,6 +85,13 @@ def Ge_GatherOp : Ge_TensorOp<"gather", [AllElementTypesMatch<["data", "output"]
 def Ge_PadOp : Ge_Op<"pad", [Pure, AttrSizedOperandSegments,
                              AllElementTypesMatch<["data", "output"]>]> {
   let summary = "pad with pads = [x1_begin, x2_begin, ..., x1_end, x2_end, ...]";
+  let description = [{
+    ONNX Pad with the optional `axes` operand of opset 18. `constant_value` and
+    `axes` are both optional operands, so the op carries
+    AttrSizedOperandSegments (`operandSegmentSizes`), and the textual form names
+    them: `ge.pad %x, %pads value %v axes %a`. `pads` holds two entries per
+    padded axis, all the begins first.
+  }];
   let arguments = (ins Ge_Tensor:$data, Ge_I64Tensor:$pads,
                    Optional<Ge_Tensor>:$constant_value,
                    Optional<Ge_IndexTensor>:$axes,
@@ -116,6 +135,13 @@ def Ge_ShapeOp : Ge_TensorOp<"shape"> {
 def Ge_SliceOp : Ge_Op<"slice", [Pure, AttrSizedOperandSegments,
                                  AllElementTypesMatch<["data", "output"]>]> {
   let summary = "numpy-style slice with starts, ends, axes, steps";
+  let description = [{
+    ONNX Slice. `axes` and `steps` are optional operands, so the op carries
+    AttrSizedOperandSegments and the textual form names them:
+    `ge.slice %x, %starts, %ends axes %a steps %s`. All four stay operands fed by
+    `ge.constant`; the verifier computes the result shape exactly when they are
+    constant and checks rank and element type otherwise.
+  }];
   let arguments = (ins Ge_Tensor:$data, Ge_IndexTensor:$starts, Ge_IndexTensor:$ends,
                    Optional<Ge_IndexTensor>:$axes, Optional<Ge_IndexTensor>:$steps);
   let results = (outs Ge_Tensor:$output);
@@ -129,6 +155,12 @@ def Ge_SliceOp : Ge_Op<"slice", [Pure, AttrSizedOperandSegments,
 
 def Ge_SplitOp : Ge_TensorOp<"split"> {
   let summary = "split along axis into the given sizes (or equal parts)";
+  let description = [{
+    ONNX Split as opset 13 to 17 have it: the sizes come from the optional
+    `split` operand; without it the axis is divided into as many equal parts as
+    the op has results. Opset 18's `num_outputs` attribute does not exist (the
+    result count says it).
+  }];
   let arguments = (ins Ge_Tensor:$input, Optional<Ge_I64Tensor>:$split,
                    DefaultValuedAttr<Ge_I64Attr, "0">:$axis);
   let results = (outs Variadic<Ge_Tensor>:$outputs);
@@ -168,6 +200,15 @@ def Ge_TransposeOp : Ge_TensorOp<"transpose", [AllElementTypesMatch<["data", "tr
 def Ge_ResizeOp : Ge_Op<"resize", [Pure, AttrSizedOperandSegments,
                                    AllElementTypesMatch<["X", "Y"]>]> {
   let summary = "resize by scales or to sizes (modes nearest and linear)";
+  let description = [{
+    ONNX Resize with opset 13 to 17's attributes (opset 18's `antialias`, `axes`
+    and `keep_aspect_ratio_policy` do not exist). `roi`, `scales` and `sizes`
+    are optional operands, so the op carries AttrSizedOperandSegments; the
+    textual form names them (`roi %r scales %s sizes %z`). Exactly one of
+    `scales` and `sizes` must be given, and an empty (0-element) tensor counts
+    as absent, as ONNX's "" placeholder and exporters' empty constants mean it.
+    Modes: nearest, linear and cubic.
+  }];
   let arguments = (ins Ge_Tensor:$X,
                    Optional<Ge_FloatTensor>:$roi,
                    Optional<RankedTensorOf<[F32]>>:$scales,
@@ -189,6 +230,16 @@ def Ge_ResizeOp : Ge_Op<"resize", [Pure, AttrSizedOperandSegments,
 def Ge_DropoutOp : Ge_Op<"dropout", [Pure, AttrSizedOperandSegments,
                                      AllTypesMatch<["data", "output"]>]> {
   let summary = "dropout, inference form: output = data, mask = true";
+  let description = [{
+    ONNX Dropout, inference only: `output` is `data` and `mask` is all true,
+    whatever the ratio. Both results always exist, as ONNX's optional mask
+    output is kept as a result whether or not the model reads it. A constant
+    `training_mode` must be false (the verifier rejects true); the kernel refuses
+    a true one at run time unless the ratio is 0. `ratio` and `training_mode` are
+    optional operands (AttrSizedOperandSegments). When training mode is known
+    to be off, `ge-fold-constants` removes the op: its readers get `data`, and
+    a read mask becomes an all-true constant.
+  }];
   let arguments = (ins Ge_FloatTensor:$data,
                    Optional<Ge_FloatTensor>:$ratio,
                    Optional<Ge_BoolTensor>:$training_mode,

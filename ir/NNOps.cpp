@@ -2,6 +2,7 @@
 
 #include "ir/GeOps.h"
 #include "ir/GeVerifiers.h"
+#include "ir/OpFacts.h"
 
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
@@ -310,22 +311,15 @@ LogicalResult ReduceSumOp::verify() {
 /// `activation` must be one the fused kernels know, with its parameter count.
 static LogicalResult verifyActivation(Operation *op, StringRef activation,
                                       std::optional<ArrayRef<float>> params) {
-  int64_t expected = llvm::StringSwitch<int64_t>(activation)
-                         .Cases("none", "relu", "sigmoid", "tanh", "hard_swish", 0)
-                         .Cases("gelu", "gelu_tanh", 0)
-                         .Case("leaky_relu", 1)
-                         .Cases("clip", "hard_sigmoid", 2)
-                         .Default(-1);
-  if (expected < 0)
+  std::optional<unsigned> expected = activationParamCount(activation);
+  if (!expected)
     return op->emitOpError() << "activation \"" << activation
-                             << "\" is not one of none, relu, leaky_relu, clip, "
-                                "sigmoid, tanh, hard_sigmoid, hard_swish, gelu, "
-                                "gelu_tanh";
+                             << "\" is not one of " << activationNames();
   // Trailing params may be left out; they take ONNX's defaults.
   int64_t given = params ? params->size() : 0;
-  if (given > expected)
+  if (given > static_cast<int64_t>(*expected))
     return op->emitOpError() << "activation \"" << activation << "\" takes at most "
-                             << expected << " activation_params but has " << given;
+                             << *expected << " activation_params but has " << given;
   return success();
 }
 

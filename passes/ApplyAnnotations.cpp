@@ -1,9 +1,10 @@
 //===- ApplyAnnotations.cpp - user scopes into ge.* attributes ------------===//
 //
-// DESIGN.md pass 5. The torchair scopes (`ge.npu_stream_switch`,
-// `ge.limit_core_num`) become the same attributes the ONNX node annotations
-// and the stream plan produce, so every later pass reads one form. Core
-// limits are checked here because this is the first pass that knows the SoC.
+// Pipeline step 5 (docs/architecture.md). The torchair scopes
+// (`ge.npu_stream_switch`, `ge.limit_core_num`) become the same attributes the
+// ONNX node annotations and the stream plan produce, so every later pass reads
+// one form. Core limits are checked here because this is the first pass that
+// knows the SoC.
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,7 +1,8 @@
 //===- AssignEngines.cpp - ge.engine from the kernel plan -----------------===//
 //
-// DESIGN.md pass 4: cube work on AIC, the rest on AIV. The engine is the one
-// the op's kernel plans for (KernelPlanning.h), so compiler and kernels agree.
+// Pipeline step 4 (docs/architecture.md): cube work on AIC, the rest on AIV.
+// The engine is the one the op's kernel plans for (KernelPlanning.h), so
+// compiler and kernels agree.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,7 +12,6 @@
 #include "passes/emit/KernelPlanning.h"
 #include "passes/emit/OpDefBuilder.h"
 
-#include "mlir/IR/Builders.h"
 
 namespace geflow::passes {
 
@@ -20,7 +20,6 @@ namespace geflow::passes {
 
 mlir::LogicalResult assignEngines(mlir::func::FuncOp func,
                                   bool requireKernels) {
-  mlir::Builder builder(func.getContext());
   mlir::WalkResult result = func.walk([&](mlir::Operation *op) {
     if (op == func.getOperation() || !isComputeOp(op) ||
         op->hasAttr(mlir::ge::GeDialect::kEngineAttr))
@@ -29,7 +28,8 @@ mlir::LogicalResult assignEngines(mlir::func::FuncOp func,
     if (mlir::failed(plan))
       return mlir::WalkResult::interrupt();
     op->setAttr(mlir::ge::GeDialect::kEngineAttr,
-                builder.getStringAttr(engineAttrName(plan->kernel.engine)));
+                mlir::ge::EngineAttr::get(func.getContext(),
+                                          irEngine(plan->kernel.engine)));
     return mlir::WalkResult::advance();
   });
   return mlir::failure(result.wasInterrupted());

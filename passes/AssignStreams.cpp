@@ -1,9 +1,9 @@
 //===- AssignStreams.cpp - ge.stream on every compute op ------------------===//
 //
-// DESIGN.md pass 6. The function's compute ops become a TaskGraph (op order,
-// engines, task sizes, dependencies through npu_wait_tensor edges, user
-// labels); passes/streams/StreamAssignment.cpp decides; the result is written
-// back as `ge.stream`.
+// Pipeline step 6 (docs/architecture.md). The function's compute ops become a
+// TaskGraph (op order, engines, task sizes, dependencies through
+// npu_wait_tensor edges, user labels); passes/streams/StreamAssignment.cpp
+// decides; the result is written back as `ge.stream`.
 //
 //===----------------------------------------------------------------------===//
 
@@ -67,9 +67,9 @@ TaskGraph buildTaskGraph(mlir::func::FuncOp func,
     node.name = nameFromLoc(op->getLoc());
     if (node.name.empty())
       node.name = op->getName().getStringRef().str();
-    auto engine = op->getAttrOfType<mlir::StringAttr>(GeDialect::kEngineAttr);
+    auto engine = op->getAttrOfType<mlir::ge::EngineAttr>(GeDialect::kEngineAttr);
     // HOST work has no core group; the simulator times it as AICPU.
-    node.engine = engine ? parseEngine(engine.getValue())
+    node.engine = engine ? runtimeEngine(engine.getValue())
                                .value_or(rt::Engine::kAiCpu)
                          : rt::Engine::kAiv;
     node.blockDim = intAttrOr(op, kBlockDimAttr, 1);

@@ -1,6 +1,6 @@
 //===- EmitTasks.cpp - block_dim and cost of every task -------------------===//
 //
-// The per-op half of task emission (DESIGN.md pass 9), recorded on the IR so
+// The per-op half of task emission (pipeline step 9), recorded on the IR so
 // lit tests and dumps see what each KERNEL task will carry; emitOmModel
 // (emit/OmEmitter.cpp) reads it back.
 //
@@ -48,13 +48,14 @@ mlir::LogicalResult annotateTasks(mlir::func::FuncOp func,
       return mlir::WalkResult::interrupt();
     // A user's or an earlier pass's engine wins over the plan's.
     rt::Engine engine = plan->kernel.engine;
-    if (auto attr = op->getAttrOfType<mlir::StringAttr>(
+    if (auto attr = op->getAttrOfType<mlir::ge::EngineAttr>(
             mlir::ge::GeDialect::kEngineAttr)) {
-      if (std::optional<rt::Engine> parsed = parseEngine(attr.getValue()))
-        engine = *parsed;
+      if (std::optional<rt::Engine> runtime = runtimeEngine(attr.getValue()))
+        engine = *runtime;
     } else {
       op->setAttr(mlir::ge::GeDialect::kEngineAttr,
-                  builder.getStringAttr(engineAttrName(engine)));
+                  mlir::ge::EngineAttr::get(func.getContext(),
+                                            irEngine(engine)));
     }
     uint32_t blockDim = chooseBlockDim(costModel, engine, plan->kernel,
                                        coreLimitFor(op, engine));

@@ -1,14 +1,14 @@
 //===- FoldConstants.cpp - evaluate constant subgraphs at compile time
 //------===//
 //
-// DESIGN.md pass 2: an op whose operands are all `ge.constant` is computed
-// once, by the kernel that would run it (its OpDef from OpDefBuilder.h, then
-// kernels::createKernel), and replaced by a `ge.constant` of the result, so
-// the compiler and the executor agree on every value by construction. The
-// dialect's folders run too (shape chains), and so do the no-op removals of
-// fusion/NoOpRemoval.h. Repeated to a fixed point, whole constant subgraphs
-// collapse. A result above `max-elements` elements stays an op: folding must
-// not blow up the weights.
+// Pipeline step 2 (docs/architecture.md): an op whose operands are all
+// `ge.constant` is computed once, by the kernel that would run it (its OpDef
+// from OpDefBuilder.h, then kernels::createKernel), and replaced by a
+// `ge.constant` of the result, so the compiler and the executor agree on every
+// value by construction. The dialect's folders run too (shape chains), and so
+// do the no-op removals of fusion/NoOpRemoval.h. Repeated to a fixed point,
+// whole constant subgraphs collapse. A result above `max-elements` elements
+// stays an op: folding must not blow up the weights.
 //
 //===----------------------------------------------------------------------===//
 

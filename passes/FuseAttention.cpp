@@ -1,7 +1,8 @@
 //===- FuseAttention.cpp - attention cores -> ge.fused_attention ---------===//
 //
-// DESIGN.md pass 3. The attention core as torch's nn.MultiheadAttention
-// exports it (and the variants of other exporters):
+// Pipeline step 3, op fusion (docs/architecture.md). The attention core as
+// torch's nn.MultiheadAttention exports it (and the variants of other
+// exporters):
 //   s = MatMul(Q', K')      Q' = Q scaled by constants (Mul/Div), or Q
 //                           K' = Transpose(K) swapping the last two dims
 //                                (scaled or not), or K^T as it is

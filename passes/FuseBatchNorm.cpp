@@ -1,8 +1,9 @@
 //===- FuseBatchNorm.cpp - inference batch norm into conv/gemm weights
 //------===//
 //
-// DESIGN.md pass 3: BatchNormalization (inference) right after a conv, gemm
-// or matmul with constant weights is an affine map per output channel,
+// Pipeline step 3, op fusion (docs/architecture.md): BatchNormalization
+// (inference) right after a conv, gemm or matmul with constant weights is an
+// affine map per output channel,
 //   y = s * (op(x) + b) + (beta - mean * s),  s = scale / sqrt(var + eps),
 // so it folds into the producer: s scales W's output channels (conv: W[m];
 // gemm/matmul: B's column n) and the bias becomes s * b + beta - mean * s.

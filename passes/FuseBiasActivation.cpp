@@ -1,12 +1,13 @@
 //===- FuseBiasActivation.cpp - cube op + bias add + activation
 //------------===//
 //
-// DESIGN.md pass 3: a conv, gemm or matmul followed by an Add of a constant
-// bias and by an activation becomes one ge.fused_conv / fused_gemm /
-// fused_matmul, which adds the bias and applies the activation to each output
-// tile while it is in cache. The bias must broadcast the way the fused op adds
-// it: along the output channel (dim 1) for a conv, to [M, N] for a gemm, to
-// the product for a matmul. The intermediate result must have no other user.
+// Pipeline step 3, op fusion (docs/architecture.md): a conv, gemm or matmul
+// followed by an Add of a constant bias and by an activation becomes one
+// ge.fused_conv / fused_gemm / fused_matmul, which adds the bias and applies
+// the activation to each output tile while it is in cache. The bias must
+// broadcast the way the fused op adds it: along the output channel (dim 1) for
+// a conv, to [M, N] for a gemm, to the product for a matmul. The intermediate
+// result must have no other user.
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,14 +1,14 @@
 //===- FuseElementwise.cpp - elementwise chains -> fused_elementwise ----===//
 //
-// DESIGN.md pass 3, last of the fusions (the others take the elementwise ops
-// they absorb first). A group is grown upwards from a root elementwise op:
-// a producer joins when it is elementwise, has the root's result type (so
-// every step runs over the same elements) and every user of its result is
-// already in the group. Everything else the group reads is an input, which
-// may broadcast (a bias, a scalar constant). Groups of two or more ops become
-// one ge.fused_elementwise whose program (ir/GeFusedOps.td) lists the ops in
-// block order; its kernel evaluates the program tile by tile, so memory sees
-// the inputs and the result once instead of every intermediate.
+// Pipeline step 3 (op fusion, docs/architecture.md), last of the fusions (the
+// others take the elementwise ops they absorb first). A group is grown upwards
+// from a root elementwise op: a producer joins when it is elementwise, has the
+// root's result type (so every step runs over the same elements) and every user
+// of its result is already in the group. Everything else the group reads is an
+// input, which may broadcast (a bias, a scalar constant). Groups of two or more
+// ops become one ge.fused_elementwise whose program (ir/GeFusedOps.td) lists
+// the ops in block order; its kernel evaluates the program tile by tile, so
+// memory sees the inputs and the result once instead of every intermediate.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,14 +17,13 @@
 #include "passes/fusion/ValueMatch.h"
 
 #include "ir/GeOps.h"
+#include "ir/OpFacts.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
-#include "llvm/ADT/StringSwitch.h"
-#include "llvm/ADT/TypeSwitch.h"
 
 #include <limits>
 
@@ -45,7 +44,8 @@ struct StepForm {
   unsigned arity = 1;
 };
 
-/// The step `op` is, when it is an elementwise op the fused kernel runs.
+/// The step `op` is, when it is an elementwise op the fused kernel runs (a
+/// Step in the op table).
 std::optional<StepForm> stepForm(Operation *op) {
   if (op->getNumResults() != 1 || !fusion::isStaticF32(op->getResult(0)) ||
       !llvm::all_of(op->getOperands(), fusion::isStaticF32))
@@ -53,57 +53,29 @@ std::optional<StepForm> stepForm(Operation *op) {
   StringRef name = op->getName().getStringRef();
   if (!name.consume_front("ge."))
     return std::nullopt;
-  StepForm form;
-  form.name = name.str();
-  unsigned arity = llvm::StringSwitch<unsigned>(name)
-                       .Cases("add", "sub", "mul", "div", "pow", "prelu", 2)
-                       .Cases("max", "min", 2)
-                       .Cases("abs", "ceil", "cos", "erf", "exp", "floor", 1)
-                       .Cases("hard_swish", "log", "neg", "reciprocal", 1)
-                       .Cases("relu", "sigmoid", "sign", "sin", "softplus", 1)
-                       .Cases("softsign", "sqrt", "tanh", "gelu", 1)
-                       .Cases("elu", "hard_sigmoid", "leaky_relu", "selu", 1)
-                       .Case("clip", 1)
-                       .Default(0);
+  unsigned arity = elementwiseStepArity(name);
   // clip's bounds are operands too, which must be constants (below).
   if (arity == 0 || (name != "clip" && op->getNumOperands() != arity))
     return std::nullopt;
+  StepForm form;
+  form.name = name.str();
   form.arity = arity;
-  bool ok = llvm::TypeSwitch<Operation *, bool>(op)
-                .Case([&](GeluOp gelu) {
-                  if (gelu.getApproximate() == "tanh")
-                    form.name = "gelu_tanh";
-                  return true;
-                })
-                .Case([&](EluOp elu) {
-                  form.params[0] = elu.getAlpha().convertToFloat();
-                  return true;
-                })
-                .Case([&](LeakyReluOp leaky) {
-                  form.params[0] = leaky.getAlpha().convertToFloat();
-                  return true;
-                })
-                .Case([&](HardSigmoidOp hard) {
-                  form.params[0] = hard.getAlpha().convertToFloat();
-                  form.params[1] = hard.getBeta().convertToFloat();
-                  return true;
-                })
-                .Case([&](SeluOp selu) {
-                  form.params[0] = selu.getAlpha().convertToFloat();
-                  form.params[1] = selu.getGamma().convertToFloat();
-                  return true;
-                })
-                .Case([&](ClipOp clip) {
-                  std::optional<fusion::Activation> bounds =
-                      fusion::matchActivation(clip);
-                  if (!bounds)
-                    return false;
-                  form.params[0] = bounds->params[0];
-                  form.params[1] = bounds->params[1];
-                  return true;
-                })
-                .Default([](Operation *) { return true; });
-  return ok ? std::optional<StepForm>(form) : std::nullopt;
+  if (auto gelu = dyn_cast<GeluOp>(op)) {
+    if (gelu.getApproximate() == "tanh")
+      form.name = "gelu_tanh";
+  } else if (isa<ClipOp>(op)) {
+    std::optional<fusion::Activation> bounds = fusion::matchActivation(op);
+    if (!bounds)
+      return std::nullopt;
+    form.params[0] = bounds->params[0];
+    form.params[1] = bounds->params[1];
+  } else if (const ElementwiseParams *params = elementwiseParams(name)) {
+    for (int i = 0; i < 2; ++i)
+      if (!params->names[i].empty())
+        form.params[i] =
+            fusion::floatAttrOr(op, params->names[i], params->defaults[i]);
+  }
+  return form;
 }
 
 /// The operands a step reads (clip: only its input).

@@ -1,6 +1,7 @@
 //===- FuseGelu.cpp - decomposed GELU -> ge.gelu ---------------------------===//
 //
-// DESIGN.md pass 3. Exporters before ONNX 20 write GELU as
+// Pipeline step 3, op fusion (docs/architecture.md). Exporters before ONNX 20
+// write GELU as
 //   erf form:  0.5 * x * (1 + Erf(x / sqrt(2)))      (x * (1/sqrt 2) too)
 //   tanh form: 0.5 * x * (1 + Tanh(sqrt(2/pi) * (x + 0.044715 * x^3)))
 // with x^3 as Pow(x, 3), x * (x * x) or (x * x) * x, and the outer product

@@ -1,6 +1,7 @@
 //===- FuseLayerNorm.cpp - decomposed LayerNorm -> layer_normalization --===//
 //
-// DESIGN.md pass 3. Exporters before ONNX 17 write LayerNormalization as
+// Pipeline step 3, op fusion (docs/architecture.md). Exporters before ONNX 17
+// write LayerNormalization as
 //   m = ReduceMean(x), d = x - m, v = ReduceMean(d^2), s = Sqrt(v + eps),
 //   n = d / s, y = n * gamma + beta
 // with d^2 as Pow(d, 2) or Mul(d, d), d / s as Div or Mul(d, Reciprocal(s)),

@@ -1,13 +1,13 @@
 //===- FuseLayout.cpp - data-movement chains -> ge.as_strided ------------===//
 //
-// DESIGN.md pass 3. A chain of data-movement ops, each the only reader of the
-// one before, (slice with constant positive steps, transpose, reshape,
-// flatten, squeeze, unsqueeze) moves every element once per op. When the
-// chain's composition reads its source as a strided view (offset + one
-// stride per result dim; transformers' head splits
-// slice -> reshape -> transpose and merges transpose -> reshape are), it
-// becomes one ge.as_strided: one copy instead of one per op. A reshape that
-// is no view of what precedes it ends a chain there and starts the next.
+// Pipeline step 3, op fusion (docs/architecture.md). A chain of data-movement
+// ops, each the only reader of the one before, (slice with constant positive
+// steps, transpose, reshape, flatten, squeeze, unsqueeze) moves every element
+// once per op. When the chain's composition reads its source as a strided view
+// (offset + one stride per result dim; transformers' head splits slice ->
+// reshape -> transpose and merges transpose -> reshape are), it becomes one
+// ge.as_strided: one copy instead of one per op. A reshape that is no view of
+// what precedes it ends a chain there and starts the next.
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,12 +1,13 @@
 //===- FuseResidual.cpp - residual add (+ activation) into the conv
 //---------===//
 //
-// DESIGN.md pass 3: y = act(conv(x) + z), ResNet's block ending, becomes one
-// ge.fused_conv with the residual operand Z (ONNX Runtime's FusedConv Z): the
-// conv adds z to each output tile before the activation while the tile is
-// hot, so neither the Add nor the activation launches a kernel of its own.
-// z must have the conv output's type exactly (no broadcasting), and the conv
-// output (and the sum, when an activation follows) must have no other user.
+// Pipeline step 3, op fusion (docs/architecture.md): y = act(conv(x) + z),
+// ResNet's block ending, becomes one ge.fused_conv with the residual operand Z
+// (ONNX Runtime's FusedConv Z): the conv adds z to each output tile before the
+// activation while the tile is hot, so neither the Add nor the activation
+// launches a kernel of its own. z must have the conv output's type exactly (no
+// broadcasting), and the conv output (and the sum, when an activation follows)
+// must have no other user.
 //
 //===----------------------------------------------------------------------===//
 

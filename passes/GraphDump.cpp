@@ -2,6 +2,7 @@
 
 #include "passes/GraphDump.h"
 
+#include "passes/PassSupport.h"
 #include "passes/emit/GraphBuilder.h"
 
 #include "executor/model/OmFormat.h"
@@ -17,10 +18,6 @@
 
 namespace geflow::passes {
 namespace {
-
-llvm::Error makeError(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-}
 
 /// The stage table: which passes end which dump stage. A prefix entry ends
 /// in '-' and covers a family of passes that together make one stage.

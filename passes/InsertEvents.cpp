@@ -1,10 +1,11 @@
 //===- InsertEvents.cpp - the fewest events that order every dependency ---===//
 //
-// DESIGN.md pass 7. One walk over the ops in order keeps the vector clocks of
-// the task list being built (passes/streams/HappensBefore.h): a cross-stream
-// dependency already ordered by stream order plus earlier waits needs no
-// event (GE: the transitive reduction of the Send/Recv edges). Events are
-// numbered in order of use, so the ids are 0..E-1.
+// Pipeline step 7 (docs/architecture.md). One walk over the ops in order keeps
+// the vector clocks of the task list being built
+// (passes/streams/HappensBefore.h): a cross-stream dependency already ordered
+// by stream order plus earlier waits needs no event (GE: the transitive
+// reduction of the Send/Recv edges). Events are numbered in order of use, so
+// the ids are 0..E-1.
 //
 //===----------------------------------------------------------------------===//
 

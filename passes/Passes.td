@@ -1,8 +1,9 @@
 //===- Passes.td - geflow's passes on the ge dialect ------*- tablegen -*-===//
 //
-// Every pass of the GE pipeline (DESIGN.md, "Passes (pipeline order)"). Each is
-// defined in the .cpp named after it and built on the generated base class; its
-// options are its flags in geflow-opt. passes/Pipeline.cpp strings them together.
+// Every pass of the GE pipeline (docs/architecture.md, "The pass pipeline").
+// Each is defined in the .cpp named after it and built on the generated base
+// class; its options are its flags in geflow-opt. passes/Pipeline.cpp strings
+// them together.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,7 +15,7 @@ include "mlir/Pass/PassBase.td"
 def FoldConstants : Pass<"ge-fold-constants", "::mlir::func::FuncOp"> {
   let summary = "Evaluate ops on constants with their kernels; drop no-op ops";
   let description = [{
-    Constant folding (DESIGN.md pass 2). An op whose operands are all
+    Constant folding (pipeline step 2). An op whose operands are all
     `ge.constant` is run once by its kernel (the same OpDef and kernel the
     executor would use) and replaced by a `ge.constant` of its results, to a
     fixed point, so whole constant subgraphs collapse; the dialect's folders
@@ -40,7 +41,7 @@ def FoldConstants : Pass<"ge-fold-constants", "::mlir::func::FuncOp"> {
 def FuseBatchNorm : Pass<"ge-fuse-batchnorm", "::mlir::func::FuncOp"> {
   let summary = "Fold inference BatchNormalization into the preceding conv or gemm";
   let description = [{
-    Op fusion (DESIGN.md pass 3). A batch norm is y = s * x + t per channel
+    Op fusion (pipeline step 3). A batch norm is y = s * x + t per channel
     (s = scale / sqrt(var + epsilon), t = B - mean * s); after a conv, gemm
     or rank-2 matmul with a constant weight it folds into that op: s scales
     the weight's output channels (conv W[m], gemm/matmul B's column n) and
@@ -54,7 +55,7 @@ def FuseBatchNorm : Pass<"ge-fuse-batchnorm", "::mlir::func::FuncOp"> {
 def FuseBiasActivation : Pass<"ge-fuse-bias-activation", "::mlir::func::FuncOp"> {
   let summary = "Fuse a conv/gemm/matmul with its bias Add and activation";
   let description = [{
-    Op fusion (DESIGN.md pass 3). `add(cube, constant)` folds the constant
+    Op fusion (pipeline step 3). `add(cube, constant)` folds the constant
     into the cube op's bias when it broadcasts the way the fused op adds it
     (conv: along the output channel, [M, 1, 1] or [1, M, 1, 1] or a scalar;
     gemm: to [M, N] from rank <= 2; matmul: to the product), and an
@@ -77,7 +78,7 @@ def FuseBiasActivation : Pass<"ge-fuse-bias-activation", "::mlir::func::FuncOp">
 def FuseResidual : Pass<"ge-fuse-residual", "::mlir::func::FuncOp"> {
   let summary = "Fuse a residual Add (and its activation) into the producing conv";
   let description = [{
-    Op fusion (DESIGN.md pass 3). `act(add(conv(x), z))` with z of the conv
+    Op fusion (pipeline step 3). `act(add(conv(x), z))` with z of the conv
     output's type becomes `ge.fused_conv %x, %w, %b residual %z` with the
     activation: the conv adds z to each output tile before the activation
     (ONNX Runtime's FusedConv Z). The conv must have no activation or
@@ -89,7 +90,7 @@ def FuseResidual : Pass<"ge-fuse-residual", "::mlir::func::FuncOp"> {
 def FuseLayerNorm : Pass<"ge-fuse-layernorm", "::mlir::func::FuncOp"> {
   let summary = "Recognise the decomposed LayerNormalization pattern";
   let description = [{
-    Op fusion (DESIGN.md pass 3). ReduceMean, Sub, Pow 2 (or Mul x*x),
+    Op fusion (pipeline step 3). ReduceMean, Sub, Pow 2 (or Mul x*x),
     ReduceMean, Add eps, Sqrt, Div (or Reciprocal and Mul), then an optional
     Mul by gamma and Add of beta, becomes one `ge.layer_normalization`
     (axis: the first reduced dim; epsilon: the constant; Scale: gamma or
@@ -109,7 +110,7 @@ def FuseLayerNorm : Pass<"ge-fuse-layernorm", "::mlir::func::FuncOp"> {
 def FuseGelu : Pass<"ge-fuse-gelu", "::mlir::func::FuncOp"> {
   let summary = "Recognise the decomposed GELU (erf and tanh forms)";
   let description = [{
-    Op fusion (DESIGN.md pass 3). `0.5 * x * (1 + erf(x / sqrt 2))` becomes
+    Op fusion (pipeline step 3). `0.5 * x * (1 + erf(x / sqrt 2))` becomes
     `ge.gelu %x` and `0.5 * x * (1 + tanh(sqrt(2/pi) * (x + 0.044715 x^3)))`
     becomes `ge.gelu %x {approximate = "tanh"}`, in the operand orders
     exporters write (x / sqrt 2 or x * 1/sqrt 2; x^3 as Pow or products;
@@ -121,7 +122,7 @@ def FuseGelu : Pass<"ge-fuse-gelu", "::mlir::func::FuncOp"> {
 def FuseAttention : Pass<"ge-fuse-attention", "::mlir::func::FuncOp"> {
   let summary = "Fuse MatMul -> [scale] -> [mask] -> Softmax -> MatMul";
   let description = [{
-    Op fusion (DESIGN.md pass 3). The attention core
+    Op fusion (pipeline step 3). The attention core
     `softmax(scale * Q K^T + mask) V` becomes one `ge.fused_attention`
     (ir/GeFusedOps.td) whose kernel never writes the score tensor. Scalar
     constant factors on Q, on K^T or on the scores fold into `scale`; K^T
@@ -137,7 +138,7 @@ def FuseAttention : Pass<"ge-fuse-attention", "::mlir::func::FuncOp"> {
 def FuseLayout : Pass<"ge-fuse-layout", "::mlir::func::FuncOp"> {
   let summary = "Fuse chains of data-movement ops that form a strided view";
   let description = [{
-    Op fusion (DESIGN.md pass 3). A chain of slice (constant, positive
+    Op fusion (pipeline step 3). A chain of slice (constant, positive
     steps), transpose, reshape, flatten, squeeze and unsqueeze ops, each
     read only by the next, becomes one `ge.as_strided` (offset, strides)
     when the chain reads its source as a strided view; a reshape that is no
@@ -158,7 +159,7 @@ def FuseLayout : Pass<"ge-fuse-layout", "::mlir::func::FuncOp"> {
 def FuseElementwise : Pass<"ge-fuse-elementwise", "::mlir::func::FuncOp"> {
   let summary = "Fuse chains of elementwise ops into one vector kernel";
   let description = [{
-    Op fusion (DESIGN.md pass 3), after the other fusions. Elementwise ops
+    Op fusion (pipeline step 3), after the other fusions. Elementwise ops
     (unary, binary with broadcasting operands, clip with constant bounds,
     gelu) with one result type, whose intermediate results are only read
     inside the chain, become one `ge.fused_elementwise` carrying the chain
@@ -183,7 +184,7 @@ def FuseElementwise : Pass<"ge-fuse-elementwise", "::mlir::func::FuncOp"> {
 def AssignEngines : Pass<"ge-assign-engines", "::mlir::func::FuncOp"> {
   let summary = "Set ge.engine on every compute op from its kernel plan";
   let description = [{
-    Engine assignment (DESIGN.md pass 4). Each compute op is converted to the
+    Engine assignment (pipeline step 4). Each compute op is converted to the
     OpDef the OM artifact will carry and handed to `kernels::planKernel`, so the
     engine the compiler schedules is the one the kernel runs on: cube work
     (conv, conv_transpose, gemm, matmul, fused forms) on `AIC`, the rest on
@@ -207,7 +208,7 @@ def AssignEngines : Pass<"ge-assign-engines", "::mlir::func::FuncOp"> {
 def ApplyAnnotations : Pass<"ge-apply-annotations", "::mlir::func::FuncOp"> {
   let summary = "Turn user stream scopes and core limits into ge.* attributes";
   let description = [{
-    DESIGN.md pass 5. Every `ge.npu_stream_switch` and `ge.limit_core_num`
+    Pipeline step 5. Every `ge.npu_stream_switch` and `ge.limit_core_num`
     region is inlined into its parent and its ops get the scope's attributes:
     `ge.stream_label`, `ge.stream_priority`, `ge.inner_parallel` and
     `ge.aicore_num` / `ge.vectorcore_num`. An op's own attribute wins over
@@ -239,7 +240,7 @@ def ApplyAnnotations : Pass<"ge-apply-annotations", "::mlir::func::FuncOp"> {
 def AssignStreams : Pass<"ge-assign-streams", "::mlir::func::FuncOp"> {
   let summary = "Logical stream assignment: ge.stream on every compute op";
   let description = [{
-    DESIGN.md pass 6 (passes/streams/StreamAssignment.h has the algorithm).
+    Pipeline step 6 (passes/streams/StreamAssignment.h has the algorithm).
     `single` puts everything on stream 0 and rejects user stream labels, as
     GE does; `label` gives each user label a stream and leaves the rest on
     stream 0; `auto` adds GE's split by dependency (and streams of their own
@@ -269,7 +270,7 @@ def AssignStreams : Pass<"ge-assign-streams", "::mlir::func::FuncOp"> {
 def InsertEvents : Pass<"ge-insert-events", "::mlir::func::FuncOp"> {
   let summary = "Order cross-stream dependencies with the fewest events";
   let description = [{
-    Event insertion (DESIGN.md pass 7). Every compute op runs on its
+    Event insertion (pipeline step 7). Every compute op runs on its
     `ge.stream` (none: 0). An op depends on the producers of its operands;
     `ge.npu_wait_tensor %self, %dep` is transparent (its users depend on the
     producers of both) and is erased at the end, its result replaced by
@@ -298,7 +299,7 @@ def InsertEvents : Pass<"ge-insert-events", "::mlir::func::FuncOp"> {
 def PlanMemory : Pass<"ge-plan-memory", "::mlir::func::FuncOp"> {
   let summary = "Place every intermediate tensor in one workspace, reusing dead buffers";
   let description = [{
-    Memory planning (DESIGN.md pass 8). Liveness runs over the final op order:
+    Memory planning (pipeline step 8). Liveness runs over the final op order:
     a tensor is live from the op that writes it to its last reader; graph
     inputs are live from the start (the executor copies them in first) and
     graph outputs to the end (copied out last). Every op writes a fresh buffer,
@@ -330,7 +331,7 @@ def PlanMemory : Pass<"ge-plan-memory", "::mlir::func::FuncOp"> {
 def EmitTasks : Pass<"ge-emit-tasks", "::mlir::func::FuncOp"> {
   let summary = "Annotate every compute op with its task: block_dim and cost";
   let description = [{
-    The per-op half of task emission (DESIGN.md pass 9), as attributes so lit
+    The per-op half of task emission (pipeline step 9), as attributes so lit
     tests can see it: `ge.block_dim` (i64), `ge.flops` and
     `ge.bytes` (f64). The cost and the largest useful split come from the
     op's kernel plan (or the compiler's estimate from the shapes when there is

@@ -3,8 +3,10 @@
 #include "passes/Pipeline.h"
 
 #include "passes/GraphDump.h"
+#include "passes/PassSupport.h"
 #include "passes/Passes.h"
 #include "passes/emit/OmEmitter.h"
+#include "passes/streams/CoreLimits.h"
 
 #include "executor/model/OmFormat.h"
 
@@ -17,9 +19,6 @@
 #include "mlir/Pass/PassOptions.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
-#include "llvm/Support/Path.h"
-
-#include <chrono>
 
 namespace geflow::passes {
 
@@ -27,10 +26,6 @@ namespace geflow::passes {
 #include "passes/Passes.h.inc"
 
 namespace {
-
-llvm::Error makeError(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-}
 
 /// `geflow-opt --ge-pipeline='soc=... reuse=...'`: CompileOptions' compiler
 /// half as pass-pipeline options.
@@ -229,15 +224,19 @@ llvm::Expected<om::OmModel> compileModule(mlir::ModuleOp module,
   return compileModuleImpl(module, options, /*borrowResources=*/false);
 }
 
+llvm::Expected<om::OmModel>
+compileModuleBorrowingWeights(mlir::ModuleOp module,
+                              const CompileOptions &options) {
+  return compileModuleImpl(module, options, /*borrowResources=*/true);
+}
+
 CompileStats summarize(const om::OmModel &model) {
   CompileStats stats;
   if (model.modelDef.graph_size() > 0) {
     const om::GraphDef &graph = model.modelDef.graph(0);
     stats.opCount = graph.op_size();
     for (const om::OpDef &op : graph.op())
-      if (op.type() != "Data" && op.type() != "Const" &&
-          op.type() != "NetOutput" && op.type() != "Send" &&
-          op.type() != "Recv")
+      if (!om::isStructuralOpType(op.type()))
         ++stats.computeOpCount;
   }
   for (const om::TaskDef &task : model.taskDef.task())
@@ -265,41 +264,14 @@ CompileStats summarize(const om::OmModel &model) {
   return stats;
 }
 
-llvm::Expected<CompileResult> compileOnnxFile(llvm::StringRef path,
-                                              const CompileOptions &options) {
-  auto start = std::chrono::steady_clock::now();
-  // The model's large weights stay in the context's resource blobs (the
-  // file's mapping) until it is written: the model keeps the context.
-  auto context = std::make_shared<mlir::MLIRContext>(
-      mlir::MLIRContext::Threading::DISABLED);
-  registerOnnxImportDialects(*context);
-  OnnxImportOptions importOptions = options.import;
-  if (!options.streamPlanPath.empty()) {
-    auto plan = streamplan::readStreamPlanFile(options.streamPlanPath);
-    if (!plan)
-      return plan.takeError();
-    importOptions.streamPlan = std::move(*plan);
-  }
-  auto module = importOnnxFile(*context, path, importOptions);
-  if (!module)
-    return module.takeError();
-
-  CompileOptions named = options;
-  if (named.modelName.empty())
-    named.modelName = llvm::sys::path::stem(path).str();
-  llvm::Expected<om::OmModel> model =
-      compileModuleImpl(**module, named, /*borrowResources=*/true);
-  if (!model)
-    return model.takeError();
-
-  CompileResult result;
-  result.model = std::move(*model);
-  result.model.keepAlive = context;
-  result.stats = summarize(result.model);
-  result.stats.compileTimeMs = std::chrono::duration<double, std::milli>(
-                                   std::chrono::steady_clock::now() - start)
-                                   .count();
-  return result;
+llvm::Error setGlobalCoreLimit(CompileOptions &options, llvm::StringRef text,
+                               const rt::SocSpec &spec) {
+  llvm::Expected<GlobalCoreLimit> limit = parseGlobalCoreLimit(text, spec);
+  if (!limit)
+    return limit.takeError();
+  options.aicoreNum = limit->aicoreNum;
+  options.vectorcoreNum = limit->vectorcoreNum;
+  return llvm::Error::success();
 }
 
 } // namespace geflow::passes

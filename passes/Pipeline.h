@@ -1,20 +1,22 @@
-//===- Pipeline.h - the GE pipeline, built in one place ----------*- C++
-//-*-===//
+//===- Pipeline.h - the GE pipeline, built in one place ---------*- C++ -*-===//
 //
-// The pass order of DESIGN.md ("Passes (pipeline order)"): fold, fuse, assign
-// engines, apply user annotations, size the tasks, assign streams, insert
-// events, plan memory; then emitOmModel builds the OM model. `geflow compile`, the conformance runner and
-// `geflow-opt --ge-pipeline` all build it here.
+// The pass order: fold, fuse, assign engines, apply user annotations, size the
+// tasks, assign streams, insert events, plan memory; then emitOmModel builds
+// the OM model. `geflow compile` (through tools/driver), the conformance
+// runner and `geflow-opt --ge-pipeline` all build it here. This header is
+// also what the tools see of passes/: the streams/, emit/ and fusion/ headers
+// stay inside the library.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEFLOW_PASSES_PIPELINE_H
 #define GEFLOW_PASSES_PIPELINE_H
 
 #include "executor/model/OmModel.h"
-#include "frontends/onnx/OnnxImporter.h"
 #include "passes/streams/StreamAssignment.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/OwningOpRef.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -23,14 +25,15 @@
 #include <string>
 #include <vector>
 
-namespace geflow::passes {
+namespace geflow::rt {
+struct SocSpec;
+} // namespace geflow::rt
 
+namespace geflow::passes {
 
 struct CompileOptions {
   /// SoC preset name ("ascend910b-sim") or spec file the model is built for.
   std::string soc = "ascend910b-sim";
-  /// How compileOnnxFile imports the model.
-  OnnxImportOptions import;
   /// Memory planning: let buffers reuse dead buffers' memory; offset alignment.
   bool reuseMemory = true;
   int64_t memoryAlignment = 64;
@@ -40,14 +43,12 @@ struct CompileOptions {
   /// ge.aicoreNum / ge.vectorcoreNum; 0: the chip's counts.
   uint32_t aicoreNum = 0;
   uint32_t vectorcoreNum = 0;
-  /// ModelDef name; empty: the file's stem (compileOnnxFile) or "model".
+  /// ModelDef name; empty: "model" (the driver passes the file's stem).
   std::string modelName;
   /// Logical stream assignment and its cap on streams (0: no cap beyond the
   /// per-engine max_parallel_num).
   StreamMode streamMode = StreamMode::kAuto;
   uint32_t maxStreams = 0;
-  /// `--stream-plan plan.json`, applied by compileOnnxFile after import.
-  std::string streamPlanPath;
   /// Fusion passes switched off by name (`--no-fuse=NAME`).
   std::vector<std::string> disabledFusions;
   /// `--dump-graph DIR`: ge_proto_<index>_<stage>.txt after each stage.
@@ -75,12 +76,7 @@ struct CompileStats {
   /// the assignment it chose (0 in other modes).
   int64_t predictedSingleStreamNs = 0;
   int64_t predictedNs = 0;
-  double compileTimeMs = 0; // import included for compileOnnxFile
-};
-
-struct CompileResult {
-  om::OmModel model;
-  CompileStats stats;
+  double compileTimeMs = 0; // the driver's figure includes the import
 };
 
 /// Adds the pipeline to `pm` (anchored on builtin.module).
@@ -90,13 +86,27 @@ void buildGePipeline(mlir::OpPassManager &pm, const CompileOptions &options);
 llvm::Expected<om::OmModel> compileModule(mlir::ModuleOp module,
                                           const CompileOptions &options);
 
-/// Imports `path`, compiles it and measures the result. Errors are one line
-/// without an "error: " prefix, like the importer's.
-llvm::Expected<CompileResult>
-compileOnnxFile(llvm::StringRef path, const CompileOptions &options = {});
+/// compileModule for a caller that keeps `module`'s context alive as long as
+/// the model (OmModel::keepAlive): the dense_resource weights are borrowed
+/// from the context instead of copied.
+llvm::Expected<om::OmModel>
+compileModuleBorrowingWeights(mlir::ModuleOp module,
+                              const CompileOptions &options);
 
 /// The stats of a built model (compileTimeMs left 0).
 CompileStats summarize(const om::OmModel &model);
+
+/// Parses and checks `--aicore-num "aic|aiv"` against `spec` into
+/// options.aicoreNum / options.vectorcoreNum.
+llvm::Error setGlobalCoreLimit(CompileOptions &options, llvm::StringRef text,
+                               const rt::SocSpec &spec);
+
+/// The inverse of task emission, for `geflow dump --format mlir`: the ge
+/// module of `om`, schedule included, which emits the same graph again.
+/// `context` must have the ge and func dialects. Errors are one line naming
+/// the node.
+llvm::Expected<mlir::OwningOpRef<mlir::ModuleOp>>
+buildModuleFromOm(mlir::MLIRContext &context, const om::LoadedOm &om);
 
 } // namespace geflow::passes
 

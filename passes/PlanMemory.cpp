@@ -1,10 +1,10 @@
 //===- PlanMemory.cpp - liveness-based workspace plan ---------------------===//
 //
-// DESIGN.md pass 8. Positions: the arguments are written at 0 (the executor
-// copies inputs in before any kernel), op k of the body at k + 1, and the
-// results read at N + 1 (copied out after every kernel). On several streams
-// the tasks of passes/streams/TaskTimeline.h decide what is ordered. The
-// placement itself is MemoryPlanner's.
+// Pipeline step 8 (docs/architecture.md). Positions: the arguments are written
+// at 0 (the executor copies inputs in before any kernel), op k of the body
+// at k + 1, and the results read at N + 1 (copied out after every kernel).
+// On several streams the tasks of passes/streams/TaskTimeline.h decide what
+// is ordered. The placement itself is MemoryPlanner's.
 //
 //===----------------------------------------------------------------------===//
 
@@ -103,7 +103,7 @@ mlir::LogicalResult planMemory(mlir::func::FuncOp func, bool reuse,
   MemoryPlanOptions options;
   options.reuse = reuse;
   options.alignment = static_cast<uint64_t>(alignment);
-  // DESIGN.md pass 8: across streams, memory passes on only when stream
+  // Pipeline step 8: across streams, memory passes on only when stream
   // order or an event orders every use before the new writer.
   if (timeline)
     options.orderedBefore = orderedByHappensBefore(timeline->order);

@@ -9,7 +9,7 @@
 #ifndef GEFLOW_RUNTIME_EVENT_H
 #define GEFLOW_RUNTIME_EVENT_H
 
-#include "runtime/memory/MemoryPool.h"
+#include "runtime/Task.h"
 #include "runtime/soc/CostModel.h"
 
 #include <atomic>

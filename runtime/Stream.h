@@ -10,7 +10,6 @@
 #define GEFLOW_RUNTIME_STREAM_H
 
 #include "runtime/Task.h"
-#include "runtime/memory/MemoryPool.h"
 
 #include <atomic>
 #include <memory>

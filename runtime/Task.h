@@ -20,6 +20,12 @@ namespace geflow::rt {
 
 class Event;
 
+/// A stream's index on its device; the memory pool and the sanitizer key
+/// their per-stream state on it.
+using StreamId = uint32_t;
+/// No stream: a synchronous allocation or free, not ordered on any stream.
+inline constexpr StreamId kNoStream = UINT32_MAX;
+
 enum class TaskKind : uint8_t {
   kKernel = 0,
   kMemcpy,

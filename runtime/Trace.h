@@ -10,7 +10,6 @@
 #define GEFLOW_RUNTIME_TRACE_H
 
 #include "runtime/Task.h"
-#include "runtime/memory/MemoryPool.h"
 
 #include <string>
 #include <vector>

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs geflow's benchmarks and prints figures a person can compare across
-# commits, then checks them against the runtime's targets (issue 3):
+# commits, then checks them against the runtime's targets:
 # host launch cost < 1 us, >= 5 M simulated tasks/s on one stream.
 # Usage: scripts/bench.sh [build-dir] [extra Google Benchmark flags...]
 set -euo pipefail

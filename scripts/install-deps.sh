@@ -17,6 +17,8 @@ packages=(
   # Sanitizer builds and libFuzzer targets (make test-asan, test-tsan, fuzz):
   # clang and its runtime matching LLVM 19.
   clang-19 libclang-rt-19-dev
+  # The formatting check of make test (tests/format/check-format.sh).
+  clang-format-19
 )
 
 missing=()

@@ -1,7 +1,7 @@
-//===- Elementwise.cpp - Elementwise kernels --------------------------------===//
+//===- Elementwise.cpp - binary elementwise kernels -------------------------===//
 //
-// Unary, broadcasting binary, comparison, variadic and where kernels (cast is
-// in VectorCast.cpp).
+// Broadcasting binary, comparison, variadic and where kernels (unary ones are
+// in ElementwiseUnary.cpp, cast in VectorCast.cpp).
 //
 // Block split: contiguous ranges of output elements (grain 4096).
 // Cost: FLOPs per output element per arithmetic op (more for transcendental
@@ -23,202 +23,6 @@ using namespace geflow::kernels;
 using namespace geflow::kernels::vec;
 
 namespace {
-
-// --- unary -----------------------------------------------------------------------
-
-// Each op: FLOPs per element and its Eigen expression of `x` (an array of T).
-#define GEFLOW_UNARY(Name, Flops, ...)                                         \
-  struct Name {                                                                \
-    static constexpr double kFlops = Flops;                                    \
-    template <class T, class X>                                                \
-    static auto eval(const X &x, const UnaryParams &p) {                       \
-      (void)p;                                                                 \
-      return __VA_ARGS__;                                                      \
-    }                                                                          \
-  };
-
-GEFLOW_UNARY(Abs, 1, x.abs())
-GEFLOW_UNARY(Ceil, 1, x.ceil())
-GEFLOW_UNARY(Cos, 8, x.cos())
-GEFLOW_UNARY(Elu, 10, (x > T(0)).select(x, T(p.alpha) * (x.exp() - T(1))))
-GEFLOW_UNARY(Erf, 12, x.unaryExpr([](T v) { return std::erf(v); }))
-GEFLOW_UNARY(Exp, 8, x.exp())
-GEFLOW_UNARY(Floor, 1, x.floor())
-GEFLOW_UNARY(HardSigmoid, 4, (T(p.alpha) * x + T(p.beta)).max(T(0)).min(T(1)))
-GEFLOW_UNARY(HardSwish, 5, x * (x / T(6) + T(0.5)).max(T(0)).min(T(1)))
-GEFLOW_UNARY(Identity, 0, x)
-GEFLOW_UNARY(LeakyRelu, 2, (x < T(0)).select(T(p.alpha) * x, x))
-GEFLOW_UNARY(Log, 8, x.log())
-GEFLOW_UNARY(Neg, 1, -x)
-GEFLOW_UNARY(Reciprocal, 1, x.inverse())
-GEFLOW_UNARY(Relu, 1, x.max(T(0)))
-GEFLOW_UNARY(Selu, 10,
-             (x > T(0)).select(T(p.gamma) * x,
-                               T(p.gamma) * (T(p.alpha) * x.exp() - T(p.alpha))))
-GEFLOW_UNARY(Sigmoid, 10, x.logistic())
-GEFLOW_UNARY(Sign, 1, x.sign())
-GEFLOW_UNARY(Sin, 8, x.sin())
-// log(1 + e^x) without overflow for large x.
-GEFLOW_UNARY(Softplus, 12, x.unaryExpr([](T v) {
-  return v > T(0) ? v + std::log1p(std::exp(-v)) : std::log1p(std::exp(v));
-}))
-GEFLOW_UNARY(Softsign, 3, x / (T(1) + x.abs()))
-GEFLOW_UNARY(Sqrt, 4, x.sqrt())
-GEFLOW_UNARY(Tanh, 10, x.tanh())
-GEFLOW_UNARY(Not, 1, x.unaryExpr([](bool v) { return !v; }))
-GEFLOW_UNARY(Clip, 2,
-             x.max(p.hasLo ? T(p.lo) : std::numeric_limits<T>::lowest())
-                 .min(p.hasHi ? T(p.hi) : std::numeric_limits<T>::max()))
-#undef GEFLOW_UNARY
-
-template <class T, class Op>
-void unaryRun(const void *in, void *out, int64_t n, const UnaryParams &p) {
-  MMap<T>(static_cast<T *>(out), n) =
-      Op::template eval<T>(CMap<T>(static_cast<const T *>(in), n), p);
-}
-
-using ClipTypes = TypeList<float, double, int32_t, int64_t, int8_t, uint8_t>;
-
-template <class Op, class Types> UnaryFn lookupUnary(om::DataType dt) {
-  UnaryFn fn = nullptr;
-  dispatch(Types{}, dt, [&](auto tag) {
-    fn = &unaryRun<typename decltype(tag)::type, Op>;
-  });
-  return fn;
-}
-
-template <class Op, class Types> UnaryOpInfo unaryInfo() {
-  return {&lookupUnary<Op, Types>, Op::kFlops};
-}
-
-} // namespace
-
-const UnaryOpInfo *vec::findUnary(const std::string &type) {
-  static const std::unordered_map<std::string, UnaryOpInfo> table = {
-      {"abs", unaryInfo<Abs, SignedTypes>()},
-      {"ceil", unaryInfo<Ceil, FloatTypes>()},
-      {"cos", unaryInfo<Cos, FloatTypes>()},
-      {"elu", unaryInfo<Elu, FloatTypes>()},
-      {"erf", unaryInfo<Erf, FloatTypes>()},
-      {"exp", unaryInfo<Exp, FloatTypes>()},
-      {"floor", unaryInfo<Floor, FloatTypes>()},
-      {"hard_sigmoid", unaryInfo<HardSigmoid, FloatTypes>()},
-      {"hard_swish", unaryInfo<HardSwish, FloatTypes>()},
-      {"leaky_relu", unaryInfo<LeakyRelu, FloatTypes>()},
-      {"log", unaryInfo<Log, FloatTypes>()},
-      {"neg", unaryInfo<Neg, SignedTypes>()},
-      {"reciprocal", unaryInfo<Reciprocal, FloatTypes>()},
-      {"relu", unaryInfo<Relu, SignedTypes>()},
-      {"selu", unaryInfo<Selu, FloatTypes>()},
-      {"sigmoid", unaryInfo<Sigmoid, FloatTypes>()},
-      {"sign", unaryInfo<Sign, SignedTypes>()},
-      {"sin", unaryInfo<Sin, FloatTypes>()},
-      {"softplus", unaryInfo<Softplus, FloatTypes>()},
-      {"softsign", unaryInfo<Softsign, FloatTypes>()},
-      {"sqrt", unaryInfo<Sqrt, FloatTypes>()},
-      {"tanh", unaryInfo<Tanh, FloatTypes>()},
-      {"not", unaryInfo<Not, TypeList<bool>>()},
-      {"clip", unaryInfo<Clip, ClipTypes>()},
-  };
-  auto it = table.find(type);
-  return it == table.end() ? nullptr : &it->second;
-}
-
-namespace {
-
-/// Identity is a byte copy for every dtype; the other unary ops go through
-/// Eigen on their dtype.
-class UnaryKernel final : public VectorKernel {
-public:
-  static rt::Status make(const KernelSpec &spec,
-                         std::unique_ptr<UnaryKernel> *out) {
-    const om::OpDef &op = *spec.op;
-    GEFLOW_RT_RETURN_IF_ERROR(checkArity(op, 1, 1));
-    auto k = std::unique_ptr<UnaryKernel>(new UnaryKernel);
-    om::DataType dt = op.input_desc(0).dtype();
-    k->n_ = numElements(op.output_desc(0));
-    k->elemSize_ = dtypeSize(dt);
-    k->clip_ = op.type() == "clip";
-    const std::string &type = op.type();
-    double flops = 0;
-    if (type != "identity") {
-      const UnaryOpInfo *info = findUnary(type);
-      if (!info)
-        return opError(op, "not a unary elementwise op");
-      k->fn_ = info->lookup(dt);
-      if (!k->fn_)
-        return unsupportedDtype(op, dt);
-      flops = info->flops;
-    } else if (k->elemSize_ == 0) {
-      return unsupportedDtype(op, dt);
-    }
-    UnaryParams &p = k->params_;
-    if (type == "elu") {
-      p.alpha = attrFloat(op, "alpha", 1.0f);
-    } else if (type == "hard_sigmoid") {
-      p.alpha = attrFloat(op, "alpha", 0.2f);
-      p.beta = attrFloat(op, "beta", 0.5f);
-    } else if (type == "leaky_relu") {
-      p.alpha = attrFloat(op, "alpha", 0.01f);
-    } else if (type == "selu") {
-      p.alpha = attrFloat(op, "alpha", 1.67326319217681884765625f);
-      p.gamma = attrFloat(op, "gamma", 1.05070102214813232421875f);
-    } else if (k->clip_) {
-      for (int i = 1; i <= 2; ++i) {
-        k->boundConst_[i - 1] = constantInput(spec, i);
-        k->hasBound_[i - 1] = hasInput(op, i);
-        if (k->hasBound_[i - 1])
-          k->boundDtype_[i - 1] = op.input_desc(i).dtype();
-      }
-    }
-    k->setPlan(op, k->n_, kGrain, flops * static_cast<double>(k->n_));
-    *out = std::move(k);
-    return rt::Status::ok();
-  }
-
-  rt::Status run(const TensorView *inputs, const TensorView *outputs,
-                 uint32_t blockIdx, uint32_t blockDim) const override {
-    BlockRange r = blockRange(n_, blockIdx, blockDim);
-    if (r.begin >= r.end)
-      return rt::Status::ok();
-    auto *in = static_cast<const char *>(inputs[0].data) + r.begin * elemSize_;
-    auto *out = static_cast<char *>(outputs[0].data) + r.begin * elemSize_;
-    if (!fn_) {
-      if (in != out)
-        std::memcpy(out, in, (r.end - r.begin) * elemSize_);
-      return rt::Status::ok();
-    }
-    UnaryParams p = params_;
-    if (clip_) {
-      // An absent trailing bound has no entry in `inputs` at all: look only
-      // at the bounds the op has.
-      const void *lo =
-          hasBound_[0] ? operandData(boundConst_[0], inputs, 1) : nullptr;
-      const void *hi =
-          hasBound_[1] ? operandData(boundConst_[1], inputs, 2) : nullptr;
-      p.hasLo = lo != nullptr;
-      p.hasHi = hi != nullptr;
-      if (p.hasLo)
-        p.lo = loadAsDouble(lo, boundDtype_[0], 0);
-      if (p.hasHi)
-        p.hi = loadAsDouble(hi, boundDtype_[1], 0);
-    }
-    fn_(in, out, r.end - r.begin, p);
-    return rt::Status::ok();
-  }
-
-private:
-  UnaryKernel() = default;
-  UnaryFn fn_ = nullptr;
-  int64_t n_ = 0;
-  size_t elemSize_ = 0;
-  UnaryParams params_;
-  bool clip_ = false;
-  bool hasBound_[2] = {false, false};
-  const void *boundConst_[2] = {nullptr, nullptr};
-  om::DataType boundDtype_[2] = {om::DT_UNDEFINED, om::DT_UNDEFINED};
-};
-
 // --- binary ----------------------------------------------------------------------
 
 // Each op: the Eigen expression of arrays (or constants) a and b of T.
@@ -571,17 +375,9 @@ private:
 } // namespace
 
 void geflow::kernels::registerElementwiseKernels(KernelRegistry &registry) {
-  for (const char *type :
-       {"abs", "ceil", "cos", "elu", "erf", "exp", "floor", "hard_sigmoid",
-        "hard_swish", "identity", "leaky_relu", "log", "neg", "reciprocal",
-        "relu", "selu", "sigmoid", "sign", "sin", "softplus", "softsign",
-        "sqrt", "tanh", "not", "clip"})
-    registry.add(type, entryFor<UnaryKernel>());
-  for (const char *type : {"add", "sub", "mul", "div", "pow", "prelu", "equal",
-                           "greater", "less"})
-    registry.add(type, entryFor<BinaryKernel>());
-  for (const char *type : {"max", "min", "sum", "mean"})
-    registry.add(type, entryFor<VariadicKernel>());
-  registry.add("where", entryFor<WhereKernel>());
+  registry.serve("BinaryKernel", entryFor<BinaryKernel>());
+  registry.serve("VariadicKernel", entryFor<VariadicKernel>());
+  registry.serve("WhereKernel", entryFor<WhereKernel>());
+  registerElementwiseUnaryKernels(registry);
   registerCastKernel(registry);
 }

@@ -50,20 +50,26 @@ struct Step {
   int64_t a = 0, b = -1; // the values it reads
 };
 
-/// ONNX's defaults of the float attributes a step may take.
+/// ONNX's defaults of the float attributes a step may take (GE_PARAMS).
 std::array<float, 2> defaultParams(const std::string &name) {
-  constexpr float kInf = std::numeric_limits<float>::infinity();
-  if (name == "elu")
-    return {1.0f, 0.0f};
-  if (name == "hard_sigmoid")
-    return {0.2f, 0.5f};
-  if (name == "leaky_relu")
-    return {0.01f, 0.0f};
-  if (name == "selu")
-    return {1.67326319217681884765625f, 1.05070102214813232421875f};
-  if (name == "clip")
-    return {-kInf, kInf};
+#define GE_PARAMS(Name, P0, P0Default, P1, P1Default)                          \
+  if (name == #Name)                                                           \
+    return {P0Default, P1Default};
+#include "ir/GeOpTable.def"
   return {0.0f, 0.0f};
+}
+
+/// Whether `name` is a step a program may take (the op table's Step).
+bool isStep(const std::string &name) {
+#define GE_ELEMENTWISE(Name, Onnx, Since, Family, Kernel, Types, Step, Act,    \
+                       Import)                                                 \
+  if (name == #Name)                                                           \
+    return Step > 0;
+#define GE_FORM(Form, FormOnnx, Name)                                          \
+  if (name == #Form)                                                           \
+    return isStep(#Name);
+#include "ir/GeOpTable.def"
+  return false;
 }
 
 /// Fills `step`'s function and parameters for op `name`; `flops` per element.
@@ -73,6 +79,8 @@ rt::Status parseStep(const om::OpDef &op, size_t index, const std::string &name,
     return opError(op, "step " + std::to_string(index) + " (\"" + name +
                            "\") " + why);
   };
+  if (!isStep(name))
+    return bad("is not an elementwise op a program can run");
   if (name == "gelu" || name == "gelu_tanh") {
     step->activation.kind =
         name == "gelu" ? nn::Activation::kGelu : nn::Activation::kGeluTanh;
@@ -94,7 +102,7 @@ rt::Status parseStep(const om::OpDef &op, size_t index, const std::string &name,
     return rt::Status::ok();
   }
   const BinaryOpInfo *binary = findBinary(name);
-  if (!binary || name == "equal" || name == "greater" || name == "less")
+  if (!binary)
     return bad("is not an elementwise op a program can run");
   step->binary = binary->lookup(om::DT_FLOAT);
   *flops = binary->flops;
@@ -138,15 +146,15 @@ public:
 
   rt::Status run(const TensorView *inputs, const TensorView *outputs,
                  uint32_t blockIdx, uint32_t blockDim) const override {
-    BlockRange r = blockRange(n_, blockIdx, blockDim);
-    if (r.begin >= r.end)
+    std::optional<BlockRange> r = ownedRange(n_, blockIdx, blockDim);
+    if (!r)
       return rt::Status::ok();
     float *buffers = nn::scratch((gathered_ + steps_.size()) * kTile);
     float *out = static_cast<float *>(outputs[0].data);
     const size_t numInputs = inputs_.size();
     std::array<Slot, kMaxValues> slots;
-    for (int64_t pos = r.begin; pos < r.end; pos += kTile) {
-      const int64_t len = std::min(kTile, r.end - pos);
+    for (int64_t pos = r->begin; pos < r->end; pos += kTile) {
+      const int64_t len = std::min(kTile, r->end - pos);
       float *next = buffers;
       for (size_t i = 0; i < numInputs; ++i) {
         const float *in = static_cast<const float *>(inputs[i].data);
@@ -284,6 +292,5 @@ private:
 
 void geflow::kernels::registerFusedElementwiseKernels(
     KernelRegistry &registry) {
-  registry.add("fused_elementwise", entryFor<FusedElementwiseKernel>());
-  registry.add("gelu", entryFor<FusedElementwiseKernel>());
+  registry.serve("FusedElementwiseKernel", entryFor<FusedElementwiseKernel>());
 }

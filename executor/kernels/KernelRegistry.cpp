@@ -7,6 +7,24 @@ using namespace geflow::kernels;
 
 Kernel::~Kernel() = default;
 
+namespace {
+struct OpKernel {
+  const char *op;
+  const char *kernelClass;
+};
+const OpKernel kOpKernels[] = {
+#define GE_OP(Name, Onnx, Since, Family, Engine, Kernel, Import)               \
+  {#Name, #Kernel},
+#include "ir/GeOpTable.def"
+};
+} // namespace
+
+void KernelRegistry::serve(const std::string &kernelClass, KernelEntry entry) {
+  for (const OpKernel &row : kOpKernels)
+    if (kernelClass == row.kernelClass)
+      add(row.op, entry);
+}
+
 const KernelEntry *KernelRegistry::find(const std::string &type) const {
   auto it = entries_.find(type);
   return it == entries_.end() ? nullptr : &it->second;
@@ -17,7 +35,10 @@ static const KernelRegistry &registry() {
     KernelRegistry r;
     registerElementwiseKernels(r);
     registerReduceKernels(r);
+    registerSoftmaxKernels(r);
+    registerTopKKernels(r);
     registerDataMovementKernels(r);
+    registerIndexMapKernels(r);
     registerResizeKernels(r);
     registerConvKernels(r);
     registerConvTransposeKernels(r);

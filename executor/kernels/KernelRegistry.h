@@ -1,7 +1,8 @@
 //===- KernelRegistry.h - op type -> kernel, filled by each family -*- C++ -*-===//
 //
 // Each op family file (Elementwise.cpp, Conv.cpp, ...) defines one
-// register<Family>Kernels function that adds an entry per op type it serves.
+// register<Family>Kernels function. It serves its kernel classes by the name
+// the op table gives them (serve), or adds an entry per op type by hand.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEFLOW_EXECUTOR_KERNELS_KERNELREGISTRY_H
@@ -26,6 +27,9 @@ struct KernelEntry {
 class KernelRegistry {
 public:
   void add(const std::string &type, KernelEntry entry) { entries_[type] = entry; }
+  /// Adds `entry` for every op the op table (ir/GeOpTable.def) says kernel
+  /// class `kernelClass` serves.
+  void serve(const std::string &kernelClass, KernelEntry entry);
   const KernelEntry *find(const std::string &type) const;
 
 private:
@@ -33,8 +37,12 @@ private:
 };
 
 void registerElementwiseKernels(KernelRegistry &registry);
+void registerElementwiseUnaryKernels(KernelRegistry &registry);
 void registerReduceKernels(KernelRegistry &registry);
+void registerSoftmaxKernels(KernelRegistry &registry);
+void registerTopKKernels(KernelRegistry &registry);
 void registerDataMovementKernels(KernelRegistry &registry);
+void registerIndexMapKernels(KernelRegistry &registry);
 void registerResizeKernels(KernelRegistry &registry);
 void registerConvKernels(KernelRegistry &registry);
 void registerConvTransposeKernels(KernelRegistry &registry);

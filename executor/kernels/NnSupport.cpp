@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string>
+#include <unordered_map>
 
 using namespace geflow;
 using namespace geflow::kernels;
@@ -147,41 +149,51 @@ uint32_t nn::blocksForVectorWork(int64_t items, double flopsPerItem,
   return blocksForWork(items, static_cast<int64_t>(grain));
 }
 
+namespace {
+/// An activation's kind and how many params it takes (the op table's Act).
+struct ActivationRow {
+  nn::Activation::Kind kind;
+  int params;
+};
+
+const std::unordered_map<std::string, ActivationRow> &activationRows() {
+  static const std::unordered_map<std::string, ActivationRow> rows = [] {
+    std::unordered_map<std::string, ActivationRow> map;
+#define GE_ELEMENTWISE(Name, Onnx, Since, Family, Kernel, Types, Step, Act,    \
+                       Import)                                                 \
+  if (Act >= 0)                                                                \
+    map[#Name] = {nn::Activation::k##Onnx, Act};
+#include "ir/GeOpTable.def"
+#define GE_FORM(Form, FormOnnx, Name)                                          \
+  map[#Form] = {nn::Activation::k##FormOnnx, map.at(#Name).params};
+#include "ir/GeOpTable.def"
+    return map;
+  }();
+  return rows;
+}
+} // namespace
+
 rt::Status nn::parseActivation(const om::OpDef &op, Activation *out) {
   std::string name = attrString(op, "activation", "none");
   std::vector<float> params = attrFloats(op, "activation_params");
-  auto param = [&](size_t i, float fallback) {
-    return i < params.size() ? params[i] : fallback;
-  };
   *out = Activation();
-  if (name == "none") {
-    out->kind = Activation::kNone;
-  } else if (name == "relu") {
-    out->kind = Activation::kRelu;
-  } else if (name == "sigmoid") {
-    out->kind = Activation::kSigmoid;
-  } else if (name == "tanh") {
-    out->kind = Activation::kTanh;
-  } else if (name == "hard_swish") {
-    out->kind = Activation::kHardSwish;
-  } else if (name == "gelu") {
-    out->kind = Activation::kGelu;
-  } else if (name == "gelu_tanh") {
-    out->kind = Activation::kGeluTanh;
-  } else if (name == "leaky_relu") {
-    out->kind = Activation::kLeakyRelu;
-    out->a = param(0, 0.01f);
-  } else if (name == "clip") {
-    out->kind = Activation::kClip;
-    out->a = param(0, -std::numeric_limits<float>::infinity());
-    out->b = param(1, std::numeric_limits<float>::infinity());
-  } else if (name == "hard_sigmoid") {
-    out->kind = Activation::kHardSigmoid;
-    out->a = param(0, 0.2f);
-    out->b = param(1, 0.5f);
-  } else {
+  if (name == "none")
+    return rt::Status::ok();
+  auto row = activationRows().find(name);
+  if (row == activationRows().end())
     return opError(op, "activation '" + name + "' is not supported");
+  out->kind = row->second.kind;
+  // Missing trailing params take ONNX's defaults (GE_PARAMS).
+  float defaults[2] = {0, 0};
+#define GE_PARAMS(Name, P0, P0Default, P1, P1Default)                          \
+  if (name == #Name) {                                                         \
+    defaults[0] = P0Default;                                                   \
+    defaults[1] = P1Default;                                                   \
   }
+#include "ir/GeOpTable.def"
+  float *slots[2] = {&out->a, &out->b};
+  for (int i = 0; i < row->second.params; ++i)
+    *slots[i] = static_cast<size_t>(i) < params.size() ? params[i] : defaults[i];
   return rt::Status::ok();
 }
 
@@ -222,5 +234,7 @@ void nn::applyActivation(const Activation &act, float *data, int64_t n) {
     x = 0.5f * x * (1.0f + (kSqrt2OverPi * (x + 0.044715f * x.cube())).tanh());
     break;
   }
+  default: // not an activation: parseActivation admits none of the others
+    break;
   }
 }

@@ -95,8 +95,17 @@ rt::Status requireFloat(const om::OpDef &op, int exceptOutput = -1);
 /// [alpha, beta]); missing params take ONNX's defaults. gelu is ONNX Gelu's
 /// exact erf form, gelu_tanh its approximate = "tanh" form.
 struct Activation {
-  enum Kind { kNone, kRelu, kSigmoid, kTanh, kHardSwish, kLeakyRelu, kClip,
-              kHardSigmoid, kGelu, kGeluTanh };
+  /// A kind per elementwise op of the op table and per form (kRelu,
+  /// kHardSwish, kGeluTanh, ...); parseActivation admits the ones the table
+  /// marks as activations (Act >= 0).
+  enum Kind {
+    kNone,
+#define GE_ELEMENTWISE(Name, Onnx, Since, Family, Kernel, Types, Step, Act,    \
+                       Import)                                                 \
+  k##Onnx,
+#define GE_FORM(Form, FormOnnx, Name) k##FormOnnx,
+#include "ir/GeOpTable.def"
+  };
   Kind kind = kNone;
   float a = 0, b = 0;
 };

@@ -1,9 +1,8 @@
-//===- Reduce.cpp - Reductions, softmax, arg_max, top_k ---------------------===//
+//===- Reduce.cpp - Reductions --------------------------------------------===//
 //
-// Block split: output elements (reductions, arg_max) or rows along the axis
-// (softmax, top_k), contiguous per block, each block worth >= 4096 input
-// elements. Cost: a FLOP per input element per step (more for exp/log), bytes
-// = inputs read + outputs written.
+// Block split: output elements, contiguous per block, each block worth >= 4096
+// input elements. Cost: a FLOP per input element per step, bytes = inputs read
+// + outputs written.
 // Computation: the input is viewed as [outer, N, inner] around the reduced
 // dims (after dropping unit dims and merging neighbours). With inner == 1 a
 // reduction is an Eigen reduction of a contiguous segment; otherwise rows of
@@ -17,16 +16,12 @@
 
 #include <algorithm>
 #include <cmath>
-#include <numeric>
 
 using namespace geflow;
 using namespace geflow::kernels;
 using namespace geflow::kernels::vec;
 
 namespace {
-
-template <class T>
-using CStrided = Eigen::Map<const Arr<T>, 0, Eigen::InnerStride<>>;
 
 // --- reductions ------------------------------------------------------------------
 
@@ -270,8 +265,8 @@ public:
 
   rt::Status run(const TensorView *inputs, const TensorView *outputs,
                  uint32_t blockIdx, uint32_t blockDim) const override {
-    BlockRange r = blockRange(outputs_, blockIdx, blockDim);
-    if (r.begin >= r.end)
+    std::optional<BlockRange> r = ownedRange(outputs_, blockIdx, blockDim);
+    if (!r)
       return rt::Status::ok();
     const ReduceLayout *l = &layout_;
     ReduceLayout local;
@@ -283,7 +278,7 @@ public:
     }
     if (l->outputs != outputs_)
       return opError(op_, "the axes do not give the output's element count");
-    fn_(*l, finalize_, inputs[0].data, outputs[0].data, r.begin, r.end);
+    fn_(*l, finalize_, inputs[0].data, outputs[0].data, r->begin, r->end);
     return rt::Status::ok();
   }
 
@@ -297,270 +292,10 @@ private:
   int64_t outputs_ = 0;
 };
 
-// --- [outer, N, inner] around one axis ------------------------------------------
-
-struct AxisLayout {
-  int64_t outer = 1, n = 1, inner = 1;
-};
-
-rt::Status axisLayout(const om::OpDef &op, const om::TensorDescriptor &desc,
-                      int64_t axis, AxisLayout *out) {
-  auto shape = shapeOf(desc);
-  const int64_t rank = static_cast<int64_t>(shape.size());
-  int64_t a = normalizeAxis(axis, rank);
-  if (rank == 0) {
-    *out = AxisLayout{};
-    return rt::Status::ok();
-  }
-  if (a < 0 || a >= rank)
-    return opError(op, "axis " + std::to_string(axis) + " is out of range");
-  AxisLayout l;
-  for (int64_t d = 0; d < a; ++d)
-    l.outer *= shape[d];
-  l.n = shape[a];
-  for (int64_t d = a + 1; d < rank; ++d)
-    l.inner *= shape[d];
-  *out = l;
-  return rt::Status::ok();
-}
-
-// --- softmax / log_softmax ------------------------------------------------------
-
-using SoftmaxFn = void (*)(const AxisLayout &l, bool log, const void *in,
-                           void *out, int64_t begin, int64_t end);
-
-/// One row x -> y, both Eigen arrays (contiguous or strided).
-template <class T, class X, class Y> void softmaxRow(const X &x, Y &y, bool log) {
-  const T m = x.maxCoeff();
-  if (log) {
-    T lse = std::log((x - m).exp().sum());
-    y = x - m - lse;
-  } else {
-    y = (x - m).exp();
-    y /= y.sum();
-  }
-}
-
-/// Rows [begin, end) of outer * inner rows of N elements (stride inner).
-template <class T>
-void softmaxRun(const AxisLayout &l, bool log, const void *inV, void *outV,
-                int64_t begin, int64_t end) {
-  auto *in = static_cast<const T *>(inV);
-  auto *out = static_cast<T *>(outV);
-  const int64_t n = l.n, inner = l.inner;
-  for (int64_t row = begin; row < end; ++row) {
-    int64_t base = (row / inner) * n * inner + row % inner;
-    if (inner == 1) {
-      MMap<T> y(out + base, n);
-      softmaxRow<T>(CMap<T>(in + base, n), y, log);
-    } else {
-      Eigen::Map<Arr<T>, 0, Eigen::InnerStride<>> y(out + base, n,
-                                                    Eigen::InnerStride<>(inner));
-      softmaxRow<T>(CStrided<T>(in + base, n, Eigen::InnerStride<>(inner)), y, log);
-    }
-  }
-}
-
-class SoftmaxKernel final : public VectorKernel {
-public:
-  static rt::Status make(const KernelSpec &spec, std::unique_ptr<SoftmaxKernel> *out) {
-    const om::OpDef &op = *spec.op;
-    GEFLOW_RT_RETURN_IF_ERROR(checkArity(op, 1, 1));
-    auto k = std::unique_ptr<SoftmaxKernel>(new SoftmaxKernel);
-    om::DataType dt = op.input_desc(0).dtype();
-    if (!dispatch(FloatTypes{}, dt, [&](auto tag) {
-          k->fn_ = &softmaxRun<typename decltype(tag)::type>;
-        }))
-      return unsupportedDtype(op, dt);
-    k->log_ = op.type() == "log_softmax";
-    GEFLOW_RT_RETURN_IF_ERROR(
-        axisLayout(op, op.input_desc(0), attrInt(op, "axis", -1), &k->layout_));
-    k->rows_ = k->layout_.outer * k->layout_.inner;
-    int64_t n = numElements(op.input_desc(0));
-    k->setPlan(op, k->rows_, std::max<int64_t>(1, kGrain / std::max<int64_t>(1, k->layout_.n)),
-               14.0 * static_cast<double>(n));
-    *out = std::move(k);
-    return rt::Status::ok();
-  }
-
-  rt::Status run(const TensorView *inputs, const TensorView *outputs,
-                 uint32_t blockIdx, uint32_t blockDim) const override {
-    BlockRange r = blockRange(rows_, blockIdx, blockDim);
-    if (layout_.n > 0)
-      fn_(layout_, log_, inputs[0].data, outputs[0].data, r.begin, r.end);
-    return rt::Status::ok();
-  }
-
-private:
-  SoftmaxKernel() = default;
-  SoftmaxFn fn_ = nullptr;
-  bool log_ = false;
-  AxisLayout layout_;
-  int64_t rows_ = 0;
-};
-
-// --- arg_max ---------------------------------------------------------------------
-
-using ArgFn = void (*)(const AxisLayout &l, bool last, const void *in,
-                       int64_t *out, int64_t begin, int64_t end);
-
-template <class T>
-void argMaxRun(const AxisLayout &l, bool last, const void *inV, int64_t *out,
-               int64_t begin, int64_t end) {
-  auto *in = static_cast<const T *>(inV);
-  for (int64_t row = begin; row < end; ++row) {
-    const T *x = in + (row / l.inner) * l.n * l.inner + row % l.inner;
-    int64_t best = 0;
-    T bestV = x[0];
-    for (int64_t i = 1; i < l.n; ++i) {
-      T v = x[i * l.inner];
-      if (v > bestV || (last && v == bestV)) {
-        bestV = v;
-        best = i;
-      }
-    }
-    out[row] = best;
-  }
-}
-
-using ArgTypes = TypeList<float, double, int32_t, int64_t, int8_t, uint8_t>;
-
-class ArgMaxKernel final : public VectorKernel {
-public:
-  static rt::Status make(const KernelSpec &spec, std::unique_ptr<ArgMaxKernel> *out) {
-    const om::OpDef &op = *spec.op;
-    GEFLOW_RT_RETURN_IF_ERROR(checkArity(op, 1, 1));
-    auto k = std::unique_ptr<ArgMaxKernel>(new ArgMaxKernel);
-    om::DataType dt = op.input_desc(0).dtype();
-    if (!dispatch(ArgTypes{}, dt, [&](auto tag) {
-          k->fn_ = &argMaxRun<typename decltype(tag)::type>;
-        }))
-      return unsupportedDtype(op, dt);
-    if (op.output_desc(0).dtype() != om::DT_INT64)
-      return opError(op, "output must be int64");
-    k->last_ = attrInt(op, "select_last_index", 0) != 0;
-    GEFLOW_RT_RETURN_IF_ERROR(
-        axisLayout(op, op.input_desc(0), attrInt(op, "axis", 0), &k->layout_));
-    k->rows_ = k->layout_.outer * k->layout_.inner;
-    k->setPlan(op, k->rows_, std::max<int64_t>(1, kGrain / std::max<int64_t>(1, k->layout_.n)),
-               static_cast<double>(numElements(op.input_desc(0))));
-    *out = std::move(k);
-    return rt::Status::ok();
-  }
-
-  rt::Status run(const TensorView *inputs, const TensorView *outputs,
-                 uint32_t blockIdx, uint32_t blockDim) const override {
-    BlockRange r = blockRange(rows_, blockIdx, blockDim);
-    if (layout_.n > 0)
-      fn_(layout_, last_, inputs[0].data, static_cast<int64_t *>(outputs[0].data),
-          r.begin, r.end);
-    return rt::Status::ok();
-  }
-
-private:
-  ArgMaxKernel() = default;
-  ArgFn fn_ = nullptr;
-  bool last_ = false;
-  AxisLayout layout_;
-  int64_t rows_ = 0;
-};
-
-// --- top_k -----------------------------------------------------------------------
-
-using TopKFn = void (*)(const AxisLayout &l, int64_t k, bool largest,
-                        const void *in, void *values, int64_t *indices,
-                        int64_t begin, int64_t end);
-
-/// Ties: the lower index first (ONNX).
-template <class T>
-void topKRun(const AxisLayout &l, int64_t k, bool largest, const void *inV,
-             void *valuesV, int64_t *indices, int64_t begin, int64_t end) {
-  auto *in = static_cast<const T *>(inV);
-  auto *values = static_cast<T *>(valuesV);
-  std::vector<int64_t> order(l.n);
-  for (int64_t row = begin; row < end; ++row) {
-    int64_t outer = row / l.inner, i = row % l.inner;
-    const T *x = in + outer * l.n * l.inner + i;
-    std::iota(order.begin(), order.end(), 0);
-    auto at = [&](int64_t j) { return x[j * l.inner]; };
-    if (largest)
-      std::partial_sort(order.begin(), order.begin() + k, order.end(),
-                        [&](int64_t a, int64_t b) {
-                          return at(a) > at(b) || (at(a) == at(b) && a < b);
-                        });
-    else
-      std::partial_sort(order.begin(), order.begin() + k, order.end(),
-                        [&](int64_t a, int64_t b) {
-                          return at(a) < at(b) || (at(a) == at(b) && a < b);
-                        });
-    const int64_t outBase = outer * k * l.inner + i;
-    for (int64_t j = 0; j < k; ++j) {
-      values[outBase + j * l.inner] = at(order[j]);
-      indices[outBase + j * l.inner] = order[j];
-    }
-  }
-}
-
-class TopKKernel final : public VectorKernel {
-public:
-  static rt::Status make(const KernelSpec &spec, std::unique_ptr<TopKKernel> *out) {
-    const om::OpDef &op = *spec.op;
-    GEFLOW_RT_RETURN_IF_ERROR(checkArity(op, 1, 2));
-    auto k = std::unique_ptr<TopKKernel>(new TopKKernel);
-    om::DataType dt = op.input_desc(0).dtype();
-    if (!dispatch(NumericTypes{}, dt, [&](auto tag) {
-          k->fn_ = &topKRun<typename decltype(tag)::type>;
-        }))
-      return unsupportedDtype(op, dt);
-    if (op.output_desc(1).dtype() != om::DT_INT64)
-      return opError(op, "indices must be int64");
-    int64_t axis = attrInt(op, "axis", -1);
-    GEFLOW_RT_RETURN_IF_ERROR(axisLayout(op, op.input_desc(0), axis, &k->layout_));
-    // K is the values output's extent along the axis (static shapes); a
-    // constant K operand must agree.
-    auto outShape = shapeOf(op.output_desc(0));
-    int64_t a = normalizeAxis(axis, static_cast<int64_t>(outShape.size()));
-    k->k_ = outShape.empty() ? 1 : outShape[a];
-    if (const void *kc = constantInput(spec, 1))
-      if (loadAsInt(kc, op.input_desc(1).dtype(), 0) != k->k_)
-        return opError(op, "K does not match the output shape");
-    if (k->k_ > k->layout_.n)
-      return opError(op, "K is larger than the axis");
-    k->largest_ = attrInt(op, "largest", 1) != 0;
-    k->rows_ = k->layout_.outer * k->layout_.inner;
-    double n = static_cast<double>(k->layout_.n);
-    k->setPlan(op, k->rows_, std::max<int64_t>(1, kGrain / std::max<int64_t>(1, k->layout_.n)),
-               static_cast<double>(k->rows_) * n *
-                   std::max(1.0, std::log2(static_cast<double>(std::max<int64_t>(2, k->k_)))));
-    *out = std::move(k);
-    return rt::Status::ok();
-  }
-
-  rt::Status run(const TensorView *inputs, const TensorView *outputs,
-                 uint32_t blockIdx, uint32_t blockDim) const override {
-    BlockRange r = blockRange(rows_, blockIdx, blockDim);
-    if (r.begin < r.end && k_ > 0)
-      fn_(layout_, k_, largest_, inputs[0].data, outputs[0].data,
-          static_cast<int64_t *>(outputs[1].data), r.begin, r.end);
-    return rt::Status::ok();
-  }
-
-private:
-  TopKKernel() = default;
-  TopKFn fn_ = nullptr;
-  AxisLayout layout_;
-  int64_t k_ = 1, rows_ = 0;
-  bool largest_ = true;
-};
-
 } // namespace
 
 void geflow::kernels::registerReduceKernels(KernelRegistry &registry) {
   for (const char *type : {"reduce_l2", "reduce_max", "reduce_mean", "reduce_min",
                            "reduce_prod", "reduce_sum", "reduce_sum_square"})
     registry.add(type, entryFor<ReduceKernel>());
-  registry.add("softmax", entryFor<SoftmaxKernel>());
-  registry.add("log_softmax", entryFor<SoftmaxKernel>());
-  registry.add("arg_max", entryFor<ArgMaxKernel>());
-  registry.add("top_k", entryFor<TopKKernel>());
 }

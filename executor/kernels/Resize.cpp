@@ -392,8 +392,8 @@ public:
 
   rt::Status run(const TensorView *inputs, const TensorView *outputs,
                  uint32_t blockIdx, uint32_t blockDim) const override {
-    BlockRange r = blockRange(n_, blockIdx, blockDim);
-    if (r.begin >= r.end)
+    std::optional<BlockRange> r = ownedRange(n_, blockIdx, blockDim);
+    if (!r)
       return rt::Status::ok();
     const ResizeTables *t = &tables_;
     ResizeTables local;
@@ -405,10 +405,10 @@ public:
     }
     if (interpFn_)
       interpFn_(t->interp, attrs_.extrapolation, inputs[0].data, outputs[0].data,
-                r.begin, r.end);
+                r->begin, r->end);
     else
-      t->nearest.copy(elemSize_, inputs[0].data, outputs[0].data, fill_, r.begin,
-                      r.end);
+      t->nearest.copy(elemSize_, inputs[0].data, outputs[0].data, fill_,
+                      r->begin, r->end);
     return rt::Status::ok();
   }
 

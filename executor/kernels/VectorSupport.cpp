@@ -214,6 +214,30 @@ void IndexMap::copy(size_t elemSize, const void *in, void *out,
   }
 }
 
+// --- one axis ----------------------------------------------------------------
+
+rt::Status vec::axisLayout(const om::OpDef &op,
+                           const om::TensorDescriptor &desc, int64_t axis,
+                           AxisLayout *out) {
+  auto shape = shapeOf(desc);
+  const int64_t rank = static_cast<int64_t>(shape.size());
+  int64_t a = normalizeAxis(axis, rank);
+  if (rank == 0) {
+    *out = AxisLayout{};
+    return rt::Status::ok();
+  }
+  if (a < 0 || a >= rank)
+    return opError(op, "axis " + std::to_string(axis) + " is out of range");
+  AxisLayout l;
+  for (int64_t d = 0; d < a; ++d)
+    l.outer *= shape[d];
+  l.n = shape[a];
+  for (int64_t d = a + 1; d < rank; ++d)
+    l.inner *= shape[d];
+  *out = l;
+  return rt::Status::ok();
+}
+
 // --- glue ----------------------------------------------------------------------
 
 void VectorKernel::setPlan(const om::OpDef &op, int64_t work, int64_t grain,

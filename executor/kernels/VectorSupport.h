@@ -4,8 +4,9 @@
 // dtype dispatch over small type lists, numpy broadcasting with coalesced
 // strides (precomputed at kernel creation), an index-table copy that serves
 // every "output element reads one input element" op (transpose, slice, tile,
-// expand, pad, gather, nearest resize), reading shape operands, and the
-// plan/create glue that derives a kernel's plan from the same object that runs.
+// expand, pad, gather, nearest resize), the [outer, N, inner] view around one
+// axis (softmax, arg_max, top_k), reading shape operands, and the plan/create
+// glue that derives a kernel's plan from the same object that runs.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEFLOW_EXECUTOR_KERNELS_VECTORSUPPORT_H
@@ -20,6 +21,7 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace geflow::kernels::vec {
@@ -59,7 +61,7 @@ using SignedTypes = TypeList<float, double, int32_t, int64_t, int8_t>;
 /// Calls f(TypeTag<T>{}) for the T of `Ts` whose dtype is `dt`; false when
 /// `dt` is not in the list.
 template <class... Ts, class F>
-bool dispatch(TypeList<Ts...>, om::DataType dt, F &&f) {
+bool dispatch(TypeList<Ts...>, [[maybe_unused]] om::DataType dt, F &&f) {
   return ((dt == dtypeOf<Ts>() ? (f(TypeTag<Ts>{}), true) : false) || ...);
 }
 
@@ -159,6 +161,19 @@ struct IndexMap {
             int64_t begin, int64_t end) const;
 };
 
+// --- one axis ----------------------------------------------------------------
+
+/// A tensor viewed as [outer, n, inner] around one axis: outer * inner rows of
+/// n elements each, the elements of a row `inner` apart.
+struct AxisLayout {
+  int64_t outer = 1, n = 1, inner = 1;
+};
+
+/// The layout of `desc` around `axis` (negative counts from the back); a
+/// scalar is one row of one element.
+rt::Status axisLayout(const om::OpDef &op, const om::TensorDescriptor &desc,
+                      int64_t axis, AxisLayout *out);
+
 // --- plan/create glue ------------------------------------------------------------
 
 /// A vector kernel carries its plan; the registry's plan function builds the
@@ -170,6 +185,21 @@ public:
 protected:
   void setPlan(const om::OpDef &op, int64_t work, int64_t grain, double flops,
                double bytes = -1);
+
+  /// Block `blockIdx`'s share of `total` work items, or nothing when the split
+  /// leaves the block idle (blockDim may exceed the work), so run can return
+  /// before it touches an operand:
+  ///   std::optional<BlockRange> r = ownedRange(n_, blockIdx, blockDim);
+  ///   if (!r)
+  ///     return rt::Status::ok();
+  static std::optional<BlockRange> ownedRange(int64_t total, uint32_t blockIdx,
+                                              uint32_t blockDim) {
+    BlockRange r = blockRange(total, blockIdx, blockDim);
+    if (r.begin >= r.end)
+      return std::nullopt;
+    return r;
+  }
+
   KernelPlan plan_;
 };
 

@@ -62,8 +62,8 @@ size_t dataTypeBytes(DataType dtype) {
 }
 
 bool isStructuralOpType(const std::string &type) {
-  return type == "Data" || type == "Const" || type == "NetOutput" ||
-         type == "Send" || type == "Recv";
+  return type == kDataType || type == kConstType || type == kNetOutputType ||
+         type == kSendType || type == kRecvType;
 }
 
 LoadedOm::~LoadedOm() = default;

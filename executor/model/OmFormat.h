@@ -31,6 +31,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace geflow::om {
 
@@ -107,7 +108,17 @@ inline rt::Status validateOmModel(const OmModel &model,
                          model.weightsSize(), sourceName);
 }
 
-/// True for the GE structural op types that have no kernel.
+/// GE's structural op types: the graph's inputs, its weights, its outputs and
+/// the event ops between streams. They have no kernel; any other OpDef type
+/// is a compute op. The emitter, the validator and the executor must agree on
+/// the spelling, so they all take it from here.
+inline constexpr std::string_view kDataType = "Data";
+inline constexpr std::string_view kConstType = "Const";
+inline constexpr std::string_view kSendType = "Send";
+inline constexpr std::string_view kRecvType = "Recv";
+inline constexpr std::string_view kNetOutputType = "NetOutput";
+
+/// True for the structural op types above.
 bool isStructuralOpType(const std::string &type);
 
 } // namespace geflow::om

@@ -54,8 +54,8 @@ struct OmModel {
 };
 
 /// Caps on what an OM file may declare, checked before anything of that size
-/// is allocated (issue 8). The library imposes none by default; geflow's
-/// --max-model-bytes, --max-tensor-bytes, --max-nodes and
+/// is allocated: a file may declare any size. The library imposes none by
+/// default; geflow's --max-model-bytes, --max-tensor-bytes, --max-nodes and
 /// --max-workspace-bytes set them (tools/geflow/Limits.h).
 struct OmLimits {
   uint64_t maxModelBytes = UINT64_MAX;     // the file

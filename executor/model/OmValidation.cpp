@@ -177,6 +177,32 @@ private:
                  " graphs (expected 1)");
     graph_ = &model_.graph(0);
     const GraphDef &g = *graph_;
+    GEFLOW_RT_RETURN_IF_ERROR(indexOpNames());
+    int netOutputs = 0;
+    std::set<int64_t> dataIndices;
+    for (int i = 0; i < g.op_size(); ++i) {
+      const OpDef &op = g.op(i);
+      const std::string where = opRef(i);
+      GEFLOW_RT_RETURN_IF_ERROR(checkOpEdges(op, where));
+      if (op.type() == kDataType) {
+        GEFLOW_RT_RETURN_IF_ERROR(checkDataOp(op, where, dataIndices));
+      } else if (op.type() == kConstType) {
+        GEFLOW_RT_RETURN_IF_ERROR(checkConstOp(op, where));
+      } else if (op.type() == kSendType || op.type() == kRecvType) {
+        GEFLOW_RT_RETURN_IF_ERROR(checkEventOp(op, where));
+      } else if (op.type() == kNetOutputType) {
+        ++netOutputs;
+      }
+    }
+    if (netOutputs != 1)
+      return bad("graph has " + std::to_string(netOutputs) +
+                 " NetOutput ops (expected 1)");
+    return checkGraphInputsAndOutputs();
+  }
+
+  /// byName_: every op has a name, and no two the same.
+  rt::Status indexOpNames() {
+    const GraphDef &g = *graph_;
     for (int i = 0; i < g.op_size(); ++i) {
       const OpDef &op = g.op(i);
       if (op.name().empty())
@@ -185,89 +211,103 @@ private:
       if (!byName_.emplace(op.name(), i).second)
         return bad(opRef(i) + ": duplicate op name");
     }
-    int netOutputs = 0;
-    std::set<int64_t> dataIndices;
-    for (int i = 0; i < g.op_size(); ++i) {
-      const OpDef &op = g.op(i);
-      const std::string where = opRef(i);
-      int dataInputs = 0;
-      bool sawControl = false;
-      for (const std::string &in : op.input()) {
-        if (!in.empty() && in[0] == '^') {
-          if (!byName_.count(in.substr(1)))
-            return bad(where + ": control input '" + clean(in) +
-                       "' names no op of the graph");
-          sawControl = true;
-          continue;
-        }
-        if (sawControl)
-          return bad(where + ": data input '" + clean(in) +
-                     "' after a control input");
-        ++dataInputs;
-        if (in.empty())
-          continue; // absent optional input
-        int p, k;
-        GEFLOW_RT_RETURN_IF_ERROR(resolve(in, where, &p, &k));
+    return rt::Status::ok();
+  }
+
+  /// Inputs resolve (data inputs first, then control inputs), one input
+  /// descriptor per data input, and no output of negative size.
+  rt::Status checkOpEdges(const OpDef &op, const std::string &where) const {
+    int dataInputs = 0;
+    bool sawControl = false;
+    for (const std::string &in : op.input()) {
+      if (!in.empty() && in[0] == '^') {
+        if (!byName_.count(in.substr(1)))
+          return bad(where + ": control input '" + clean(in) +
+                     "' names no op of the graph");
+        sawControl = true;
+        continue;
       }
-      if (op.type() != "NetOutput" && dataInputs != op.input_desc_size())
-        return bad(where + ": " + std::to_string(dataInputs) +
-                   " data inputs but " + std::to_string(op.input_desc_size()) +
-                   " input descriptors");
-      for (int k = 0; k < op.output_desc_size(); ++k)
-        if (op.output_desc(k).size() < 0)
-          return bad(where + ": output " + std::to_string(k) +
-                     " has a negative size");
-      int64_t v;
-      if (op.type() == "Data") {
-        if (!intAttr(op, "index", &v))
-          return bad(where + ": missing int attr 'index'");
-        if (v < 0 || v >= g.input_size())
-          return bad(where + ": index " + std::to_string(v) +
-                     " out of range (graph has " +
-                     std::to_string(g.input_size()) + " inputs)");
-        if (!dataIndices.insert(v).second)
-          return bad(where + ": index " + std::to_string(v) +
-                     " used by two Data ops");
-        if (op.output_desc_size() != 1)
-          return bad(where + ": Data needs exactly 1 output descriptor");
-      } else if (op.type() == "Const") {
-        int64_t off, size;
-        if (!intAttr(op, "weight_offset", &off) ||
-            !intAttr(op, "weight_size", &size))
-          return bad(where +
-                     ": missing int attr 'weight_offset' or 'weight_size'");
-        if (off < 0 || size < 0 || uint64_t(off) > weightsSize_ ||
-            uint64_t(size) > weightsSize_ - uint64_t(off))
-          return bad(where + ": weights [" + std::to_string(off) + ", +" +
-                     std::to_string(size) + ") outside WEIGHTS (" +
-                     std::to_string(weightsSize_) + " bytes)");
-        if (off % int64_t(kWeightAlignment) != 0)
-          return bad(where + ": weight_offset " + std::to_string(off) +
-                     " is not " + std::to_string(kWeightAlignment) +
-                     "-byte aligned");
-        if (op.output_desc_size() != 1)
-          return bad(where + ": Const needs exactly 1 output descriptor");
-        if (op.output_desc(0).size() > size)
-          return bad(where + ": output descriptor says " +
-                     std::to_string(op.output_desc(0).size()) +
-                     " bytes but weight_size is " + std::to_string(size));
-      } else if (op.type() == "Send" || op.type() == "Recv") {
-        if (!intAttr(op, "event_id", &v))
-          return bad(where + ": missing int attr 'event_id'");
-        if (v < 0 || uint64_t(v) >= tasks_.event_num())
-          return bad(where + ": event_id " + std::to_string(v) +
-                     " out of range (model has " +
-                     std::to_string(tasks_.event_num()) + " events)");
-      } else if (op.type() == "NetOutput") {
-        ++netOutputs;
-      }
+      if (sawControl)
+        return bad(where + ": data input '" + clean(in) +
+                   "' after a control input");
+      ++dataInputs;
+      if (in.empty())
+        continue; // absent optional input
+      int p, k;
+      GEFLOW_RT_RETURN_IF_ERROR(resolve(in, where, &p, &k));
     }
-    if (netOutputs != 1)
-      return bad("graph has " + std::to_string(netOutputs) +
-                 " NetOutput ops (expected 1)");
+    if (op.type() != kNetOutputType && dataInputs != op.input_desc_size())
+      return bad(where + ": " + std::to_string(dataInputs) +
+                 " data inputs but " + std::to_string(op.input_desc_size()) +
+                 " input descriptors");
+    for (int k = 0; k < op.output_desc_size(); ++k)
+      if (op.output_desc(k).size() < 0)
+        return bad(where + ": output " + std::to_string(k) +
+                   " has a negative size");
+    return rt::Status::ok();
+  }
+
+  rt::Status checkDataOp(const OpDef &op, const std::string &where,
+                         std::set<int64_t> &dataIndices) const {
+    const GraphDef &g = *graph_;
+    int64_t v;
+    if (!intAttr(op, "index", &v))
+      return bad(where + ": missing int attr 'index'");
+    if (v < 0 || v >= g.input_size())
+      return bad(where + ": index " + std::to_string(v) +
+                 " out of range (graph has " +
+                 std::to_string(g.input_size()) + " inputs)");
+    if (!dataIndices.insert(v).second)
+      return bad(where + ": index " + std::to_string(v) +
+                 " used by two Data ops");
+    if (op.output_desc_size() != 1)
+      return bad(where + ": Data needs exactly 1 output descriptor");
+    return rt::Status::ok();
+  }
+
+  rt::Status checkConstOp(const OpDef &op, const std::string &where) const {
+    int64_t off, size;
+    if (!intAttr(op, "weight_offset", &off) ||
+        !intAttr(op, "weight_size", &size))
+      return bad(where +
+                 ": missing int attr 'weight_offset' or 'weight_size'");
+    if (off < 0 || size < 0 || uint64_t(off) > weightsSize_ ||
+        uint64_t(size) > weightsSize_ - uint64_t(off))
+      return bad(where + ": weights [" + std::to_string(off) + ", +" +
+                 std::to_string(size) + ") outside WEIGHTS (" +
+                 std::to_string(weightsSize_) + " bytes)");
+    if (off % int64_t(kWeightAlignment) != 0)
+      return bad(where + ": weight_offset " + std::to_string(off) +
+                 " is not " + std::to_string(kWeightAlignment) +
+                 "-byte aligned");
+    if (op.output_desc_size() != 1)
+      return bad(where + ": Const needs exactly 1 output descriptor");
+    if (op.output_desc(0).size() > size)
+      return bad(where + ": output descriptor says " +
+                 std::to_string(op.output_desc(0).size()) +
+                 " bytes but weight_size is " + std::to_string(size));
+    return rt::Status::ok();
+  }
+
+  /// Send and Recv name one of the model's events.
+  rt::Status checkEventOp(const OpDef &op, const std::string &where) const {
+    int64_t v;
+    if (!intAttr(op, "event_id", &v))
+      return bad(where + ": missing int attr 'event_id'");
+    if (v < 0 || uint64_t(v) >= tasks_.event_num())
+      return bad(where + ": event_id " + std::to_string(v) +
+                 " out of range (model has " +
+                 std::to_string(tasks_.event_num()) + " events)");
+    return rt::Status::ok();
+  }
+
+  /// Graph input i is the Data op of index i; outputs resolve. Records their
+  /// sizes for the INPUT / OUTPUT MemRefs.
+  rt::Status checkGraphInputsAndOutputs() {
+    const GraphDef &g = *graph_;
     for (int i = 0; i < g.input_size(); ++i) {
       auto it = byName_.find(g.input(i));
-      if (it == byName_.end() || g.op(it->second).type() != "Data")
+      if (it == byName_.end() || g.op(it->second).type() != kDataType)
         return bad("graph input " + std::to_string(i) + " '" +
                    clean(g.input(i)) + "' is not a Data op");
       int64_t v = -1;
@@ -358,7 +398,7 @@ private:
     // Every output a kernel or the graph result reads has a home.
     for (int i = 0; i < g.op_size(); ++i) {
       const OpDef &op = g.op(i);
-      if (isStructuralOpType(op.type()) && op.type() != "NetOutput")
+      if (isStructuralOpType(op.type()) && op.type() != kNetOutputType)
         continue;
       for (const std::string &in : op.input()) {
         if (in.empty() || in[0] == '^')

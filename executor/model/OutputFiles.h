@@ -1,6 +1,6 @@
 //===- OutputFiles.h - every file a command writes, all or none -*- C++ -*-===//
 //
-// A command that fails must leave nothing half-written (issue 8). Each output
+// A command that fails must leave nothing half-written. Each output
 // is first written to a temporary beside it (same folder, so the rename is
 // atomic); commit() renames them all into place at the end, and anything not
 // committed -- temporaries and the folders made for them -- is removed, also

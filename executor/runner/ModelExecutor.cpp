@@ -119,17 +119,22 @@ uint64_t LoadedModel::workspaceSize() const {
 
 rt::Status LoadedModel::prepare(const LoadOptions &options) {
   const om::GraphDef &g = om_->graph();
-  const om::ModelTaskDef &td = om_->taskDef();
-  std::map<std::string, int> byName;
+  OpIndexByName byName;
   for (int i = 0; i < g.op_size(); ++i)
     byName[g.op(i).name()] = i;
+  describeInputsAndOutputs(byName);
+  GEFLOW_RT_RETURN_IF_ERROR(prepareKernels(options, byName));
+  return createStreamsAndEvents();
+}
 
-  // Inputs and outputs as the caller sees them.
+/// Inputs and outputs as the caller sees them.
+void LoadedModel::describeInputsAndOutputs(OpIndexByName &byName) {
+  const om::GraphDef &g = om_->graph();
   for (const std::string &in : g.input())
     inputs_.push_back(infoOf(in, g.op(byName[in]).output_desc(0)));
   const om::OpDef *netOutput = nullptr;
   for (const om::OpDef &op : g.op())
-    if (op.type() == "NetOutput")
+    if (op.type() == om::kNetOutputType)
       netOutput = &op;
   std::vector<std::string> outputNames;
   if (netOutput) {
@@ -146,7 +151,13 @@ rt::Status LoadedModel::prepare(const LoadOptions &options) {
                                 : g.output(i);
     outputs_.push_back(infoOf(name, g.op(byName[producer]).output_desc(k)));
   }
+}
 
+/// Kernels, once per op, in task order, with where each operand lives.
+rt::Status LoadedModel::prepareKernels(const LoadOptions &options,
+                                       OpIndexByName &byName) {
+  const om::GraphDef &g = om_->graph();
+  const om::ModelTaskDef &td = om_->taskDef();
   // Where every op output lives.
   std::map<std::pair<int, int>, const om::TensorPlacement *> placed;
   for (const om::TensorPlacement &p : om_->memoryPlan().placement())
@@ -162,7 +173,6 @@ rt::Status LoadedModel::prepare(const LoadOptions &options) {
     return b;
   };
 
-  // Kernels, once per op, in task order.
   KernelFactory factory = options.kernelFactory
                               ? options.kernelFactory
                               : KernelFactory(&kernels::createKernel);
@@ -192,7 +202,7 @@ rt::Status LoadedModel::prepare(const LoadOptions &options) {
       kt.bindings.push_back(bindingOf(p, k, desc));
       const om::OpDef &pop = g.op(p);
       const void *c = nullptr;
-      if (pop.type() == "Const")
+      if (pop.type() == om::kConstType)
         c = om_->weights() + pop.attr().at("weight_offset").i();
       constants.push_back(c);
     }
@@ -222,8 +232,12 @@ rt::Status LoadedModel::prepare(const LoadOptions &options) {
     kt.viewBase = viewCount_;
     viewCount_ += kt.bindings.size();
   }
+  return rt::Status::ok();
+}
 
-  // Streams, events, and the events that join the caller's stream.
+/// Streams, events, and the events that join the caller's stream.
+rt::Status LoadedModel::createStreamsAndEvents() {
+  const om::ModelTaskDef &td = om_->taskDef();
   for (uint32_t s = 0; s < td.stream_num(); ++s) {
     rt::Stream *stream = nullptr;
     GEFLOW_RT_RETURN_IF_ERROR(

@@ -21,10 +21,11 @@
 #include "executor/kernels/Kernel.h"
 #include "executor/model/OmModel.h"
 #include "executor/runner/DeviceTarget.h"
-#include "runtime/memory/MemoryPool.h" // rt::StreamId
+#include "runtime/Task.h" // rt::StreamId
 #include "runtime/soc/CostModel.h"
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -115,6 +116,12 @@ public:
 private:
   LoadedModel() = default;
   rt::Status prepare(const LoadOptions &options);
+  // prepare's phases. Op indices by name; the loader has checked every name.
+  using OpIndexByName = std::map<std::string, int>;
+  void describeInputsAndOutputs(OpIndexByName &byName);
+  rt::Status prepareKernels(const LoadOptions &options,
+                            OpIndexByName &byName);
+  rt::Status createStreamsAndEvents();
   rt::Status checkBuffers(const std::vector<Buffer> &inputs,
                           const std::vector<Buffer> &outputs) const;
   /// Enqueues everything on the model's streams and on `caller`. `t0` (may

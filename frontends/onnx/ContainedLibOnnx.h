@@ -6,9 +6,9 @@
 // crashes them with SIGSEGV. Checking every op's inputs the way its inference
 // function reads them would mean re-deriving hundreds of functions; instead
 // they run in a forked child process, and a child that dies becomes an error
-// naming the node (issue 8). One child serves all calls: a fork per call cost
-// ~2.7 ms of page faults, 14 times over for a model that shape refinement
-// re-infers per channel split.
+// naming the node, never a crash of geflow. One child serves all calls: a fork
+// per call cost ~2.7 ms of page faults, 14 times over for a model that shape
+// refinement re-infers per channel split.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEFLOW_FRONTENDS_ONNX_CONTAINEDLIBONNX_H

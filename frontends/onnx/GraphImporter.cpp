@@ -65,6 +65,23 @@ private:
   std::optional<ExternalBytes> takeLargeRawData(onnx::TensorProto &tensor);
   llvm::Error importInitializers(func::FuncOp func);
   llvm::Error importNode(const onnx::NodeProto &node, size_t index);
+  // importNode's phases, in the order it runs them; `where` names the node in
+  // errors.
+  llvm::Error addNodeOperands(const onnx::NodeProto &node, const OpSpec &spec,
+                              const std::string &where, OperationState &state);
+  llvm::Expected<int> countNodeResults(const onnx::NodeProto &node,
+                                       const OpSpec &spec,
+                                       const std::string &where);
+  llvm::Error addNodeResultTypes(const onnx::NodeProto &node,
+                                 const OpSpec &spec, int numResults,
+                                 const std::string &where,
+                                 OperationState &state);
+  llvm::Error checkAttributesKept(Operation *op,
+                                  llvm::ArrayRef<NamedAttribute> attrs,
+                                  const onnx::NodeProto &node,
+                                  const std::string &where);
+  void bindNodeResults(const onnx::NodeProto &node, Operation *op,
+                       int numResults);
   llvm::Error importOutputs(func::FuncOp func);
   llvm::Error importGraph(func::FuncOp func);
   bool shouldSkip(const onnx::NodeProto &node);
@@ -203,7 +220,8 @@ llvm::Error GraphImporter::importInitializers(func::FuncOp func) {
   return llvm::Error::success();
 }
 
-llvm::Error GraphImporter::importNode(const onnx::NodeProto &node, size_t index) {
+llvm::Error GraphImporter::importNode(const onnx::NodeProto &node,
+                                      size_t index) {
   std::string where = describeNode(node, opset, index);
   if (!isDefaultDomain(node.domain()))
     return makeError(where + ": unsupported op");
@@ -222,14 +240,36 @@ llvm::Error GraphImporter::importNode(const onnx::NodeProto &node, size_t index)
   if (auto err = convertNodeAttributes(context, node, *spec, where, attrs))
     return err;
   state.addAttributes(attrs);
+  if (auto err = addNodeOperands(node, *spec, where, state))
+    return err;
+  llvm::Expected<int> numResults = countNodeResults(node, *spec, where);
+  if (!numResults)
+    return numResults.takeError();
+  if (auto err = addNodeResultTypes(node, *spec, *numResults, where, state))
+    return err;
 
-  // Operands: present inputs, one segment per ONNX position when the op has
-  // several optional inputs.
-  if (spec->segments && node.input_size() > static_cast<int>(spec->segments))
+  Operation *op = builder.create(state);
+  if (auto err = checkAttributesKept(op, attrs, node, where)) {
+    op->erase();
+    return err;
+  }
+  if (planApplier)
+    planApplier->annotate(name, op);
+  bindNodeResults(node, op, *numResults);
+  return llvm::Error::success();
+}
+
+/// Present inputs, one segment per ONNX position when the op has several
+/// optional inputs.
+llvm::Error GraphImporter::addNodeOperands(const onnx::NodeProto &node,
+                                           const OpSpec &spec,
+                                           const std::string &where,
+                                           OperationState &state) {
+  if (spec.segments && node.input_size() > static_cast<int>(spec.segments))
     return makeError(where + ": has " + std::to_string(node.input_size()) +
-                     " inputs, at most " + std::to_string(spec->segments) +
+                     " inputs, at most " + std::to_string(spec.segments) +
                      " are supported");
-  SmallVector<int32_t> segmentSizes(spec->segments, 0);
+  SmallVector<int32_t> segmentSizes(spec.segments, 0);
   for (int i = 0; i < node.input_size(); ++i) {
     if (node.input(i).empty())
       continue;
@@ -237,27 +277,45 @@ llvm::Error GraphImporter::importNode(const onnx::NodeProto &node, size_t index)
     if (!value)
       return value.takeError();
     state.addOperands(*value);
-    if (spec->segments)
+    if (spec.segments)
       segmentSizes[i] = 1;
   }
-  if (spec->segments)
+  if (spec.segments)
     state.addAttribute("operandSegmentSizes",
                        builder.getDenseI32ArrayAttr(segmentSizes));
+  return llvm::Error::success();
+}
 
-  // Results: the ONNX outputs the ge op has, optional ones typed from the first.
-  int numResults = spec->numResults < 0 ? node.output_size() : spec->numResults;
-  if (spec->extra == OpSpec::ExtraResult::Statistics) {
+/// How many of the ONNX outputs the ge op has; an output past those that the
+/// graph reads (a node input or a graph output) is an error.
+llvm::Expected<int> GraphImporter::countNodeResults(const onnx::NodeProto &node,
+                                                    const OpSpec &spec,
+                                                    const std::string &where) {
+  int numResults = spec.numResults < 0 ? node.output_size() : spec.numResults;
+  if (spec.extra == OpSpec::ExtraResult::Statistics) {
     bool usesStatistics = false;
     for (int i = 1; i < node.output_size(); ++i)
-      usesStatistics |= !node.output(i).empty() && usedNames.contains(node.output(i));
+      usesStatistics |=
+          !node.output(i).empty() && usedNames.contains(node.output(i));
     numResults = usesStatistics ? numResults : 1;
   }
   for (int i = numResults; i < node.output_size(); ++i)
     if (!node.output(i).empty() && usedNames.contains(node.output(i)))
       return makeError(where + ": output #" + std::to_string(i) + " '" +
-                       node.output(i) + "' is not supported (only the inference "
-                       "form with " + std::to_string(numResults) +
-                       " result(s) is)");
+                       node.output(i) +
+                       "' is not supported (only the inference "
+                       "form with " +
+                       std::to_string(numResults) + " result(s) is)");
+  return numResults;
+}
+
+/// The result types from shape inference; unnamed optional results are typed
+/// from the first.
+llvm::Error GraphImporter::addNodeResultTypes(const onnx::NodeProto &node,
+                                              const OpSpec &spec,
+                                              int numResults,
+                                              const std::string &where,
+                                              OperationState &state) {
   SmallVector<Type> resultTypes;
   for (int i = 0; i < numResults; ++i) {
     bool present = i < node.output_size() && !node.output(i).empty();
@@ -278,10 +336,10 @@ llvm::Error GraphImporter::importNode(const onnx::NodeProto &node, size_t index)
       resultTypes.push_back(*type);
       continue;
     }
-    if (i == 0 || spec->extra == OpSpec::ExtraResult::None)
+    if (i == 0 || spec.extra == OpSpec::ExtraResult::None)
       return makeError(where + ": output #" + std::to_string(i) +
                        " is required but unnamed");
-    if (spec->extra == OpSpec::ExtraResult::Statistics) {
+    if (spec.extra == OpSpec::ExtraResult::Statistics) {
       // Mean and InvStdDev share a type; exactly one of them is named here.
       const onnx::TypeProto *other = valueTypes.lookup(node.output(3 - i));
       auto type = other ? convertTensorType(context, *other)
@@ -293,35 +351,39 @@ llvm::Error GraphImporter::importNode(const onnx::NodeProto &node, size_t index)
       continue;
     }
     auto first = llvm::cast<RankedTensorType>(resultTypes.front());
-    Type element = spec->extra == OpSpec::ExtraResult::IndicesLikeFirst
+    Type element = spec.extra == OpSpec::ExtraResult::IndicesLikeFirst
                        ? builder.getI64Type()
                        : builder.getI1Type();
     resultTypes.push_back(first.clone(element));
   }
   state.addTypes(resultTypes);
+  return llvm::Error::success();
+}
 
-  Operation *op = builder.create(state);
-  // An attribute of a kind the op does not take (a typeless or ints 'axis'
-  // where it takes an int) does not fit the op's property: MLIR leaves it
-  // null without a word, and the op's verifier would read the null.
+/// An attribute of a kind the op does not take (a typeless or ints 'axis'
+/// where it takes an int) does not fit the op's property: MLIR leaves it null
+/// without a word, and the op's verifier would read the null.
+llvm::Error GraphImporter::checkAttributesKept(
+    Operation *op, llvm::ArrayRef<NamedAttribute> attrs,
+    const onnx::NodeProto &node, const std::string &where) {
   for (const NamedAttribute &attr : attrs) {
     std::optional<Attribute> kept = op->getInherentAttr(attr.getName());
-    if (kept && *kept != attr.getValue()) {
-      op->erase();
+    if (kept && *kept != attr.getValue())
       return makeError(where + ": attribute '" + attr.getName().str() +
                        "' does not have the type " + node.op_type() +
                        " takes for it");
-    }
   }
-  if (planApplier)
-    planApplier->annotate(name, op);
+  return llvm::Error::success();
+}
+
+void GraphImporter::bindNodeResults(const onnx::NodeProto &node, Operation *op,
+                                    int numResults) {
   for (int i = 0; i < numResults && i < node.output_size(); ++i) {
     if (node.output(i).empty())
       continue;
     values[node.output(i)] = op->getResult(i);
     tensorNames[op->getResult(i)] = node.output(i);
   }
-  return llvm::Error::success();
 }
 
 bool GraphImporter::shouldSkip(const onnx::NodeProto &node) {

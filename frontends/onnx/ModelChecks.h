@@ -6,7 +6,7 @@
 // graph with no outputs. libonnx's converter and inference, and the dialect's
 // verifiers, assume well-formed input, so these checks run first, on the
 // protobuf, and name the place (initializer, graph input, node, attribute).
-// The size caps are ImportLimits (issue 8).
+// The size caps are ImportLimits: a downloaded file may declare any size.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEFLOW_FRONTENDS_ONNX_MODELCHECKS_H

@@ -42,7 +42,7 @@ namespace geflow {
 using InputShape = std::pair<std::string, std::vector<int64_t>>;
 
 /// Caps on what a model may declare, checked before anything of that size is
-/// allocated (issue 8): declared sizes in a downloaded file can be anything.
+/// allocated: declared sizes in a downloaded file can be anything.
 /// The library imposes none by default; geflow's --max-model-bytes,
 /// --max-tensor-bytes and --max-nodes set them (tools/geflow/Limits.h).
 struct ImportLimits {

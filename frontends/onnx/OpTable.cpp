@@ -12,103 +12,45 @@ using namespace mlir;
 using namespace geflow::onnxfe;
 
 namespace {
-using Extra = OpSpec::ExtraResult;
+/// The opset every model is converted to before import (ModelLoader).
+constexpr unsigned kImportOpset = 17;
 
-// The op list of ir/README.md. Names are spelled out because the contract's snake
-// case is not mechanical (MatMul -> matmul, PRelu -> prelu).
-const OpSpec kOps[] = {
-    // Elementwise unary.
-    {"Abs", "abs"},
-    {"Ceil", "ceil"},
-    {"Cos", "cos"},
-    {"Elu", "elu"},
-    {"Erf", "erf"},
-    {"Exp", "exp"},
-    {"Floor", "floor"},
-    {"HardSigmoid", "hard_sigmoid"},
-    {"HardSwish", "hard_swish"},
-    {"Identity", "identity"},
-    {"LeakyRelu", "leaky_relu"},
-    {"Log", "log"},
-    {"Neg", "neg"},
-    {"Reciprocal", "reciprocal"},
-    {"Relu", "relu"},
-    {"Selu", "selu"},
-    {"Sigmoid", "sigmoid"},
-    {"Sign", "sign"},
-    {"Sin", "sin"},
-    {"Softplus", "softplus"},
-    {"Softsign", "softsign"},
-    {"Sqrt", "sqrt"},
-    {"Tanh", "tanh"},
-    {"Not", "not"},
-    {"Clip", "clip", /*segments=*/3},
-    // Elementwise binary and variadic, with broadcasting.
-    {"Add", "add"},
-    {"Sub", "sub"},
-    {"Mul", "mul"},
-    {"Div", "div"},
-    {"Pow", "pow"},
-    {"PRelu", "prelu"},
-    {"Equal", "equal"},
-    {"Greater", "greater"},
-    {"Less", "less"},
-    {"Max", "max"},
-    {"Min", "min"},
-    {"Mean", "mean"},
-    {"Sum", "sum"},
-    {"Where", "where"},
-    // Shape and data movement.
-    {"Cast", "cast"},
-    {"Concat", "concat"},
-    {"Constant", "constant"},
-    {"ConstantOfShape", "constant_of_shape"},
-    {"Expand", "expand"},
-    {"Flatten", "flatten"},
-    {"Gather", "gather"},
-    {"Pad", "pad", /*segments=*/4},
-    {"Range", "range"},
-    {"Reshape", "reshape"},
-    {"Shape", "shape"},
-    {"Slice", "slice", /*segments=*/5},
-    {"Split", "split", 0, /*numResults=*/-1},
-    {"Squeeze", "squeeze"},
-    {"Unsqueeze", "unsqueeze"},
-    {"Tile", "tile"},
-    {"Transpose", "transpose"},
-    {"Resize", "resize", /*segments=*/4},
-    {"Dropout", "dropout", /*segments=*/3, /*numResults=*/2, Extra::MaskLikeFirst},
-    // NN.
-    {"Conv", "conv"},
-    {"ConvTranspose", "conv_transpose"},
-    {"AveragePool", "average_pool"},
-    {"MaxPool", "max_pool", 0, /*numResults=*/2, Extra::IndicesLikeFirst},
-    {"GlobalAveragePool", "global_average_pool"},
-    {"GlobalMaxPool", "global_max_pool"},
-    {"BatchNormalization", "batch_normalization"},
-    {"InstanceNormalization", "instance_normalization"},
-    {"LayerNormalization", "layer_normalization", 0, /*numResults=*/3,
-     Extra::Statistics},
-    {"Gemm", "gemm"},
-    {"MatMul", "matmul"},
-    {"Softmax", "softmax"},
-    {"LogSoftmax", "log_softmax"},
-    {"ArgMax", "arg_max"},
-    {"TopK", "top_k", 0, /*numResults=*/2},
-    {"ReduceL2", "reduce_l2"},
-    {"ReduceMax", "reduce_max"},
-    {"ReduceMean", "reduce_mean"},
-    {"ReduceMin", "reduce_min"},
-    {"ReduceProd", "reduce_prod"},
-    {"ReduceSumSquare", "reduce_sum_square"},
-    {"ReduceSum", "reduce_sum"},
+/// A row's IMPORT(Segments, Results, Extra) column. Built with parentheses:
+/// a macro argument protects the commas inside them, not inside braces.
+struct ImportRule {
+  constexpr ImportRule(unsigned segments, int numResults,
+                       OpSpec::ExtraResult extra)
+      : segments(segments), numResults(numResults), extra(extra) {}
+  unsigned segments;
+  int numResults;
+  OpSpec::ExtraResult extra;
 };
+
+OpSpec makeSpec(llvm::StringRef onnx, llvm::StringRef name, unsigned since,
+                ImportRule rule) {
+  return {onnx, name, rule.segments, rule.numResults, rule.extra, since};
+}
+
+// Every op of the op table; the ones with an ONNX name the importer makes.
+#define IMPORT(Segments, Results, Extra)                                       \
+  ImportRule(Segments, Results, OpSpec::ExtraResult::Extra)
+const OpSpec kOps[] = {
+#define GE_OP(Name, Onnx, Since, Family, Engine, Kernel, Import)               \
+  makeSpec(#Onnx, #Name, Since, Import),
+#include "ir/GeOpTable.def"
+};
+#undef IMPORT
+
+bool importable(const OpSpec &spec) {
+  return spec.onnxType != "_" && spec.since <= kImportOpset;
+}
 
 const llvm::StringMap<const OpSpec *> &opIndex() {
   static const llvm::StringMap<const OpSpec *> index = [] {
     llvm::StringMap<const OpSpec *> map;
     for (const OpSpec &spec : kOps)
-      map[spec.onnxType] = &spec;
+      if (importable(spec))
+        map[spec.onnxType] = &spec;
     return map;
   }();
   return index;
@@ -122,7 +64,8 @@ const OpSpec *geflow::onnxfe::lookupOpSpec(llvm::StringRef onnxType) {
 llvm::SmallVector<llvm::StringRef> geflow::onnxfe::supportedOnnxOps() {
   llvm::SmallVector<llvm::StringRef> ops;
   for (const OpSpec &spec : kOps)
-    ops.push_back(spec.onnxType);
+    if (importable(spec))
+      ops.push_back(spec.onnxType);
   return ops;
 }
 

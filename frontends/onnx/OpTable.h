@@ -1,9 +1,9 @@
 //===- OpTable.h - which ge op each ONNX op becomes ---------------*- C++ -*-===//
 //
-// One row per supported ONNX op type (ai.onnx, opset 17): the ge op name, how the
-// ONNX inputs map to operands (ir/README.md: ops with more than one optional input
-// use AttrSizedOperandSegments over every ONNX input position) and how many results
-// the ge op has. Also the per-node attribute rules: Constant's value_* forms, Cast's
+// The importer's view of the op table (ir/GeOpTable.def): for each ai.onnx op
+// type it imports (opset 17), the ge op, how the ONNX inputs map to operands
+// (ops with more than one optional input use AttrSizedOperandSegments over
+// every ONNX input position) and how many results the ge op has. Also the per-node attribute rules: Constant's value_* forms, Cast's
 // `to`, BatchNormalization's training form, and the user annotations
 // (`_user_stream_label`, ...) that become ge.* discardable attributes.
 //
@@ -38,6 +38,8 @@ struct OpSpec {
   /// Number of ge results; -1 means one per ONNX output (Split).
   int numResults = 1;
   ExtraResult extra = ExtraResult::None;
+  /// The first ai.onnx opset with this op.
+  unsigned since = 1;
 };
 
 /// The row for an ai.onnx op type, or null when it has no ge op.

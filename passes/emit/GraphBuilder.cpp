@@ -3,6 +3,7 @@
 #include "passes/emit/GraphBuilder.h"
 
 #include "ir/GeOps.h"
+#include "passes/PassSupport.h"
 #include "passes/emit/OpDefBuilder.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -13,10 +14,6 @@ using mlir::ge::GeDialect;
 
 namespace geflow::passes {
 namespace {
-
-llvm::Error makeError(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-}
 
 ArrayRef<int64_t> i64Array(Operation *op, StringRef name) {
   auto attr = op->getAttrOfType<DenseI64ArrayAttr>(name);
@@ -32,6 +29,8 @@ bool toAttrDef(Attribute attr, om::AttrDef &out) {
     out.set_i(i.getInt());
   else if (auto s = dyn_cast<StringAttr>(attr))
     out.set_s(s.str());
+  else if (auto engine = dyn_cast<mlir::ge::EngineAttr>(attr))
+    out.set_s(mlir::ge::stringifyEngine(engine.getValue()).str());
   else
     return false;
   return true;
@@ -116,8 +115,8 @@ void GraphBuilder::addData() {
     unsigned i = arg.getArgNumber();
     auto geName = func_.getArgAttrOfType<StringAttr>(i, GeDialect::kNameAttr);
     om::OpDef &def =
-        addOp(geName ? geName.str() : "input_" + std::to_string(i), kDataType,
-              0, nullptr);
+        addOp(geName ? geName.str() : "input_" + std::to_string(i),
+              om::kDataType, 0, nullptr);
     (*def.mutable_attr())["index"].set_i(i);
     *def.add_output_desc() = toTensorDescriptor(arg.getType());
     build_.graph.add_input(def.name());
@@ -127,15 +126,15 @@ void GraphBuilder::addData() {
   // ge-insert-events: the events other streams wait for to read an input,
   // recorded once every input is copied in.
   for (int64_t id : i64Array(func_, GeDialect::kSendEventsAttr))
-    addEvent(kSendType, id, 0, "inputs", inputs);
+    addEvent(om::kSendType, id, 0, "inputs", inputs);
 }
 
 llvm::Error GraphBuilder::addConst(Operation *op) {
   if (op->getNumResults() != 1)
     return opError(op, "constant without one result");
   std::string name = nameFromLoc(op->getLoc());
-  om::OpDef &def = addOp(name.empty() ? kConstType.str() : name, kConstType,
-                         0, op);
+  om::OpDef &def = addOp(name.empty() ? std::string(om::kConstType) : name,
+                         om::kConstType, 0, op);
   *def.add_output_desc() = toTensorDescriptor(op->getResult(0).getType());
   refs_[op->getResult(0)] = def.name() + ":0";
   return llvm::Error::success();
@@ -173,7 +172,7 @@ llvm::Error GraphBuilder::addCompute(Operation *op,
   // Recv ops come first so the compute op can name them in control edges.
   std::vector<std::string> control;
   for (int64_t id : i64Array(op, GeDialect::kRecvEventsAttr))
-    control.push_back("^" + addEvent(kRecvType, id, stream, base));
+    control.push_back("^" + addEvent(om::kRecvType, id, stream, base));
 
   om::OpDef &def = addOp(base, "", stream, op);
   std::string name = def.name();
@@ -196,12 +195,13 @@ llvm::Error GraphBuilder::addCompute(Operation *op,
   for (OpResult result : op->getResults())
     refs_[result] = name + ":" + std::to_string(result.getResultNumber());
   for (int64_t id : i64Array(op, GeDialect::kSendEventsAttr))
-    addEvent(kSendType, id, stream, name, {name});
+    addEvent(om::kSendType, id, stream, name, {name});
   return llvm::Error::success();
 }
 
 llvm::Error GraphBuilder::addNetOutput(Operation *terminator) {
-  om::OpDef &net = addOp(kNetOutputType.str(), kNetOutputType, 0, nullptr);
+  om::OpDef &net =
+      addOp(std::string(om::kNetOutputType), om::kNetOutputType, 0, nullptr);
   // Output names (aclmdlGetOutputNameByIndex) from the results' ge.name.
   om::ListValue *names = (*net.mutable_attr())["output_names"].mutable_list();
   for (OpOperand &operand : terminator->getOpOperands()) {

@@ -20,6 +20,7 @@
 #ifndef GEFLOW_PASSES_EMIT_GRAPHBUILDER_H
 #define GEFLOW_PASSES_EMIT_GRAPHBUILDER_H
 
+#include "executor/model/OmFormat.h"
 #include "executor/model/om.pb.h"
 #include "ir/GeDialect.h"
 
@@ -32,8 +33,9 @@
 
 namespace geflow::passes {
 
-/// A ge scheduling attribute and the name GE dumps it under (DESIGN.md,
-/// "Annotations from users"). ge.stream_label has two GE names.
+/// A ge scheduling attribute and the name GE dumps it under
+/// (docs/architecture.md, "User annotations"). ge.stream_label has two GE
+/// names.
 struct GeAttrName {
   llvm::StringLiteral irName;
   llvm::StringLiteral geName;
@@ -48,13 +50,6 @@ inline constexpr GeAttrName kGeAttrNames[] = {
     {mlir::ge::GeDialect::kVectorcoreNumAttr, "_op_vectorcore_num"},
     {mlir::ge::GeDialect::kBlockDimAttr, "_block_dim"},
 };
-
-/// The OpDef types the graph adds around the ge ops.
-inline constexpr llvm::StringLiteral kDataType = "Data";
-inline constexpr llvm::StringLiteral kConstType = "Const";
-inline constexpr llvm::StringLiteral kSendType = "Send";
-inline constexpr llvm::StringLiteral kRecvType = "Recv";
-inline constexpr llvm::StringLiteral kNetOutputType = "NetOutput";
 
 struct GraphBuild {
   om::GraphDef graph;

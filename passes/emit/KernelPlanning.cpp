@@ -2,7 +2,7 @@
 
 #include "passes/emit/KernelPlanning.h"
 
-#include "llvm/ADT/StringSwitch.h"
+#include "ir/OpFacts.h"
 
 #include <algorithm>
 #include <cmath>
@@ -80,10 +80,9 @@ kernels::KernelPlan estimatePlan(const om::OpDef &op) {
 } // namespace
 
 rt::Engine defaultEngine(llvm::StringRef type) {
-  return llvm::StringSwitch<rt::Engine>(type)
-      .Cases("conv", "conv_transpose", "gemm", "matmul", rt::Engine::kAic)
-      .Cases("fused_conv", "fused_gemm", "fused_matmul", rt::Engine::kAic)
-      .Default(rt::Engine::kAiv);
+  std::optional<mlir::ge::Engine> engine = mlir::ge::defaultEngine(type);
+  return engine ? runtimeEngine(*engine).value_or(rt::Engine::kAiv)
+                : rt::Engine::kAiv;
 }
 
 llvm::Expected<OpPlan> planOp(const om::OpDef &op, bool requireKernels) {
@@ -106,29 +105,35 @@ llvm::Expected<OpPlan> planOp(const om::OpDef &op, bool requireKernels) {
   return result;
 }
 
-llvm::StringRef engineAttrName(rt::Engine engine) {
-  return rt::engineName(engine);
+// The three enums number the engines alike, so each maps onto the next by
+// value; HOST exists only above the runtime.
+#define GEFLOW_SAME_ENGINE(Ir, Rt, Om)                                         \
+  static_assert(static_cast<int>(mlir::ge::Engine::Ir) ==                      \
+                        static_cast<int>(rt::Engine::Rt) &&                    \
+                    static_cast<int>(mlir::ge::Engine::Ir) ==                  \
+                        static_cast<int>(om::Om),                              \
+                "engine numbering differs: " #Ir);
+GEFLOW_SAME_ENGINE(AIC, kAic, AIC)
+GEFLOW_SAME_ENGINE(AIV, kAiv, AIV)
+GEFLOW_SAME_ENGINE(MIX, kMix, MIX)
+GEFLOW_SAME_ENGINE(AICPU, kAiCpu, AICPU)
+GEFLOW_SAME_ENGINE(DVPP, kDvpp, DVPP)
+#undef GEFLOW_SAME_ENGINE
+static_assert(static_cast<int>(mlir::ge::Engine::HOST) == om::HOST &&
+              static_cast<int>(mlir::ge::Engine::HOST) == rt::kNumEngines);
+
+std::optional<rt::Engine> runtimeEngine(mlir::ge::Engine engine) {
+  if (engine == mlir::ge::Engine::HOST)
+    return std::nullopt;
+  return static_cast<rt::Engine>(engine);
 }
 
-std::optional<rt::Engine> parseEngine(llvm::StringRef name) {
-  return llvm::StringSwitch<std::optional<rt::Engine>>(name)
-      .Case("AIC", rt::Engine::kAic)
-      .Case("AIV", rt::Engine::kAiv)
-      .Case("MIX", rt::Engine::kMix)
-      .Case("AICPU", rt::Engine::kAiCpu)
-      .Case("DVPP", rt::Engine::kDvpp)
-      .Default(std::nullopt);
+mlir::ge::Engine irEngine(rt::Engine engine) {
+  return static_cast<mlir::ge::Engine>(engine);
 }
 
-std::optional<om::Engine> parseOmEngine(llvm::StringRef name) {
-  return llvm::StringSwitch<std::optional<om::Engine>>(name)
-      .Case("AIC", om::AIC)
-      .Case("AIV", om::AIV)
-      .Case("MIX", om::MIX)
-      .Case("AICPU", om::AICPU)
-      .Case("DVPP", om::DVPP)
-      .Case("HOST", om::HOST)
-      .Default(std::nullopt);
+om::Engine omEngine(mlir::ge::Engine engine) {
+  return static_cast<om::Engine>(engine);
 }
 
 uint32_t chooseBlockDim(const rt::CostModel &costModel, rt::Engine engine,

@@ -1,5 +1,4 @@
-//===- KernelPlanning.h - engine, split and cost of one op -------*- C++
-//-*-===//
+//===- KernelPlanning.h - engine, split and cost of one op ------*- C++ -*-===//
 //
 // The kernel plan (executor/kernels/Kernel.h) is the source of truth for an
 // op's engine, how finely it splits and what it costs, so the compiler and
@@ -13,6 +12,7 @@
 
 #include "executor/kernels/Kernel.h"
 #include "executor/model/om.pb.h"
+#include "ir/GeDialect.h"
 #include "runtime/soc/CostModel.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -34,15 +34,18 @@ struct OpPlan {
 /// `requireKernels`.
 llvm::Expected<OpPlan> planOp(const om::OpDef &op, bool requireKernels);
 
-/// The compiler's engine rule: cube work (conv, conv_transpose, gemm, matmul
-/// and their fused forms) on AIC, everything else on AIV.
+/// The compiler's engine rule, the op table's Engine column: cube work (conv,
+/// conv_transpose, gemm, matmul and their fused forms) on AIC, everything
+/// else on AIV.
 rt::Engine defaultEngine(llvm::StringRef opType);
 
-/// "AIC", "AIV", ... as `ge.engine` spells it, and back.
-llvm::StringRef engineAttrName(rt::Engine engine);
-std::optional<rt::Engine> parseEngine(llvm::StringRef name);
-/// The OM's engine for a `ge.engine` value (HOST has no rt::Engine).
-std::optional<om::Engine> parseOmEngine(llvm::StringRef name);
+/// The runtime's engine for a `ge.engine` value; nullopt for HOST, which the
+/// runtime has no core group for.
+std::optional<rt::Engine> runtimeEngine(mlir::ge::Engine engine);
+/// The `ge.engine` value of a runtime engine.
+mlir::ge::Engine irEngine(rt::Engine engine);
+/// The OM's engine for a `ge.engine` value.
+om::Engine omEngine(mlir::ge::Engine engine);
 
 /// The block_dim of a task: the CostModel's best split of `plan.cost` on
 /// `engine`, within [1, min(plan.maxBlocks, the engine's cores, coreLimit)]

@@ -5,7 +5,7 @@
 // reuse. A buffer is a size and a lifetime in task positions: written at
 // `def`, last read at `lastUse` (inclusive). Two buffers may share memory
 // only when one is ordered entirely before the other; that question is one
-// predicate, so a multi-stream plan (DESIGN.md pass 8: "a buffer is reused
+// predicate, so a multi-stream plan (pipeline step 8: "a buffer is reused
 // across streams only when an event orders its last reader before the new
 // writer") replaces it without touching the placement.
 //
@@ -45,7 +45,7 @@ bool orderedOnOneStream(const BufferRequest &earlier,
                         const BufferRequest &later);
 
 /// Several streams: `earlier`'s writer and every reader complete before
-/// `later`'s writer starts, by stream order or events (DESIGN.md pass 8).
+/// `later`'s writer starts, by stream order or events (pipeline step 8).
 /// `order` must outlive the predicate.
 OrderedBefore orderedByHappensBefore(const HappensBefore &order);
 

@@ -1,7 +1,21 @@
 //===- ModuleFromOm.cpp - a built OM model back as a ge module ------------===//
+//
+// The inverse of task emission, for `geflow dump --format mlir`: each OpDef
+// becomes its ge op again (type "conv" -> ge.conv, kernel attributes
+// converted back, result types from output_desc), Data the function's
+// arguments, NetOutput its func.return, Const a ge.constant holding its bytes
+// from WEIGHTS. The schedule returns as ge attributes: stream_id -> ge.stream,
+// the GE names of GraphBuilder.h (_engine -> ge.engine, _block_dim ->
+// ge.block_dim, ...), Send/Recv -> ge.send_events / ge.recv_events of the op
+// they are tied to, each KERNEL task's cost -> ge.flops / ge.bytes, the memory
+// plan -> ge.output_offsets, ge.input_offsets and ge.workspace_size. The
+// module verifies, and emitting it again gives the same graph.
+//
+//===----------------------------------------------------------------------===//
 
-#include "passes/emit/ModuleFromOm.h"
+#include "passes/Pipeline.h"
 
+#include "passes/PassSupport.h"
 #include "passes/ScheduleAttrs.h"
 #include "passes/emit/GraphBuilder.h"
 
@@ -17,10 +31,6 @@ using namespace mlir;
 
 namespace geflow::passes {
 namespace {
-
-llvm::Error makeError(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-}
 
 llvm::Error nodeError(const om::OpDef &def, const llvm::Twine &what) {
   return makeError("node '" + def.name() + "' (" + def.type() + "): " + what);
@@ -287,10 +297,17 @@ llvm::Error ModuleFromOm::addCompute(const om::OpDef &def, int index) {
       return nodeError(def, "attribute '" + name +
                                 "': " + llvm::toString(candidates.takeError()));
     auto ir = irNameOf.find(name);
-    if (ir != irNameOf.end())
+    if (ir != irNameOf.end() && ir->second == GeDialect::kEngineAttr) {
+      std::optional<mlir::ge::Engine> engine =
+          mlir::ge::symbolizeEngine(value.s());
+      if (!engine)
+        return nodeError(def, "unknown engine '" + value.s() + "'");
+      op->setAttr(ir->second, mlir::ge::EngineAttr::get(context_, *engine));
+    } else if (ir != irNameOf.end()) {
       op->setAttr(ir->second, candidates->front());
-    else if (!setKernelAttr(op, b_.getStringAttr(name), *candidates))
+    } else if (!setKernelAttr(op, b_.getStringAttr(name), *candidates)) {
       return nodeError(def, "attribute '" + name + "' does not fit " + opName);
+    }
   }
   op->setAttr(GeDialect::kStreamAttr, b_.getI64IntegerAttr(def.stream_id()));
   if (!recvs.empty())
@@ -309,7 +326,7 @@ llvm::Error ModuleFromOm::addEvent(const om::OpDef &def) {
   auto id = def.attr().find("event_id");
   if (id == def.attr().end())
     return nodeError(def, "no event_id");
-  if (def.type() == kRecvType) {
+  if (def.type() == om::kRecvType) {
     recvEvents_[def.name()] = id->second.i();
     return llvm::Error::success();
   }
@@ -364,7 +381,7 @@ llvm::Expected<OwningOpRef<ModuleOp>> ModuleFromOm::run() {
   // The function's inputs are the Data ops, by their "index".
   std::map<int64_t, const om::OpDef *> data;
   for (const om::OpDef &def : graph().op())
-    if (def.type() == kDataType) {
+    if (def.type() == om::kDataType) {
       auto index = def.attr().find("index");
       if (index == def.attr().end() || def.output_desc_size() != 1 ||
           !tensorType(context_, def.output_desc(0)))
@@ -397,13 +414,13 @@ llvm::Expected<OwningOpRef<ModuleOp>> ModuleFromOm::run() {
   for (int i = 0; i < graph().op_size(); ++i) {
     const om::OpDef &def = graph().op(i);
     llvm::Error err = llvm::Error::success();
-    if (def.type() == kDataType)
+    if (def.type() == om::kDataType)
       continue;
-    if (def.type() == kConstType)
+    if (def.type() == om::kConstType)
       err = addConst(def);
-    else if (def.type() == kSendType || def.type() == kRecvType)
+    else if (def.type() == om::kSendType || def.type() == om::kRecvType)
       err = addEvent(def);
-    else if (def.type() == kNetOutputType)
+    else if (def.type() == om::kNetOutputType)
       err = addReturn(def);
     else
       err = addCompute(def, i);

@@ -4,6 +4,7 @@
 
 #include "ir/ElementsBytes.h"
 #include "ir/GeDialect.h"
+#include "passes/PassSupport.h"
 #include "passes/Passes.h"
 #include "passes/ScheduleAttrs.h"
 #include "passes/emit/GraphBuilder.h"
@@ -26,10 +27,6 @@ using mlir::ge::GeDialect;
 
 namespace geflow::passes {
 namespace {
-
-llvm::Error makeError(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-}
 
 int64_t intAttr(Operation *op, StringRef name, int64_t fallback) {
   auto attr = op->getAttrOfType<IntegerAttr>(name);
@@ -179,7 +176,7 @@ void OmEmitter::reserveWeights(ArrayRef<Operation *> origin) {
   // the weights several times over and fault in each new buffer.
   size_t total = 0;
   for (int i = 0; i < graph().op_size(); ++i)
-    if (graph().op(i).type() == kConstType && !borrowable(origin[i]))
+    if (graph().op(i).type() == om::kConstType && !borrowable(origin[i]))
       if (auto value = origin[i]->getAttrOfType<ElementsAttr>("value"))
         total = alignWeights(
             total + std::max<int64_t>(tensorBytes(value.getShapedType()), 0));
@@ -219,7 +216,7 @@ void OmEmitter::emitEvent(const om::OpDef &def) {
   int64_t eventId = attrInt(def, "event_id");
   maxEvent_ = std::max(maxEvent_, eventId);
   om::TaskDef &task = addTask(
-      def.type() == kSendType ? om::EVENT_RECORD : om::EVENT_WAIT, def);
+      def.type() == om::kSendType ? om::EVENT_RECORD : om::EVENT_WAIT, def);
   task.set_event_id(eventId);
 }
 
@@ -249,9 +246,11 @@ llvm::Error OmEmitter::emitCompute(om::OpDef &def, Operation *op) {
   auto engineIt = def.attr().find("_engine");
   std::string engineName =
       engineIt == def.attr().end() ? "AIV" : engineIt->second.s();
-  std::optional<om::Engine> engine = parseOmEngine(engineName);
-  if (!engine)
+  std::optional<mlir::ge::Engine> irEngine =
+      mlir::ge::symbolizeEngine(engineName);
+  if (!irEngine)
     return opError(op, "unknown engine '" + engineName + "'");
+  std::optional<om::Engine> engine = omEngine(*irEngine);
 
   int64_t blockDim = std::max<int64_t>(intAttr(op, kBlockDimAttr, 1), 1);
   int64_t limit = *engine == om::AIV                           ? vectorcoreNum
@@ -337,13 +336,13 @@ llvm::Expected<om::OmModel> OmEmitter::run(StringRef modelName) {
   for (int i = 0; i < graph().op_size(); ++i) {
     om::OpDef &def = *graph().mutable_op(i);
     llvm::Error err = llvm::Error::success();
-    if (def.type() == kDataType)
+    if (def.type() == om::kDataType)
       err = emitData(def);
-    else if (def.type() == kConstType)
+    else if (def.type() == om::kConstType)
       err = emitConst(def, build->origin[i]);
-    else if (def.type() == kSendType || def.type() == kRecvType)
+    else if (def.type() == om::kSendType || def.type() == om::kRecvType)
       emitEvent(def);
-    else if (def.type() == kNetOutputType)
+    else if (def.type() == om::kNetOutputType)
       err = emitOutputs(def);
     else
       err = emitCompute(def, build->origin[i]);

@@ -1,10 +1,11 @@
 //===- OmEmitter.h - a scheduled ge module as an OM model -------*- C++ -*-===//
 //
-// Task emission (DESIGN.md pass 9): the GraphDef, the weights, the task list
-// and the memory plan of the OM artifact, from a module whose `func.func`
-// (`@main`, or the only function) carries the schedule. Whatever the module
-// lacks (engines, memory offsets, block dims) is filled in first with the
-// passes' defaults, so an imported module can be emitted directly.
+// Task emission (pipeline step 9, docs/architecture.md): the GraphDef, the
+// weights, the task list and the memory plan of the OM artifact, from a module
+// whose `func.func` (`@main`, or the only function) carries the schedule.
+// Whatever the module lacks (engines, memory offsets, block dims) is filled in
+// first with the passes' defaults, so an imported module can be emitted
+// directly.
 //
 // What comes out, in GraphDef order: one "Data" per argument (attr "index"),
 // then per body op in order a "Const" per ge.constant (attrs "weight_offset",

@@ -4,6 +4,7 @@
 
 #include "ir/ElementsBytes.h"
 #include "ir/GeOps.h"
+#include "ir/OpFacts.h"
 #include "ir/ShapeFunctions.h"
 
 #include "mlir/IR/BuiltinTypes.h"
@@ -169,25 +170,17 @@ static std::optional<float> scalarOr(Value v, float fallback) {
 }
 
 std::optional<Activation> matchActivation(Operation *op) {
-  using namespace mlir::ge;
   if (!op || op->getNumResults() != 1 ||
       !cast<ShapedType>(op->getResult(0).getType()).getElementType().isF32())
     return std::nullopt;
-  if (isa<ReluOp>(op))
-    return Activation{"relu", {}};
-  if (isa<SigmoidOp>(op))
-    return Activation{"sigmoid", {}};
-  if (isa<TanhOp>(op))
-    return Activation{"tanh", {}};
-  if (isa<HardSwishOp>(op))
-    return Activation{"hard_swish", {}};
-  if (auto leaky = dyn_cast<LeakyReluOp>(op))
-    return Activation{"leaky_relu", {leaky.getAlpha().convertToFloat()}};
-  if (auto hard = dyn_cast<HardSigmoidOp>(op))
-    return Activation{
-        "hard_sigmoid",
-        {hard.getAlpha().convertToFloat(), hard.getBeta().convertToFloat()}};
-  if (auto clip = dyn_cast<ClipOp>(op)) {
+  StringRef name = op->getName().getStringRef();
+  if (!name.consume_front("ge."))
+    return std::nullopt;
+  std::optional<unsigned> paramCount = mlir::ge::activationParamCount(name);
+  if (!paramCount || name == "none")
+    return std::nullopt;
+  if (auto clip = dyn_cast<mlir::ge::ClipOp>(op)) {
+    // Clip's bounds are operands, which must be constant (or absent).
     constexpr float kInf = std::numeric_limits<float>::infinity();
     std::optional<float> lo = scalarOr(clip.getMin(), -kInf);
     std::optional<float> hi = scalarOr(clip.getMax(), kInf);
@@ -195,16 +188,25 @@ std::optional<Activation> matchActivation(Operation *op) {
       return std::nullopt;
     return Activation{"clip", {*lo, *hi}};
   }
-  // ge.gelu comes from the GELU pattern pass; matched by name so this file
-  // does not depend on when that op lands.
-  if (op->getName().getStringRef() == "ge.gelu") {
-    auto approximate = op->getAttrOfType<StringAttr>("approximate");
-    if (!approximate || approximate.getValue() == "none")
+  if (auto gelu = dyn_cast<mlir::ge::GeluOp>(op)) {
+    if (gelu.getApproximate() == "none")
       return Activation{"gelu", {}};
-    if (approximate.getValue() == "tanh")
+    if (gelu.getApproximate() == "tanh")
       return Activation{"gelu_tanh", {}};
+    return std::nullopt;
   }
-  return std::nullopt;
+  Activation activation{name.str(), {}};
+  if (const mlir::ge::ElementwiseParams *params =
+          mlir::ge::elementwiseParams(name))
+    for (unsigned i = 0; i < *paramCount; ++i)
+      activation.params.push_back(floatAttrOr(op, params->names[i],
+                                              params->defaults[i]));
+  return activation;
+}
+
+float floatAttrOr(Operation *op, StringRef name, float fallback) {
+  auto attr = op->getAttrOfType<FloatAttr>(name);
+  return attr ? static_cast<float>(attr.getValueAsDouble()) : fallback;
 }
 
 Operation *soleUser(Value v) {

@@ -79,10 +79,15 @@ struct Activation {
   llvm::SmallVector<float, 2> params;
 };
 
-/// The activation `op` computes: relu, sigmoid, tanh, hard_swish, leaky_relu,
-/// hard_sigmoid, clip with constant (or absent) bounds, and `ge.gelu` (matched
-/// by name: approximate "none" is gelu, "tanh" gelu_tanh). nullopt otherwise.
+/// The activation `op` computes, when the op table says it may end a fused
+/// cube op (ir/GeOpTable.def, Act): its float attributes as params, clip
+/// with constant (or absent) bounds, gelu as "gelu" or "gelu_tanh" by its
+/// approximate. nullopt otherwise.
 std::optional<Activation> matchActivation(mlir::Operation *op);
+
+/// The float attribute `name` of `op`, or `fallback` when it is absent
+/// (ODS leaves a default-valued attribute out).
+float floatAttrOr(mlir::Operation *op, llvm::StringRef name, float fallback);
 
 /// The only user of `v`, when `v` has exactly one use: an op may absorb the
 /// producer of `v` only then, or another user would lose its value.

@@ -1,7 +1,8 @@
 //===- HappensBefore.h - which tasks complete before which start -*- C++
 //-*-===//
 //
-// The order a task list guarantees on the device (DESIGN.md, "Runtime"):
+// The order a task list guarantees on the device (docs/architecture.md,
+// "The runtime and the simulated device"):
 // tasks are enqueued in one global order, each on a stream; a stream runs its
 // tasks one after another; an event record marks the point its stream has
 // reached; a wait holds its stream until the record it binds to, the latest

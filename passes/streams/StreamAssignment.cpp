@@ -2,6 +2,8 @@
 
 #include "passes/streams/StreamAssignment.h"
 
+#include "passes/PassSupport.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -12,10 +14,6 @@
 
 namespace geflow::passes {
 namespace {
-
-llvm::Error makeError(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-}
 
 /// AICPU and DVPP work beside the AI cores: GE gives such engines streams of
 /// their own (its "independent" engines).

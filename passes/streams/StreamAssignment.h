@@ -1,6 +1,7 @@
 //===- StreamAssignment.h - logical streams for a task graph ----*- C++ -*-===//
 //
-// DESIGN.md pass 6 without MLIR: which logical stream each node goes to.
+// Pipeline step 6 (docs/architecture.md) without MLIR: which logical stream
+// each node goes to.
 //
 //   single  every node on stream 0.
 //   label   one stream per user label (same tag, same stream), the rest on 0.
@@ -35,7 +36,7 @@
 
 namespace geflow::passes {
 
-/// `--streams`, DESIGN.md pass 6.
+/// `--streams`, pipeline step 6 (docs/architecture.md).
 enum class StreamMode {
   kSingle, // everything on stream 0; a user stream label is an error
   kLabel,  // user labels only: each tag its own stream, the rest on stream 0

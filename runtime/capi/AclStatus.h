@@ -1,18 +1,12 @@
 //===- AclStatus.h - Status to aclError, and the recent error message -----===//
+//
+// The declarations moved to the public runtime/AclError.h, which the
+// executor's aclmdl* layer shares; the C API's own files still include this.
+//
+//===----------------------------------------------------------------------===//
 #ifndef GEFLOW_RUNTIME_CAPI_ACLSTATUS_H
 #define GEFLOW_RUNTIME_CAPI_ACLSTATUS_H
 
-#include "acl/acl_base.h"
-#include "runtime/support/Status.h"
-
-namespace geflow::rt::capi {
-
-/// The aclError for `st`; remembers a failure's message for the calling
-/// thread's aclGetRecentErrMsg().
-aclError toAclError(const Status &st);
-/// Fails with `code` and `message` (for checks the C layer does itself).
-aclError failWith(aclError code, const std::string &message);
-
-} // namespace geflow::rt::capi
+#include "runtime/AclError.h"
 
 #endif // GEFLOW_RUNTIME_CAPI_ACLSTATUS_H

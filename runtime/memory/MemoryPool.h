@@ -17,6 +17,7 @@
 #ifndef GEFLOW_RUNTIME_MEMORY_MEMORYPOOL_H
 #define GEFLOW_RUNTIME_MEMORY_MEMORYPOOL_H
 
+#include "runtime/Task.h"
 #include "runtime/support/Status.h"
 
 #include <cstddef>
@@ -29,10 +30,6 @@
 #include <vector>
 
 namespace geflow::rt {
-
-using StreamId = uint32_t;
-/// A block not tied to any stream (synchronous malloc/free).
-inline constexpr StreamId kNoStream = UINT32_MAX;
 
 struct PoolStats {
   uint64_t inUseBytes = 0;     // handed out (rounded sizes)

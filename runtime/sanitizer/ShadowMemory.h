@@ -14,7 +14,6 @@
 #define GEFLOW_RUNTIME_SANITIZER_SHADOWMEMORY_H
 
 #include "runtime/Task.h"
-#include "runtime/memory/MemoryPool.h" // StreamId
 
 #include <cstdint>
 #include <map>

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A geflow killed midway leaves no output behind (issue 8).
+"""A geflow killed midway leaves no output behind.
 
 geflow run stages its outputs, its trace and its profile (temporaries and the
 folders made for them), then reads the --expect reference. Here that reference

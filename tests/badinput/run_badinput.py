@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The bad-input suite (issue 8): geflow on crafted bad files.
+"""The bad-input suite: geflow on crafted bad files.
 
 For every case the CLI must exit with status exactly 1 (no signal, no hang),
 print exactly one line on stderr, 'geflow: error: ...', that matches the

@@ -141,7 +141,8 @@ private:
   }
 
   /// `--streams auto` keeps extra streams only where the simulated makespan
-  /// is shorter; the run must show it (DESIGN.md pass 6).
+  /// is shorter; the run must show it (pipeline step 6,
+  /// docs/architecture.md).
   Outcome checkNotSlowerThanOneStream(const onnx::ModelProto &proto,
                                       const std::string &name,
                                       const fs::path &dataSet,

@@ -2,9 +2,9 @@
 # check_fusion.sh GEFLOW STEM MAX_PERCENT
 #
 # Compiles STEM.onnx with every fusion off and with all on: the fused kernel
-# count must be at most MAX_PERCENT % of the unfused one (issue 6: the
-# transformer encoder keeps <= 50 %), and the fused model's output must still
-# match PyTorch's (STEM.output.npy within STEM.atol).
+# count must be at most MAX_PERCENT % of the unfused one (the fusion
+# target: the transformer encoder keeps <= 50 %), and the fused model's
+# output must still match PyTorch's (STEM.output.npy within STEM.atol).
 set -e
 geflow=$1
 stem=$2

@@ -4,7 +4,8 @@
 # Compiles MODEL_STEM.onnx with --streams single, label and auto, runs each on
 # MODEL_STEM.input.npy, and checks that label and auto give exactly the
 # single-stream outputs and that auto's simulated device time is never longer
-# than single's (DESIGN.md pass 6: auto keeps a stream only where it pays).
+# than single's (auto keeps a stream only where it pays: pipeline step 6,
+# docs/architecture.md).
 set -eu
 geflow=$1
 stem=$2

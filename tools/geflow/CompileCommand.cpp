@@ -10,10 +10,9 @@
 #include "tools/geflow/Limits.h"
 #include "tools/geflow/ToolContext.h"
 
-#include "passes/Pipeline.h"
+#include "tools/driver/CompileDriver.h"
 
 #include "executor/model/OutputFiles.h"
-#include "passes/streams/CoreLimits.h"
 
 #include "runtime/soc/SocSpec.h"
 
@@ -93,7 +92,7 @@ int runCompile() {
   if (!limits)
     return reportError(limits.takeError());
   importOptions->limits = limits->importLimits();
-  passes::CompileOptions options;
+  driver::CompileOptions options;
   options.soc = socName;
   options.import = std::move(*importOptions);
   options.reuseMemory = !noMemoryReuse;
@@ -108,11 +107,8 @@ int runCompile() {
     return reportError(createStringError(
         inconvertibleErrorCode(), "SoC '" + socName + "': " + st.message()));
   if (!aicoreNum.empty()) {
-    auto limit = passes::parseGlobalCoreLimit(aicoreNum, spec);
-    if (!limit)
-      return reportError(limit.takeError());
-    options.aicoreNum = limit->aicoreNum;
-    options.vectorcoreNum = limit->vectorcoreNum;
+    if (Error error = passes::setGlobalCoreLimit(options, aicoreNum, spec))
+      return reportError(std::move(error));
   }
 
   std::string output = outputPath;
@@ -125,7 +121,7 @@ int runCompile() {
   // The OM file and the --dump-graph files are kept together or not at all.
   om::OutputFiles outputs;
   options.dumpStaging = &outputs;
-  auto result = passes::compileOnnxFile(inputPath, options);
+  auto result = driver::compileOnnxFile(inputPath, options);
   if (!result)
     return reportError(inModelFile(result.takeError(), inputPath,
                                    {streamPlanPath, dumpGraphDir}));

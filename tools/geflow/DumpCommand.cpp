@@ -12,7 +12,7 @@
 #include "tools/geflow/ToolContext.h"
 
 #include "passes/GraphDump.h"
-#include "passes/emit/ModuleFromOm.h"
+#include "passes/Pipeline.h"
 
 #include "executor/model/OmModel.h"
 

@@ -1,7 +1,7 @@
 //===- Limits.h - the --max-* flags of geflow --------------------*- C++
 //-*-===//
 //
-// Caps on what an input file may make geflow allocate (issue 8), one place for
+// Caps on what an input file may make geflow allocate, one place for
 // their defaults, which are generous for real models:
 //   --max-model-bytes      2G    the .onnx or .om file
 //   --max-tensor-bytes     1G    one initializer, input, intermediate or output

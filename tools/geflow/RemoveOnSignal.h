@@ -1,6 +1,6 @@
 //===- RemoveOnSignal.h - a killed geflow leaves no outputs -----*- C++ -*-===//
 //
-// Issue 8: no half-written or left-over output, also when geflow is
+// No half-written or left-over output, also when geflow is
 // interrupted (SIGINT, SIGTERM, SIGHUP) or crashes. om::OutputFiles removes
 // its temporaries and folders on every error path it returns through; this
 // covers the paths it never returns through.

@@ -222,17 +222,10 @@ Error checkExpectations(const std::vector<HostTensor> &outputs) {
   return Error::success();
 }
 
-Error runModel() {
-  auto limits = limitFlags.parse();
-  if (!limits)
-    return limits.takeError();
-  std::unique_ptr<om::LoadedOm> om;
-  if (rt::Status s = om::loadOmFile(modelPath, &om, limits->omLimits());
-      !s.isOk())
-    return statusError(s);
-
-  rt::DeviceOptions deviceOptions;
-  deviceOptions.soc = om->socName();
+/// A device for `om`'s SoC with the flags' threads, trace and sanitizer.
+Expected<std::unique_ptr<rt::Device>>
+createDevice(const om::LoadedOm &om, rt::DeviceOptions &deviceOptions) {
+  deviceOptions.soc = om.socName();
   // The thread that executes the model runs each kernel's unclaimed blocks
   // itself (HostJob::join), so N host threads are N-1 workers plus it: the
   // same count ONNX Runtime's intra_op_num_threads means.
@@ -250,41 +243,35 @@ Error runModel() {
   std::unique_ptr<rt::Device> device;
   if (rt::Status s = rt::Device::create(deviceOptions, &device); !s.isOk())
     return statusError(s);
+  return device;
+}
 
-  std::string socName = om->socName();
+/// The load options of --drop-wait: the N-th EVENT_WAIT task left out.
+Expected<exec::LoadOptions> loadOptionsFor(const om::LoadedOm &om) {
   exec::LoadOptions loadOptions;
-  if (!dropWaits.empty()) {
-    std::vector<int> dropped, waits;
-    for (int i = 0; i < om->taskDef().task_size(); ++i)
-      if (om->taskDef().task(i).type() == om::EVENT_WAIT)
-        waits.push_back(i);
-    for (unsigned n : dropWaits) {
-      if (n >= waits.size())
-        return runError(formatv("--drop-wait {0}: the model has {1} event "
-                                "waits", n, waits.size()));
-      dropped.push_back(waits[n]);
-    }
-    loadOptions.skipTask = [dropped](int task) {
-      return llvm::is_contained(dropped, task);
-    };
+  if (dropWaits.empty())
+    return loadOptions;
+  std::vector<int> dropped, waits;
+  for (int i = 0; i < om.taskDef().task_size(); ++i)
+    if (om.taskDef().task(i).type() == om::EVENT_WAIT)
+      waits.push_back(i);
+  for (unsigned n : dropWaits) {
+    if (n >= waits.size())
+      return runError(formatv("--drop-wait {0}: the model has {1} event "
+                              "waits",
+                              n, waits.size()));
+    dropped.push_back(waits[n]);
   }
-  std::unique_ptr<exec::LoadedModel> model;
-  if (rt::Status s = exec::LoadedModel::create(exec::makeDeviceTarget(*device),
-                                               std::move(om), modelPath, &model,
-                                               loadOptions);
-      !s.isOk())
-    return statusError(s);
+  loadOptions.skipTask = [dropped](int task) {
+    return llvm::is_contained(dropped, task);
+  };
+  return loadOptions;
+}
 
-  bool inputsArePb = false;
-  auto inputs = bindInputs(*model, limits->tensorBytes, &inputsArePb);
-  if (!inputs)
-    return inputs.takeError();
-
-  std::vector<exec::Buffer> inputBuffers, outputBuffers;
-  for (HostTensor &tensor : *inputs)
-    inputBuffers.push_back({tensor.bytes.data(), tensor.bytes.size()});
+/// One zeroed host tensor per model output.
+std::vector<HostTensor> allocateOutputs(const exec::LoadedModel &model) {
   std::vector<HostTensor> outputs;
-  for (const exec::TensorInfo &info : model->outputs()) {
+  for (const exec::TensorInfo &info : model.outputs()) {
     HostTensor tensor;
     tensor.name = info.name;
     tensor.dtype = info.dtype;
@@ -292,19 +279,32 @@ Error runModel() {
     tensor.bytes.resize(info.bytes);
     outputs.push_back(std::move(tensor));
   }
-  for (HostTensor &tensor : outputs)
-    outputBuffers.push_back({tensor.bytes.data(), tensor.bytes.size()});
+  return outputs;
+}
 
+std::vector<exec::Buffer> buffersOf(std::vector<HostTensor> &tensors) {
+  std::vector<exec::Buffer> buffers;
+  for (HostTensor &tensor : tensors)
+    buffers.push_back({tensor.bytes.data(), tensor.bytes.size()});
+  return buffers;
+}
+
+/// Executes the model --repeat times; the host time of each execution, in
+/// ms and ascending. A data race lists the sanitizer's findings first.
+Expected<std::vector<double>>
+executeRepeatedly(exec::LoadedModel &model, rt::Device &device, bool trace,
+                  const std::vector<exec::Buffer> &inputBuffers,
+                  const std::vector<exec::Buffer> &outputBuffers,
+                  exec::ExecutionStats &stats) {
   std::vector<double> hostMs;
-  exec::ExecutionStats stats;
   for (unsigned i = 0; i < std::max(1u, repeat.getValue()); ++i) {
-    if (deviceOptions.trace)
-      device->clearTrace(); // keep the last execution only
+    if (trace)
+      device.clearTrace(); // keep the last execution only
     auto start = std::chrono::steady_clock::now();
-    if (rt::Status s = model->execute(inputBuffers, outputBuffers, &stats);
+    if (rt::Status s = model.execute(inputBuffers, outputBuffers, &stats);
         !s.isOk()) {
-      if (s.code() == rt::StatusCode::kDataRace && device->sanitizer())
-        printFindings(*device->sanitizer());
+      if (s.code() == rt::StatusCode::kDataRace && device.sanitizer())
+        printFindings(*device.sanitizer());
       return statusError(s);
     }
     hostMs.push_back(std::chrono::duration<double, std::milli>(
@@ -312,13 +312,19 @@ Error runModel() {
                          .count());
   }
   std::sort(hostMs.begin(), hostMs.end());
-  double median = hostMs[hostMs.size() / 2];
-  if (hostMs.size() % 2 == 0)
-    median = (hostMs[hostMs.size() / 2 - 1] + median) / 2;
+  return hostMs;
+}
 
-  // Outputs, trace and profile are committed together once --expect passed:
-  // a failed run leaves no file.
-  om::OutputFiles files;
+double medianOf(const std::vector<double> &sorted) {
+  double median = sorted[sorted.size() / 2];
+  if (sorted.size() % 2 == 0)
+    median = (sorted[sorted.size() / 2 - 1] + median) / 2;
+  return median;
+}
+
+/// Stages the --output-dir tensors and the --trace file in `files`.
+Error stageRunFiles(const std::vector<HostTensor> &outputs, bool inputsArePb,
+                    rt::Device &device, om::OutputFiles &files) {
   if (!outputDir.empty()) {
     if (Error e = toError(files.createFolder(outputDir)))
       return e;
@@ -329,22 +335,77 @@ Error runModel() {
   }
   if (!tracePath.empty())
     if (Error e = toError(files.stage(
-            tracePath, {rt::chromeTraceJson(device->traceRecords())})))
+            tracePath, {rt::chromeTraceJson(device.traceRecords())})))
       return e;
+  return Error::success();
+}
 
+void printRunSummary(const std::string &socName,
+                     const std::vector<double> &hostMs,
+                     const exec::ExecutionStats &stats,
+                     const std::vector<HostTensor> &outputs,
+                     rt::Device &device) {
   outs() << formatv("geflow run: {0} on {1}, {2} execution(s)\n", modelPath,
                     socName, hostMs.size());
-  outs() << formatv("  host latency   {0:F3} ms (median)\n", median);
+  outs() << formatv("  host latency   {0:F3} ms (median)\n", medianOf(hostMs));
   outs() << formatv("  device time    {0:F1} us (simulated)\n",
                     stats.deviceTimeNs / 1000.0);
   for (const HostTensor &tensor : outputs)
     outs() << formatv("  output {0}: {1}{2}\n", tensor.name,
-                      describe(tensor.dtype, tensor.shape), summarizeValues(tensor));
-  if (device->sanitizer())
-    printSanitizerSummary(*device->sanitizer(),
+                      describe(tensor.dtype, tensor.shape),
+                      summarizeValues(tensor));
+  if (device.sanitizer())
+    printSanitizerSummary(*device.sanitizer(),
                           std::accumulate(hostMs.begin(), hostMs.end(), 0.0));
+}
+
+Error runModel() {
+  auto limits = limitFlags.parse();
+  if (!limits)
+    return limits.takeError();
+  std::unique_ptr<om::LoadedOm> om;
+  if (rt::Status s = om::loadOmFile(modelPath, &om, limits->omLimits());
+      !s.isOk())
+    return statusError(s);
+
+  rt::DeviceOptions deviceOptions;
+  auto device = createDevice(*om, deviceOptions);
+  if (!device)
+    return device.takeError();
+
+  std::string socName = om->socName();
+  auto loadOptions = loadOptionsFor(*om);
+  if (!loadOptions)
+    return loadOptions.takeError();
+  std::unique_ptr<exec::LoadedModel> model;
+  if (rt::Status s = exec::LoadedModel::create(
+          exec::makeDeviceTarget(**device), std::move(om), modelPath, &model,
+          *loadOptions);
+      !s.isOk())
+    return statusError(s);
+
+  bool inputsArePb = false;
+  auto inputs = bindInputs(*model, limits->tensorBytes, &inputsArePb);
+  if (!inputs)
+    return inputs.takeError();
+  std::vector<HostTensor> outputs = allocateOutputs(*model);
+  std::vector<exec::Buffer> inputBuffers = buffersOf(*inputs);
+  std::vector<exec::Buffer> outputBuffers = buffersOf(outputs);
+
+  exec::ExecutionStats stats;
+  auto hostMs = executeRepeatedly(*model, **device, deviceOptions.trace,
+                                  inputBuffers, outputBuffers, stats);
+  if (!hostMs)
+    return hostMs.takeError();
+
+  // Outputs, trace and profile are committed together once --expect passed:
+  // a failed run leaves no file.
+  om::OutputFiles files;
+  if (Error e = stageRunFiles(outputs, inputsArePb, **device, files))
+    return e;
+  printRunSummary(socName, *hostMs, stats, outputs, **device);
   if (!profileDir.empty())
-    if (Error e = writeRunProfile(*device, *model, socName, profileDir,
+    if (Error e = writeRunProfile(**device, *model, socName, profileDir,
                                   profileGapUs, files))
       return e;
   if (Error e = checkExpectations(outputs))

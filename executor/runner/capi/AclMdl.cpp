@@ -11,7 +11,7 @@
 #include "acl/acl_mdl.h"
 #include "acl/acl_rt.h"
 #include "executor/runner/ModelExecutor.h"
-#include "runtime/capi/AclStatus.h"
+#include "runtime/AclError.h"
 
 #include <cstring>
 #include <map>

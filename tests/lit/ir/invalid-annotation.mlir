@@ -78,8 +78,8 @@ func.func @wait_tensor_type(%x: tensor<4xf32>, %d: tensor<8xf32>) {
 // Scheduling attributes.
 
 func.func @engine(%x: tensor<4xf32>) {
-  // expected-error @+1 {{'ge.relu' op attribute 'ge.engine' is "GPU" but must be one of AIC, AIV, MIX, AICPU, DVPP, HOST}}
-  %0 = ge.relu %x {ge.engine = "GPU"} : tensor<4xf32>
+  // expected-error @+1 {{'ge.relu' op attribute 'ge.engine' must be an engine (#ge.engine<AIC>, AIV, MIX, AICPU, DVPP or HOST)}}
+  %0 = ge.relu %x {ge.engine = "AIC"} : tensor<4xf32>
   return
 }
 

@@ -1,7 +1,7 @@
 // RUN: geflow-opt %s -split-input-file -verify-diagnostics
 
 func.func @activation(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) {
-  // expected-error @+1 {{'ge.fused_conv' op activation "swish" is not one of none, relu, leaky_relu, clip, sigmoid, tanh, hard_sigmoid, hard_swish, gelu, gelu_tanh}}
+  // expected-error @+1 {{'ge.fused_conv' op activation "swish" is not one of none, hard_sigmoid, hard_swish, leaky_relu, relu, sigmoid, tanh, clip, gelu, gelu_tanh}}
   %0 = ge.fused_conv %x, %w {activation = "swish"} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32>
   return
 }

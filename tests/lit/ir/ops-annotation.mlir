@@ -35,8 +35,8 @@ func.func @annotations(%x: tensor<4xf32> {ge.name = "x"}, %dep: tensor<8xf32>) -
 
 // CHECK-LABEL: func @schedule_attrs
 func.func @schedule_attrs(%x: tensor<4xf32>) -> tensor<4xf32> {
-  // CHECK: ge.relu %{{.*}} {ge.aicore_num = 8 : i64, ge.engine = "AIV", ge.inner_parallel = true, ge.recv_events = array<i64: 0>, ge.send_events = array<i64: 1, 2>, ge.stream = 1 : i64, ge.stream_label = "moe", ge.stream_priority = 0 : i64, ge.vectorcore_num = 16 : i64}
-  %0 = ge.relu %x {ge.engine = "AIV", ge.stream = 1 : i64, ge.stream_label = "moe",
+  // CHECK: ge.relu %{{.*}} {ge.aicore_num = 8 : i64, ge.engine = #ge.engine<AIV>, ge.inner_parallel = true, ge.recv_events = array<i64: 0>, ge.send_events = array<i64: 1, 2>, ge.stream = 1 : i64, ge.stream_label = "moe", ge.stream_priority = 0 : i64, ge.vectorcore_num = 16 : i64}
+  %0 = ge.relu %x {ge.engine = #ge.engine<AIV>, ge.stream = 1 : i64, ge.stream_label = "moe",
                    ge.stream_priority = 0 : i64, ge.inner_parallel = true,
                    ge.aicore_num = 8 : i64, ge.vectorcore_num = 16 : i64,
                    ge.send_events = array<i64: 1, 2>, ge.recv_events = array<i64: 0>} : tensor<4xf32>

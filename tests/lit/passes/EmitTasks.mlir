@@ -11,9 +11,9 @@ func.func @main(%x: tensor<1x16x32x32xf32>) -> (tensor<1x16x32x32xf32>, tensor<4
   // CHECK-SAME: tensor<16x16x3x3xf32>
   %w = ge.constant dense<0.5> : tensor<16x16x3x3xf32>
   // Conv reads x (64 KiB) and w (9 KiB) and writes 64 KiB.
-  // CHECK: ge.conv {{.*}}ge.block_dim = {{[1-9][0-9]*}} : i64, ge.bytes = 1.402880e+05 : f64, ge.engine = "AIC", ge.flops = {{.*}} : f64
+  // CHECK: ge.conv {{.*}}ge.block_dim = {{[1-9][0-9]*}} : i64, ge.bytes = 1.402880e+05 : f64, ge.engine = #ge.engine<AIC>, ge.flops = {{.*}} : f64
   %0 = ge.conv %x, %w {kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>} : (tensor<1x16x32x32xf32>, tensor<16x16x3x3xf32>) -> tensor<1x16x32x32xf32>
-  // CHECK: ge.relu {{.*}}ge.block_dim = {{[1-9][0-9]*}} : i64, ge.bytes = 1.310720e+05 : f64, ge.engine = "AIV"
+  // CHECK: ge.relu {{.*}}ge.block_dim = {{[1-9][0-9]*}} : i64, ge.bytes = 1.310720e+05 : f64, ge.engine = #ge.engine<AIV>
   %1 = ge.relu %0 : tensor<1x16x32x32xf32>
   // An op-level core limit caps the split.
   // CHECK: ge.relu {{.*}}ge.block_dim = {{[12]}} : i64, {{.*}}ge.vectorcore_num = 2 : i64

@@ -1,11 +1,11 @@
 #!/bin/sh
 # moe_shared_expert.sh GEFLOW MODELS_DIR
 #
-# Issue 5's MoE check: the shared expert on a stream of its own with 8 of the
+# The MoE check: the shared expert on a stream of its own with 8 of the
 # 24 cube cores (moe.plan.json), the rest left to --streams auto. The outputs
 # must equal the single-stream run's, the simulated makespan must be shorter,
 # and the shared expert's stream must overlap the main stream (overlap_pct
-# >= 0.5, DESIGN.md "Profiles").
+# >= 0.5 is real overlap: docs/architecture.md, "Profiles").
 set -eu
 geflow=$1
 dir=$2

@@ -316,7 +316,7 @@ const BadModelCase kBadModels[] = {
     {"GraphInput",
      [](om::OmModel &m) { m.modelDef.mutable_graph(0)->set_input(0, "c"); },
      "model.om: graph input 0 'c' is not a Data op"},
-    // Issue 8: declared sizes the executor would allocate or walk.
+    // Declared sizes the executor would allocate or walk (bad input).
     {"BlockDimHuge", [](om::OmModel &m) { m.taskDef.mutable_task(4)->set_block_dim(0xffffffffu); },
      "model.om: task 4: block_dim 4294967295 (must be 1..65535)"},
     {"EventNumHuge", [](om::OmModel &m) { m.taskDef.set_event_num(0xffffffffu); },

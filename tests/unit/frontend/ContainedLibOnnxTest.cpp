@@ -1,6 +1,6 @@
 //===- ContainedLibOnnxTest.cpp - libonnx crashes become errors -----------===//
 //
-// Issue 8: libonnx's inference and converter crash on malformed nodes; they
+// Bad input: libonnx's inference and converter crash on malformed nodes; they
 // run in a forked child, whose death is an error naming the node, and the
 // next call gets a new child.
 //

@@ -1,6 +1,6 @@
 //===- ModelChecksTest.cpp - what a model declares, checked first ---------===//
 //
-// Issue 8: declared sizes, types and wiring that used to crash, abort or
+// Bad input: declared sizes, types and wiring that used to crash, abort or
 // allocate are one-line errors naming the place.
 //
 //===----------------------------------------------------------------------===//

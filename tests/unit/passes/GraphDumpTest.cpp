@@ -75,7 +75,7 @@ TEST(GraphBuilder, StreamsAndEventsBecomeSendAndRecvOps) {
   mlir::MLIRContext context;
   auto module = fixtures::parse(context, R"mlir(
     func.func @main(%x: tensor<64xf32>) -> tensor<64xf32> attributes {ge.send_events = array<i64: 2>} {
-      %a = ge.relu %x {ge.engine = "AIV", ge.send_events = array<i64: 0>} : tensor<64xf32> loc("a")
+      %a = ge.relu %x {ge.engine = #ge.engine<AIV>, ge.send_events = array<i64: 0>} : tensor<64xf32> loc("a")
       %b = ge.sigmoid %a {ge.stream = 1 : i64, ge.recv_events = array<i64: 0, 2>, ge.send_events = array<i64: 1>, ge.block_dim = 4 : i64} : tensor<64xf32> loc("b")
       %c = ge.neg %b {ge.recv_events = array<i64: 1>} : tensor<64xf32> loc("c")
       return %c : tensor<64xf32>

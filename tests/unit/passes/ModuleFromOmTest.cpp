@@ -3,17 +3,18 @@
 #include "TestSupport.h"
 
 #include "passes/Pipeline.h"
-#include "passes/emit/ModuleFromOm.h"
 #include "passes/emit/OmEmitter.h"
 
 #include "executor/model/OmFormat.h"
 
 #include "runtime/soc/SocSpec.h"
+#include "tools/driver/CompileDriver.h"
 
 #include <google/protobuf/util/message_differencer.h>
 
 using namespace geflow;
 using namespace geflow::passes;
+using geflow::driver::compileOnnxFile;
 using google::protobuf::util::MessageDifferencer;
 
 namespace {

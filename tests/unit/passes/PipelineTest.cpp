@@ -2,7 +2,7 @@
 
 #include "TestSupport.h"
 
-#include "passes/Pipeline.h"
+#include "tools/driver/CompileDriver.h"
 
 #include "executor/model/OmModel.h"
 #include "tests/unit/frontend/OnnxModelBuilder.h"
@@ -13,7 +13,10 @@
 #include <fstream>
 
 using namespace geflow;
-using namespace geflow::passes;
+using namespace geflow::driver;
+using geflow::passes::CompileStats;
+using geflow::passes::StreamMode;
+namespace fixtures = geflow::passes::fixtures;
 
 namespace {
 

@@ -9,8 +9,8 @@
 //===----------------------------------------------------------------------===//
 #include "executor/model/OmFormat.h"
 #include "executor/runner/ModelExecutor.h"
-#include "passes/Pipeline.h"
 #include "runtime/Device.h"
+#include "tools/driver/CompileDriver.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -42,12 +42,12 @@ std::string configName(const ModelConfig &c) {
 void PrintTo(const ModelConfig &c, std::ostream *os) { *os << configName(c); }
 
 om::OmModel compileConfig(const ModelConfig &c) {
-  passes::CompileOptions options;
+  driver::CompileOptions options;
   options.streamMode = c.streams;
   if (!c.plan.empty())
     options.streamPlanPath = modelsDir() + "/" + c.plan;
   auto result =
-      passes::compileOnnxFile(modelsDir() + "/" + c.model + ".onnx", options);
+      driver::compileOnnxFile(modelsDir() + "/" + c.model + ".onnx", options);
   if (!result) {
     ADD_FAILURE() << llvm::toString(result.takeError());
     return om::OmModel();

@@ -1,0 +1,218 @@
+//===- ElementwiseUnary.cpp - unary elementwise kernels --------------------===//
+//
+// The unary ops of the op table (ir/GeOpTable.def, Family Unary, Kernel
+// UnaryKernel): each is an Eigen expression here, looked up by the row's
+// ONNX name and dtype list.
+//
+// Block split: contiguous ranges of output elements (grain 4096).
+// Cost: FLOPs per output element of the op (more for transcendental ones),
+// bytes = input read + output written.
+//
+//===----------------------------------------------------------------------===//
+
+#include "executor/kernels/ElementwiseOps.h"
+#include "executor/kernels/KernelRegistry.h"
+#include "executor/kernels/VectorSupport.h"
+
+#include <cmath>
+#include <limits>
+
+using namespace geflow;
+using namespace geflow::kernels;
+using namespace geflow::kernels::vec;
+
+namespace {
+
+// --- unary -----------------------------------------------------------------------
+
+// Each op: FLOPs per element and its Eigen expression of `x` (an array of T).
+#define GEFLOW_UNARY(Name, Flops, ...)                                         \
+  struct Name {                                                                \
+    static constexpr double kFlops = Flops;                                    \
+    template <class T, class X>                                                \
+    static auto eval(const X &x, const UnaryParams &p) {                       \
+      (void)p;                                                                 \
+      return __VA_ARGS__;                                                      \
+    }                                                                          \
+  };
+
+GEFLOW_UNARY(Abs, 1, x.abs())
+GEFLOW_UNARY(Ceil, 1, x.ceil())
+GEFLOW_UNARY(Cos, 8, x.cos())
+GEFLOW_UNARY(Elu, 10, (x > T(0)).select(x, T(p.alpha) * (x.exp() - T(1))))
+GEFLOW_UNARY(Erf, 12, x.unaryExpr([](T v) { return std::erf(v); }))
+GEFLOW_UNARY(Exp, 8, x.exp())
+GEFLOW_UNARY(Floor, 1, x.floor())
+GEFLOW_UNARY(HardSigmoid, 4, (T(p.alpha) * x + T(p.beta)).max(T(0)).min(T(1)))
+GEFLOW_UNARY(HardSwish, 5, x * (x / T(6) + T(0.5)).max(T(0)).min(T(1)))
+GEFLOW_UNARY(Identity, 0, x)
+GEFLOW_UNARY(LeakyRelu, 2, (x < T(0)).select(T(p.alpha) * x, x))
+GEFLOW_UNARY(Log, 8, x.log())
+GEFLOW_UNARY(Neg, 1, -x)
+GEFLOW_UNARY(Reciprocal, 1, x.inverse())
+GEFLOW_UNARY(Relu, 1, x.max(T(0)))
+GEFLOW_UNARY(Selu, 10,
+             (x > T(0)).select(T(p.gamma) * x,
+                               T(p.gamma) * (T(p.alpha) * x.exp() - T(p.alpha))))
+GEFLOW_UNARY(Sigmoid, 10, x.logistic())
+GEFLOW_UNARY(Sign, 1, x.sign())
+GEFLOW_UNARY(Sin, 8, x.sin())
+// log(1 + e^x) without overflow for large x.
+GEFLOW_UNARY(Softplus, 12, x.unaryExpr([](T v) {
+  return v > T(0) ? v + std::log1p(std::exp(-v)) : std::log1p(std::exp(v));
+}))
+GEFLOW_UNARY(Softsign, 3, x / (T(1) + x.abs()))
+GEFLOW_UNARY(Sqrt, 4, x.sqrt())
+GEFLOW_UNARY(Tanh, 10, x.tanh())
+GEFLOW_UNARY(Not, 1, x.unaryExpr([](bool v) { return !v; }))
+GEFLOW_UNARY(Clip, 2,
+             x.max(p.hasLo ? T(p.lo) : std::numeric_limits<T>::lowest())
+                 .min(p.hasHi ? T(p.hi) : std::numeric_limits<T>::max()))
+#undef GEFLOW_UNARY
+
+template <class T, class Op>
+void unaryRun(const void *in, void *out, int64_t n, const UnaryParams &p) {
+  MMap<T>(static_cast<T *>(out), n) =
+      Op::template eval<T>(CMap<T>(static_cast<const T *>(in), n), p);
+}
+
+// The op table's Types column names these and VectorSupport.h's lists.
+using ClipTypes = TypeList<float, double, int32_t, int64_t, int8_t, uint8_t>;
+using BoolTypes = TypeList<bool>;
+// identity: UnaryKernel copies bytes of any dtype without a functor.
+using ByteCopy = TypeList<>;
+
+template <class Op, class Types> UnaryFn lookupUnary(om::DataType dt) {
+  UnaryFn fn = nullptr;
+  dispatch(Types{}, dt, [&](auto tag) {
+    fn = &unaryRun<typename decltype(tag)::type, Op>;
+  });
+  return fn;
+}
+
+template <class Op, class Types> UnaryOpInfo unaryInfo() {
+  return {&lookupUnary<Op, Types>, Op::kFlops};
+}
+
+} // namespace
+
+const UnaryOpInfo *vec::findUnary(const std::string &type) {
+  // A row's functor is the struct named after its ONNX op above.
+#define GEFLOW_UNARY_ROW_UnaryKernel(Name, Onnx, Types)                        \
+  {#Name, unaryInfo<Onnx, Types>()},
+#define GEFLOW_UNARY_ROW_FusedElementwiseKernel(Name, Onnx, Types)
+#define GEFLOW_UNARY_ROW_BinaryKernel(Name, Onnx, Types)
+#define GEFLOW_UNARY_ROW_VariadicKernel(Name, Onnx, Types)
+#define GEFLOW_UNARY_ROW_WhereKernel(Name, Onnx, Types)
+  static const std::unordered_map<std::string, UnaryOpInfo> table = {
+#define GE_ELEMENTWISE(Name, Onnx, Since, Family, Kernel, Types, Step, Act,    \
+                       Import)                                                 \
+  GEFLOW_UNARY_ROW_##Kernel(Name, Onnx, Types)
+#include "ir/GeOpTable.def"
+  };
+#undef GEFLOW_UNARY_ROW_UnaryKernel
+#undef GEFLOW_UNARY_ROW_FusedElementwiseKernel
+#undef GEFLOW_UNARY_ROW_BinaryKernel
+#undef GEFLOW_UNARY_ROW_VariadicKernel
+#undef GEFLOW_UNARY_ROW_WhereKernel
+  auto it = table.find(type);
+  return it == table.end() ? nullptr : &it->second;
+}
+
+namespace {
+
+/// Identity is a byte copy for every dtype; the other unary ops go through
+/// Eigen on their dtype.
+class UnaryKernel final : public VectorKernel {
+public:
+  static rt::Status make(const KernelSpec &spec,
+                         std::unique_ptr<UnaryKernel> *out) {
+    const om::OpDef &op = *spec.op;
+    GEFLOW_RT_RETURN_IF_ERROR(checkArity(op, 1, 1));
+    auto k = std::unique_ptr<UnaryKernel>(new UnaryKernel);
+    om::DataType dt = op.input_desc(0).dtype();
+    k->n_ = numElements(op.output_desc(0));
+    k->elemSize_ = dtypeSize(dt);
+    k->clip_ = op.type() == "clip";
+    const std::string &type = op.type();
+    double flops = 0;
+    if (type != "identity") {
+      const UnaryOpInfo *info = findUnary(type);
+      if (!info)
+        return opError(op, "not a unary elementwise op");
+      k->fn_ = info->lookup(dt);
+      if (!k->fn_)
+        return unsupportedDtype(op, dt);
+      flops = info->flops;
+    } else if (k->elemSize_ == 0) {
+      return unsupportedDtype(op, dt);
+    }
+    UnaryParams &p = k->params_;
+    if (k->clip_) {
+      for (int i = 1; i <= 2; ++i) {
+        k->boundConst_[i - 1] = constantInput(spec, i);
+        k->hasBound_[i - 1] = hasInput(op, i);
+        if (k->hasBound_[i - 1])
+          k->boundDtype_[i - 1] = op.input_desc(i).dtype();
+      }
+    }
+    // The float attributes with ONNX's defaults; selu's second is gamma.
+#define GE_PARAMS(Name, P0, P0Default, P1, P1Default)                          \
+  if (type == #Name && !k->clip_) {                                            \
+    p.alpha = attrFloat(op, #P0, P0Default);                                   \
+    p.beta = p.gamma = attrFloat(op, #P1, P1Default);                          \
+  }
+#include "ir/GeOpTable.def"
+    k->setPlan(op, k->n_, kGrain, flops * static_cast<double>(k->n_));
+    *out = std::move(k);
+    return rt::Status::ok();
+  }
+
+  rt::Status run(const TensorView *inputs, const TensorView *outputs,
+                 uint32_t blockIdx, uint32_t blockDim) const override {
+    std::optional<BlockRange> r = ownedRange(n_, blockIdx, blockDim);
+    if (!r)
+      return rt::Status::ok();
+    auto *in = static_cast<const char *>(inputs[0].data) + r->begin * elemSize_;
+    auto *out = static_cast<char *>(outputs[0].data) + r->begin * elemSize_;
+    if (!fn_) {
+      if (in != out)
+        std::memcpy(out, in, (r->end - r->begin) * elemSize_);
+      return rt::Status::ok();
+    }
+    UnaryParams p = params_;
+    if (clip_) {
+      // An absent trailing bound has no entry in `inputs` at all: look only
+      // at the bounds the op has.
+      const void *lo =
+          hasBound_[0] ? operandData(boundConst_[0], inputs, 1) : nullptr;
+      const void *hi =
+          hasBound_[1] ? operandData(boundConst_[1], inputs, 2) : nullptr;
+      p.hasLo = lo != nullptr;
+      p.hasHi = hi != nullptr;
+      if (p.hasLo)
+        p.lo = loadAsDouble(lo, boundDtype_[0], 0);
+      if (p.hasHi)
+        p.hi = loadAsDouble(hi, boundDtype_[1], 0);
+    }
+    fn_(in, out, r->end - r->begin, p);
+    return rt::Status::ok();
+  }
+
+private:
+  UnaryKernel() = default;
+  UnaryFn fn_ = nullptr;
+  int64_t n_ = 0;
+  size_t elemSize_ = 0;
+  UnaryParams params_;
+  bool clip_ = false;
+  bool hasBound_[2] = {false, false};
+  const void *boundConst_[2] = {nullptr, nullptr};
+  om::DataType boundDtype_[2] = {om::DT_UNDEFINED, om::DT_UNDEFINED};
+};
+
+} // namespace
+
+void geflow::kernels::registerElementwiseUnaryKernels(KernelRegistry &registry) {
+  registry.serve("UnaryKernel", entryFor<UnaryKernel>());
+}

@@ -1,0 +1,186 @@
+//===- TopK.cpp - top_k and arg_max ---------------------------------------===//
+//
+// Picking along one axis: top_k's K largest (or smallest) values and their
+// indices, and arg_max, the index of the largest.
+// Block split: rows along the axis (outer * inner of them), contiguous per
+// block, each block worth >= 4096 input elements. Cost: arg_max one FLOP per
+// element, top_k N * log2(K) comparisons per row; bytes = inputs read +
+// outputs written.
+// Computation: the input is viewed as [outer, N, inner] around the axis;
+// arg_max scans each row, top_k partial-sorts the row's indices.
+//
+//===----------------------------------------------------------------------===//
+
+#include "executor/kernels/KernelRegistry.h"
+#include "executor/kernels/VectorSupport.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+using namespace geflow;
+using namespace geflow::kernels;
+using namespace geflow::kernels::vec;
+
+namespace {
+
+// --- arg_max ---------------------------------------------------------------------
+
+using ArgFn = void (*)(const AxisLayout &l, bool last, const void *in,
+                       int64_t *out, int64_t begin, int64_t end);
+
+template <class T>
+void argMaxRun(const AxisLayout &l, bool last, const void *inV, int64_t *out,
+               int64_t begin, int64_t end) {
+  auto *in = static_cast<const T *>(inV);
+  for (int64_t row = begin; row < end; ++row) {
+    const T *x = in + (row / l.inner) * l.n * l.inner + row % l.inner;
+    int64_t best = 0;
+    T bestV = x[0];
+    for (int64_t i = 1; i < l.n; ++i) {
+      T v = x[i * l.inner];
+      if (v > bestV || (last && v == bestV)) {
+        bestV = v;
+        best = i;
+      }
+    }
+    out[row] = best;
+  }
+}
+
+using ArgTypes = TypeList<float, double, int32_t, int64_t, int8_t, uint8_t>;
+
+class ArgMaxKernel final : public VectorKernel {
+public:
+  static rt::Status make(const KernelSpec &spec, std::unique_ptr<ArgMaxKernel> *out) {
+    const om::OpDef &op = *spec.op;
+    GEFLOW_RT_RETURN_IF_ERROR(checkArity(op, 1, 1));
+    auto k = std::unique_ptr<ArgMaxKernel>(new ArgMaxKernel);
+    om::DataType dt = op.input_desc(0).dtype();
+    if (!dispatch(ArgTypes{}, dt, [&](auto tag) {
+          k->fn_ = &argMaxRun<typename decltype(tag)::type>;
+        }))
+      return unsupportedDtype(op, dt);
+    if (op.output_desc(0).dtype() != om::DT_INT64)
+      return opError(op, "output must be int64");
+    k->last_ = attrInt(op, "select_last_index", 0) != 0;
+    GEFLOW_RT_RETURN_IF_ERROR(
+        axisLayout(op, op.input_desc(0), attrInt(op, "axis", 0), &k->layout_));
+    k->rows_ = k->layout_.outer * k->layout_.inner;
+    k->setPlan(op, k->rows_, std::max<int64_t>(1, kGrain / std::max<int64_t>(1, k->layout_.n)),
+               static_cast<double>(numElements(op.input_desc(0))));
+    *out = std::move(k);
+    return rt::Status::ok();
+  }
+
+  rt::Status run(const TensorView *inputs, const TensorView *outputs,
+                 uint32_t blockIdx, uint32_t blockDim) const override {
+    BlockRange r = blockRange(rows_, blockIdx, blockDim);
+    if (layout_.n > 0)
+      fn_(layout_, last_, inputs[0].data, static_cast<int64_t *>(outputs[0].data),
+          r.begin, r.end);
+    return rt::Status::ok();
+  }
+
+private:
+  ArgMaxKernel() = default;
+  ArgFn fn_ = nullptr;
+  bool last_ = false;
+  AxisLayout layout_;
+  int64_t rows_ = 0;
+};
+
+// --- top_k -----------------------------------------------------------------------
+
+using TopKFn = void (*)(const AxisLayout &l, int64_t k, bool largest,
+                        const void *in, void *values, int64_t *indices,
+                        int64_t begin, int64_t end);
+
+/// Ties: the lower index first (ONNX).
+template <class T>
+void topKRun(const AxisLayout &l, int64_t k, bool largest, const void *inV,
+             void *valuesV, int64_t *indices, int64_t begin, int64_t end) {
+  auto *in = static_cast<const T *>(inV);
+  auto *values = static_cast<T *>(valuesV);
+  std::vector<int64_t> order(l.n);
+  for (int64_t row = begin; row < end; ++row) {
+    int64_t outer = row / l.inner, i = row % l.inner;
+    const T *x = in + outer * l.n * l.inner + i;
+    std::iota(order.begin(), order.end(), 0);
+    auto at = [&](int64_t j) { return x[j * l.inner]; };
+    if (largest)
+      std::partial_sort(order.begin(), order.begin() + k, order.end(),
+                        [&](int64_t a, int64_t b) {
+                          return at(a) > at(b) || (at(a) == at(b) && a < b);
+                        });
+    else
+      std::partial_sort(order.begin(), order.begin() + k, order.end(),
+                        [&](int64_t a, int64_t b) {
+                          return at(a) < at(b) || (at(a) == at(b) && a < b);
+                        });
+    const int64_t outBase = outer * k * l.inner + i;
+    for (int64_t j = 0; j < k; ++j) {
+      values[outBase + j * l.inner] = at(order[j]);
+      indices[outBase + j * l.inner] = order[j];
+    }
+  }
+}
+
+class TopKKernel final : public VectorKernel {
+public:
+  static rt::Status make(const KernelSpec &spec, std::unique_ptr<TopKKernel> *out) {
+    const om::OpDef &op = *spec.op;
+    GEFLOW_RT_RETURN_IF_ERROR(checkArity(op, 1, 2));
+    auto k = std::unique_ptr<TopKKernel>(new TopKKernel);
+    om::DataType dt = op.input_desc(0).dtype();
+    if (!dispatch(NumericTypes{}, dt, [&](auto tag) {
+          k->fn_ = &topKRun<typename decltype(tag)::type>;
+        }))
+      return unsupportedDtype(op, dt);
+    if (op.output_desc(1).dtype() != om::DT_INT64)
+      return opError(op, "indices must be int64");
+    int64_t axis = attrInt(op, "axis", -1);
+    GEFLOW_RT_RETURN_IF_ERROR(axisLayout(op, op.input_desc(0), axis, &k->layout_));
+    // K is the values output's extent along the axis (static shapes); a
+    // constant K operand must agree.
+    auto outShape = shapeOf(op.output_desc(0));
+    int64_t a = normalizeAxis(axis, static_cast<int64_t>(outShape.size()));
+    k->k_ = outShape.empty() ? 1 : outShape[a];
+    if (const void *kc = constantInput(spec, 1))
+      if (loadAsInt(kc, op.input_desc(1).dtype(), 0) != k->k_)
+        return opError(op, "K does not match the output shape");
+    if (k->k_ > k->layout_.n)
+      return opError(op, "K is larger than the axis");
+    k->largest_ = attrInt(op, "largest", 1) != 0;
+    k->rows_ = k->layout_.outer * k->layout_.inner;
+    double n = static_cast<double>(k->layout_.n);
+    k->setPlan(op, k->rows_, std::max<int64_t>(1, kGrain / std::max<int64_t>(1, k->layout_.n)),
+               static_cast<double>(k->rows_) * n *
+                   std::max(1.0, std::log2(static_cast<double>(std::max<int64_t>(2, k->k_)))));
+    *out = std::move(k);
+    return rt::Status::ok();
+  }
+
+  rt::Status run(const TensorView *inputs, const TensorView *outputs,
+                 uint32_t blockIdx, uint32_t blockDim) const override {
+    std::optional<BlockRange> r = ownedRange(rows_, blockIdx, blockDim);
+    if (r && k_ > 0)
+      fn_(layout_, k_, largest_, inputs[0].data, outputs[0].data,
+          static_cast<int64_t *>(outputs[1].data), r->begin, r->end);
+    return rt::Status::ok();
+  }
+
+private:
+  TopKKernel() = default;
+  TopKFn fn_ = nullptr;
+  AxisLayout layout_;
+  int64_t k_ = 1, rows_ = 0;
+  bool largest_ = true;
+};
+
+} // namespace
+
+void geflow::kernels::registerTopKKernels(KernelRegistry &registry) {
+  registry.add("arg_max", entryFor<ArgMaxKernel>());
+  registry.add("top_k", entryFor<TopKKernel>());
+}

@@ -1,0 +1,50 @@
+//===- CompileDriver.cpp - an ONNX file through the GE pipeline -----------===//
+
+#include "tools/driver/CompileDriver.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/Support/Path.h"
+
+#include <chrono>
+#include <memory>
+
+namespace geflow::driver {
+
+llvm::Expected<CompileResult> compileOnnxFile(llvm::StringRef path,
+                                              const CompileOptions &options) {
+  auto start = std::chrono::steady_clock::now();
+  // The model's large weights stay in the context's resource blobs (the
+  // file's mapping) until it is written: the model keeps the context.
+  auto context = std::make_shared<mlir::MLIRContext>(
+      mlir::MLIRContext::Threading::DISABLED);
+  registerOnnxImportDialects(*context);
+  OnnxImportOptions importOptions = options.import;
+  if (!options.streamPlanPath.empty()) {
+    auto plan = streamplan::readStreamPlanFile(options.streamPlanPath);
+    if (!plan)
+      return plan.takeError();
+    importOptions.streamPlan = std::move(*plan);
+  }
+  auto module = importOnnxFile(*context, path, importOptions);
+  if (!module)
+    return module.takeError();
+
+  passes::CompileOptions named = options;
+  if (named.modelName.empty())
+    named.modelName = llvm::sys::path::stem(path).str();
+  llvm::Expected<om::OmModel> model =
+      passes::compileModuleBorrowingWeights(**module, named);
+  if (!model)
+    return model.takeError();
+
+  CompileResult result;
+  result.model = std::move(*model);
+  result.model.keepAlive = context;
+  result.stats = passes::summarize(result.model);
+  result.stats.compileTimeMs = std::chrono::duration<double, std::milli>(
+                                   std::chrono::steady_clock::now() - start)
+                                   .count();
+  return result;
+}
+
+} // namespace geflow::driver

@@ -1,0 +1,44 @@
+//===- CompileDriver.h - an ONNX file through the GE pipeline ---*- C++ -*-===//
+//
+// `geflow compile`, the unit tests and host programs compile a model file
+// here: import (frontends/onnx), the optional stream plan, then the passes'
+// compileModule. It sits above both so that the passes know nothing of ONNX.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GEFLOW_TOOLS_DRIVER_COMPILEDRIVER_H
+#define GEFLOW_TOOLS_DRIVER_COMPILEDRIVER_H
+
+#include "frontends/onnx/OnnxImporter.h"
+#include "passes/Pipeline.h"
+
+#include "executor/model/OmModel.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+
+namespace geflow::driver {
+
+/// The compiler's options plus how the file is imported.
+struct CompileOptions : passes::CompileOptions {
+  OnnxImportOptions import;
+  /// `--stream-plan plan.json`, applied after import.
+  std::string streamPlanPath;
+};
+
+struct CompileResult {
+  om::OmModel model;
+  /// compileTimeMs includes the import.
+  passes::CompileStats stats;
+};
+
+/// Imports `path`, compiles it and measures the result. The model's ModelDef
+/// name defaults to the file's stem. Errors are one line without an "error: "
+/// prefix, like the importer's.
+llvm::Expected<CompileResult>
+compileOnnxFile(llvm::StringRef path, const CompileOptions &options = {});
+
+} // namespace geflow::driver
+
+#endif // GEFLOW_TOOLS_DRIVER_COMPILEDRIVER_H
