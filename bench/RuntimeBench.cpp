@@ -153,9 +153,9 @@ void BM_DispatchThroughput(benchmark::State &state) {
       state.SkipWithError(st.toString().c_str());
   }
   state.SetItemsProcessed(state.iterations() * tasks);
-  state.counters["virtual_us_per_task"] = benchmark::Counter(
-      static_cast<double>(dev->now()) / 1000.0 /
-      static_cast<double>(state.iterations() * tasks));
+  state.counters["virtual_us_per_task"] =
+      benchmark::Counter(static_cast<double>(dev->now()) / 1000.0 /
+                         static_cast<double>(state.iterations() * tasks));
 }
 BENCHMARK(BM_DispatchThroughput)
     ->ArgName("streams")

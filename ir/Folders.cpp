@@ -1,4 +1,5 @@
-//===- Folders.cpp - folders of ge ops ---------------------------*- C++ -*-===//
+//===- Folders.cpp - folders of ge ops ---------------------------*- C++
+//-*-===//
 //
 // Folders for the shape-arithmetic chains that the importer leaves behind
 // (Shape -> Gather -> Unsqueeze -> Concat -> Reshape, ...) so that
@@ -23,7 +24,8 @@ static constexpr int64_t kMaxFoldElements = 1 << 16;
 /// The static result type of `op` when folding may build an attribute of it.
 static RankedTensorType foldableResultType(Operation *op, unsigned index = 0) {
   auto type = dyn_cast<RankedTensorType>(op->getResult(index).getType());
-  if (!type || !type.hasStaticShape() || type.getNumElements() > kMaxFoldElements)
+  if (!type || !type.hasStaticShape() ||
+      type.getNumElements() > kMaxFoldElements)
     return {};
   return type;
 }
@@ -70,16 +72,18 @@ static SmallVector<int64_t> stridesOf(ArrayRef<int64_t> shape) {
 
 /// Applies `fn` to broadcast operands of the same element type. `fn` gets the
 /// elements and whether the type is unsigned; it returns nullopt to decline.
-static Attribute
-foldIntBinary(Operation *op, ArrayRef<Attribute> operands,
-              function_ref<std::optional<APInt>(const APInt &, const APInt &, bool)> fn) {
+static Attribute foldIntBinary(
+    Operation *op, ArrayRef<Attribute> operands,
+    function_ref<std::optional<APInt>(const APInt &, const APInt &, bool)> fn) {
   RankedTensorType type = foldableResultType(op);
   DenseElementsAttr a = dense(operands[0]), b = dense(operands[1]);
   if (!type || !a || !b || !a.getElementType().isIntOrIndex())
     return {};
   bool isUnsigned = a.getElementType().isUnsignedInteger();
-  SmallVector<int64_t> mapA = broadcastIndexMap(type.getShape(), a.getType().getShape());
-  SmallVector<int64_t> mapB = broadcastIndexMap(type.getShape(), b.getType().getShape());
+  SmallVector<int64_t> mapA =
+      broadcastIndexMap(type.getShape(), a.getType().getShape());
+  SmallVector<int64_t> mapB =
+      broadcastIndexMap(type.getShape(), b.getType().getShape());
   SmallVector<APInt> va(a.getValues<APInt>()), vb(b.getValues<APInt>());
   SmallVector<APInt> out;
   for (int64_t i = 0, e = mapA.size(); i < e; ++i) {
@@ -91,16 +95,18 @@ foldIntBinary(Operation *op, ArrayRef<Attribute> operands,
   return DenseElementsAttr::get(type, out);
 }
 
-static Attribute
-foldFloatBinary(Operation *op, ArrayRef<Attribute> operands,
-                function_ref<std::optional<APFloat>(const APFloat &, const APFloat &)> fn) {
+static Attribute foldFloatBinary(
+    Operation *op, ArrayRef<Attribute> operands,
+    function_ref<std::optional<APFloat>(const APFloat &, const APFloat &)> fn) {
   RankedTensorType type = foldableResultType(op);
   DenseElementsAttr a = dense(operands[0]), b = dense(operands[1]);
   if (!type || !a || !b || !isa<FloatType>(a.getElementType()) ||
       a.getElementType() != type.getElementType())
     return {};
-  SmallVector<int64_t> mapA = broadcastIndexMap(type.getShape(), a.getType().getShape());
-  SmallVector<int64_t> mapB = broadcastIndexMap(type.getShape(), b.getType().getShape());
+  SmallVector<int64_t> mapA =
+      broadcastIndexMap(type.getShape(), a.getType().getShape());
+  SmallVector<int64_t> mapB =
+      broadcastIndexMap(type.getShape(), b.getType().getShape());
   SmallVector<APFloat> va(a.getValues<APFloat>()), vb(b.getValues<APFloat>());
   SmallVector<APFloat> out;
   for (int64_t i = 0, e = mapA.size(); i < e; ++i) {
@@ -180,17 +186,17 @@ OpFoldResult DivOp::fold(FoldAdaptor adaptor) {
     return v;
   // Integer division truncates toward zero (C semantics, as ONNX Runtime);
   // division by zero and INT_MIN / -1 are left to run time.
-  if (Attribute r = foldIntBinary(
-          *this, adaptor.getOperands(),
-          [](const APInt &a, const APInt &b, bool isUnsigned) -> std::optional<APInt> {
-            if (b.isZero())
-              return std::nullopt;
-            if (isUnsigned)
-              return a.udiv(b);
-            if (a.isMinSignedValue() && b.isAllOnes())
-              return std::nullopt;
-            return a.sdiv(b);
-          }))
+  if (Attribute r = foldIntBinary(*this, adaptor.getOperands(),
+                                  [](const APInt &a, const APInt &b,
+                                     bool isUnsigned) -> std::optional<APInt> {
+                                    if (b.isZero())
+                                      return std::nullopt;
+                                    if (isUnsigned)
+                                      return a.udiv(b);
+                                    if (a.isMinSignedValue() && b.isAllOnes())
+                                      return std::nullopt;
+                                    return a.sdiv(b);
+                                  }))
     return r;
   return foldFloatBinary(*this, adaptor.getOperands(),
                          [](const APFloat &a, const APFloat &b) {
@@ -203,8 +209,10 @@ OpFoldResult EqualOp::fold(FoldAdaptor adaptor) {
   DenseElementsAttr a = dense(adaptor.getA()), b = dense(adaptor.getB());
   if (!type || !a || !b)
     return {};
-  SmallVector<int64_t> mapA = broadcastIndexMap(type.getShape(), a.getType().getShape());
-  SmallVector<int64_t> mapB = broadcastIndexMap(type.getShape(), b.getType().getShape());
+  SmallVector<int64_t> mapA =
+      broadcastIndexMap(type.getShape(), a.getType().getShape());
+  SmallVector<int64_t> mapB =
+      broadcastIndexMap(type.getShape(), b.getType().getShape());
   SmallVector<bool> out;
   if (a.getElementType().isIntOrIndex()) {
     SmallVector<APInt> va(a.getValues<APInt>()), vb(b.getValues<APInt>());
@@ -224,7 +232,8 @@ OpFoldResult WhereOp::fold(FoldAdaptor adaptor) {
   DenseElementsAttr cond = dense(adaptor.getCondition());
   if (!cond)
     return {};
-  // A uniform condition selects one operand when it already has the result type.
+  // A uniform condition selects one operand when it already has the result
+  // type.
   if (cond.isSplat()) {
     Value chosen = cond.getSplatValue<bool>() ? getX() : getY();
     if (chosen.getType() == getType())
@@ -234,11 +243,15 @@ OpFoldResult WhereOp::fold(FoldAdaptor adaptor) {
   DenseElementsAttr x = dense(adaptor.getX()), y = dense(adaptor.getY());
   if (!type || !x || !y)
     return {};
-  SmallVector<int64_t> mapC = broadcastIndexMap(type.getShape(), cond.getType().getShape());
-  SmallVector<int64_t> mapX = broadcastIndexMap(type.getShape(), x.getType().getShape());
-  SmallVector<int64_t> mapY = broadcastIndexMap(type.getShape(), y.getType().getShape());
+  SmallVector<int64_t> mapC =
+      broadcastIndexMap(type.getShape(), cond.getType().getShape());
+  SmallVector<int64_t> mapX =
+      broadcastIndexMap(type.getShape(), x.getType().getShape());
+  SmallVector<int64_t> mapY =
+      broadcastIndexMap(type.getShape(), y.getType().getShape());
   SmallVector<bool> vc(cond.getValues<bool>());
-  SmallVector<Attribute> vx(x.getValues<Attribute>()), vy(y.getValues<Attribute>());
+  SmallVector<Attribute> vx(x.getValues<Attribute>()),
+      vy(y.getValues<Attribute>());
   SmallVector<Attribute> out;
   for (size_t i = 0; i < mapC.size(); ++i)
     out.push_back(vc[mapC[i]] ? vx[mapX[i]] : vy[mapY[i]]);
@@ -260,8 +273,9 @@ OpFoldResult ShapeOp::fold(FoldAdaptor) {
   };
   int64_t start = clampIndex(getStart());
   int64_t end = getEnd() ? clampIndex(*getEnd()) : rank;
-  ArrayRef<int64_t> dims =
-      end > start ? input.getShape().slice(start, end - start) : ArrayRef<int64_t>();
+  ArrayRef<int64_t> dims = end > start
+                               ? input.getShape().slice(start, end - start)
+                               : ArrayRef<int64_t>();
   if ((int64_t)dims.size() != type.getNumElements())
     return {};
   return DenseElementsAttr::get(type, dims);
@@ -476,7 +490,8 @@ static Attribute castElement(Attribute value, Type from, Type to) {
     APFloat v = f.getValue();
     if (auto toFloat = dyn_cast<FloatType>(to)) {
       bool lost;
-      v.convert(toFloat.getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
+      v.convert(toFloat.getFloatSemantics(), APFloat::rmNearestTiesToEven,
+                &lost);
       return FloatAttr::get(to, v);
     }
     if (auto toInt = dyn_cast<IntegerType>(to)) {
@@ -536,13 +551,16 @@ OpFoldResult ConstantOfShapeOp::fold(FoldAdaptor adaptor) {
 
 OpFoldResult RangeOp::fold(FoldAdaptor adaptor) {
   RankedTensorType type = foldableResultType(*this);
-  DenseElementsAttr start = dense(adaptor.getStart()), delta = dense(adaptor.getDelta());
+  DenseElementsAttr start = dense(adaptor.getStart()),
+                    delta = dense(adaptor.getDelta());
   if (!type || !start || !delta || !dense(adaptor.getLimit()))
     return {};
-  // ONNX defines Range as a loop adding delta, so accumulate in the element type.
+  // ONNX defines Range as a loop adding delta, so accumulate in the element
+  // type.
   int64_t n = type.getNumElements();
   if (start.getElementType().isSignlessInteger()) {
-    APInt v = *start.getValues<APInt>().begin(), d = *delta.getValues<APInt>().begin();
+    APInt v = *start.getValues<APInt>().begin(),
+          d = *delta.getValues<APInt>().begin();
     SmallVector<APInt> out;
     for (int64_t i = 0; i < n; ++i, v += d)
       out.push_back(v);

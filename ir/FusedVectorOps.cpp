@@ -10,7 +10,6 @@
 #include "ir/GeVerifiers.h"
 #include "ir/OpFacts.h"
 
-
 using namespace mlir;
 using namespace mlir::ge;
 using namespace mlir::ge::detail;

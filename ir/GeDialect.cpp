@@ -76,8 +76,10 @@ verifyScheduleAttr(NamedAttribute attr,
                             "AICPU, DVPP or HOST)";
     return success();
   }
-  if (name == GeDialect::kStreamAttr || name == GeDialect::kStreamPriorityAttr ||
-      name == GeDialect::kVectorcoreNumAttr || name == GeDialect::kWorkspaceSizeAttr ||
+  if (name == GeDialect::kStreamAttr ||
+      name == GeDialect::kStreamPriorityAttr ||
+      name == GeDialect::kVectorcoreNumAttr ||
+      name == GeDialect::kWorkspaceSizeAttr ||
       name == GeDialect::kWorkspaceSizeNoReuseAttr ||
       name == GeDialect::kEventsBeforeReductionAttr)
     return requireInt(0);
@@ -96,8 +98,10 @@ verifyScheduleAttr(NamedAttribute attr,
       return emitError() << "attribute '" << name << "' must be a bool";
     return success();
   }
-  if (name == GeDialect::kSendEventsAttr || name == GeDialect::kRecvEventsAttr ||
-      name == GeDialect::kOutputOffsetsAttr || name == GeDialect::kInputOffsetsAttr ||
+  if (name == GeDialect::kSendEventsAttr ||
+      name == GeDialect::kRecvEventsAttr ||
+      name == GeDialect::kOutputOffsetsAttr ||
+      name == GeDialect::kInputOffsetsAttr ||
       name == GeDialect::kPredictedMakespanAttr) {
     auto ids = dyn_cast<DenseI64ArrayAttr>(value);
     if (!ids)
@@ -108,8 +112,9 @@ verifyScheduleAttr(NamedAttribute attr,
                            << " but its values must be >= 0";
     return success();
   }
-  return emitError() << "unknown attribute '" << name
-                     << "' (ge scheduling attributes are listed in ir/README.md)";
+  return emitError()
+         << "unknown attribute '" << name
+         << "' (ge scheduling attributes are listed in ir/README.md)";
 }
 
 LogicalResult GeDialect::verifyOperationAttribute(Operation *op,

@@ -8,9 +8,9 @@
 #ifndef GEFLOW_IR_GEVERIFIERS_H
 #define GEFLOW_IR_GEVERIFIERS_H
 
+#include "ir/ShapeFunctions.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Operation.h"
-#include "ir/ShapeFunctions.h"
 
 #include <optional>
 
@@ -22,7 +22,8 @@ LogicalResult verifyBroadcastOp(Operation *op);
 
 /// A reduction over `axes` (all dims when absent) of operand 0 into result 0.
 /// `noopWithEmptyAxes` keeps the shape when axes are absent.
-LogicalResult verifyReduceOp(Operation *op, std::optional<ArrayRef<int64_t>> axes,
+LogicalResult verifyReduceOp(Operation *op,
+                             std::optional<ArrayRef<int64_t>> axes,
                              int64_t keepdims, bool noopWithEmptyAxes);
 
 /// `axis` must lie in [-rank, rank).

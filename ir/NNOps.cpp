@@ -47,8 +47,9 @@ static LogicalResult verifyInputRank(Operation *op, StringRef opType,
                                      StringRef name, Value v, int64_t minRank) {
   int64_t rank = shapeOf(v).size();
   if (rank < minRank)
-    return op->emitOpError() << "input '" << name << "' has rank " << rank
-                             << " but " << opType << " needs rank >= " << minRank;
+    return op->emitOpError()
+           << "input '" << name << "' has rank " << rank << " but " << opType
+           << " needs rank >= " << minRank;
   return success();
 }
 
@@ -61,12 +62,15 @@ template <typename ConvLikeOp>
 static LogicalResult verifyConvLike(ConvLikeOp op) {
   if (failed(verifyInputRank(op, "Conv", "X", op.getX(), 3)))
     return failure();
-  WindowParams params{orEmpty(op.getKernelShape()), orEmpty(op.getStrides()),
-                      orEmpty(op.getPads()), orEmpty(op.getDilations()),
-                      op.getAutoPad(), false};
+  WindowParams params{orEmpty(op.getKernelShape()),
+                      orEmpty(op.getStrides()),
+                      orEmpty(op.getPads()),
+                      orEmpty(op.getDilations()),
+                      op.getAutoPad(),
+                      false};
   std::string why;
-  FailureOr<Shape> shape = convOutputShape(shapeOf(op.getX()), shapeOf(op.getW()),
-                                           op.getGroup(), params, &why);
+  FailureOr<Shape> shape = convOutputShape(
+      shapeOf(op.getX()), shapeOf(op.getW()), op.getGroup(), params, &why);
   if (failed(shape))
     return op.emitOpError() << why;
   if (failed(verifyVector(op, "B", op.getB(), shapeOf(op.getW())[0],
@@ -80,9 +84,9 @@ LogicalResult ConvOp::verify() { return verifyConvLike(*this); }
 LogicalResult ConvTransposeOp::verify() {
   if (failed(verifyInputRank(*this, "ConvTranspose", "X", getX(), 3)))
     return failure();
-  WindowParams params{orEmpty(getKernelShape()), orEmpty(getStrides()),
-                      orEmpty(getPads()), orEmpty(getDilations()), getAutoPad(),
-                      false};
+  WindowParams params{
+      orEmpty(getKernelShape()), orEmpty(getStrides()), orEmpty(getPads()),
+      orEmpty(getDilations()),   getAutoPad(),          false};
   std::string why;
   FailureOr<Shape> shape = convTransposeOutputShape(
       shapeOf(getX()), shapeOf(getW()), getGroup(), params,
@@ -100,8 +104,9 @@ LogicalResult AveragePoolOp::verify() {
       failed(verifyFlagAttr(*this, "ceil_mode", getCeilMode())) ||
       failed(verifyFlagAttr(*this, "count_include_pad", getCountIncludePad())))
     return failure();
-  WindowParams params{getKernelShape(), orEmpty(getStrides()), orEmpty(getPads()),
-                      {}, getAutoPad(), getCeilMode() != 0};
+  WindowParams params{getKernelShape(),   orEmpty(getStrides()),
+                      orEmpty(getPads()), {},
+                      getAutoPad(),       getCeilMode() != 0};
   std::string why;
   FailureOr<Shape> shape = poolOutputShape(shapeOf(getX()), params, &why);
   if (failed(shape))
@@ -114,8 +119,9 @@ LogicalResult MaxPoolOp::verify() {
       failed(verifyFlagAttr(*this, "ceil_mode", getCeilMode())) ||
       failed(verifyFlagAttr(*this, "storage_order", getStorageOrder())))
     return failure();
-  WindowParams params{getKernelShape(), orEmpty(getStrides()), orEmpty(getPads()),
-                      orEmpty(getDilations()), getAutoPad(), getCeilMode() != 0};
+  WindowParams params{getKernelShape(),   orEmpty(getStrides()),
+                      orEmpty(getPads()), orEmpty(getDilations()),
+                      getAutoPad(),       getCeilMode() != 0};
   std::string why;
   FailureOr<Shape> shape = poolOutputShape(shapeOf(getX()), params, &why);
   if (failed(shape))
@@ -169,7 +175,8 @@ LogicalResult GlobalMaxPoolOp::verify() {
 
 LogicalResult BatchNormalizationOp::verify() {
   if (getTrainingMode() != 0)
-    return emitOpError() << "attribute 'training_mode' is " << static_cast<int64_t>(getTrainingMode())
+    return emitOpError() << "attribute 'training_mode' is "
+                         << static_cast<int64_t>(getTrainingMode())
                          << " but only inference (0) is supported";
   if (failed(verifyInputRank(*this, "BatchNormalization", "X", getX(), 2)))
     return failure();
@@ -178,14 +185,15 @@ LogicalResult BatchNormalizationOp::verify() {
                          {"B", getB()},
                          {"input_mean", getInputMean()},
                          {"input_var", getInputVar()}})
-    if (failed(verifyVector(*this, name, v, channels, "the channel count X[1]")))
+    if (failed(
+            verifyVector(*this, name, v, channels, "the channel count X[1]")))
       return failure();
   return verifyResultShape(*this, 0, shapeOf(getX()));
 }
 
 LogicalResult InstanceNormalizationOp::verify() {
-  if (failed(verifyInputRank(*this, "InstanceNormalization", "input", getInput(),
-                             3)))
+  if (failed(verifyInputRank(*this, "InstanceNormalization", "input",
+                             getInput(), 3)))
     return failure();
   int64_t channels = shapeOf(getInput())[1];
   if (failed(verifyVector(*this, "scale", getScale(), channels,
@@ -200,19 +208,22 @@ LogicalResult LayerNormalizationOp::verify() {
   ArrayRef<int64_t> x = shapeOf(getX());
   if (failed(verifyAxisAttr(*this, "axis", getAxis(), x.size())))
     return failure();
-  ArrayRef<int64_t> normalized = x.drop_front(*normalizeAxis(getAxis(), x.size()));
-  for (auto [name, v] : {std::pair<StringRef, Value>{"Scale", getScale()},
-                         {"B", getB()}})
+  ArrayRef<int64_t> normalized =
+      x.drop_front(*normalizeAxis(getAxis(), x.size()));
+  for (auto [name, v] :
+       {std::pair<StringRef, Value>{"Scale", getScale()}, {"B", getB()}})
     if (v && !broadcastsTo(shapeOf(v), normalized))
-      return emitOpError() << "input '" << name << "' has shape "
-                           << formatShape(shapeOf(v))
-                           << " which does not broadcast to the normalised dims "
-                           << formatShape(normalized);
+      return emitOpError()
+             << "input '" << name << "' has shape " << formatShape(shapeOf(v))
+             << " which does not broadcast to the normalised dims "
+             << formatShape(normalized);
   if (!getStatistics().empty() && getStatistics().size() != 2)
-    return emitOpError() << "has " << 1 + getStatistics().size()
-                         << " results but LayerNormalization has 1 (Y) or 3 (Y, Mean, "
-                            "InvStdDev)";
-  // Mean and InvStdDev keep the leading dims and reduce the normalised ones to 1.
+    return emitOpError()
+           << "has " << 1 + getStatistics().size()
+           << " results but LayerNormalization has 1 (Y) or 3 (Y, Mean, "
+              "InvStdDev)";
+  // Mean and InvStdDev keep the leading dims and reduce the normalised ones
+  // to 1.
   Shape statistics(x.begin(), x.end());
   std::fill(statistics.end() - normalized.size(), statistics.end(), 1);
   for (unsigned i = 1; i < getNumResults(); ++i)
@@ -233,9 +244,9 @@ static LogicalResult verifyGemmLike(GemmLikeOp op) {
   if (failed(shape))
     return op.emitOpError() << why;
   if (Value c = op.getC(); c && !broadcastsTo(shapeOf(c), *shape))
-    return op.emitOpError() << "input 'C' has shape " << formatShape(shapeOf(c))
-                            << " which does not broadcast to [M, N] = "
-                            << formatShape(*shape);
+    return op.emitOpError()
+           << "input 'C' has shape " << formatShape(shapeOf(c))
+           << " which does not broadcast to [M, N] = " << formatShape(*shape);
   return verifyResultShape(op, 0, *shape);
 }
 
@@ -288,7 +299,8 @@ LogicalResult TopKOp::verify() {
 
 LogicalResult ReduceSumOp::verify() {
   if (failed(verifyFlagAttr(*this, "keepdims", getKeepdims())) ||
-      failed(verifyFlagAttr(*this, "noop_with_empty_axes", getNoopWithEmptyAxes())))
+      failed(verifyFlagAttr(*this, "noop_with_empty_axes",
+                            getNoopWithEmptyAxes())))
     return failure();
   if (!getAxes())
     return verifyReduceOp(*this, std::nullopt, getKeepdims(),
@@ -298,9 +310,10 @@ LogicalResult ReduceSumOp::verify() {
   if (std::optional<SmallVector<int64_t>> axes = getConstantInts(getAxes()))
     return verifyReduceOp(*this, ArrayRef<int64_t>(*axes), getKeepdims(),
                           getNoopWithEmptyAxes());
-  if (getKeepdims() && getReduced().getType().getRank() !=
-                           getData().getType().getRank())
-    return emitOpError() << "result must keep the input's rank with keepdims = 1";
+  if (getKeepdims() &&
+      getReduced().getType().getRank() != getData().getType().getRank())
+    return emitOpError()
+           << "result must keep the input's rank with keepdims = 1";
   return success();
 }
 
@@ -318,8 +331,9 @@ static LogicalResult verifyActivation(Operation *op, StringRef activation,
   // Trailing params may be left out; they take ONNX's defaults.
   int64_t given = params ? params->size() : 0;
   if (given > static_cast<int64_t>(*expected))
-    return op->emitOpError() << "activation \"" << activation << "\" takes at most "
-                             << *expected << " activation_params but has " << given;
+    return op->emitOpError()
+           << "activation \"" << activation << "\" takes at most " << *expected
+           << " activation_params but has " << given;
   return success();
 }
 
@@ -349,7 +363,8 @@ LogicalResult FusedMatMulOp::verify() {
   if (failed(shape))
     return emitOpError() << why;
   if (Value bias = getBias(); bias && !broadcastsTo(shapeOf(bias), *shape))
-    return emitOpError() << "input 'bias' has shape " << formatShape(shapeOf(bias))
+    return emitOpError() << "input 'bias' has shape "
+                         << formatShape(shapeOf(bias))
                          << " which does not broadcast to the product's shape "
                          << formatShape(*shape);
   return verifyResultShape(*this, 0, *shape);

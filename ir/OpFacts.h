@@ -1,4 +1,5 @@
-//===- OpFacts.h - what the op table says about a ge op ----------*- C++ -*-===//
+//===- OpFacts.h - what the op table says about a ge op ----------*- C++
+//-*-===//
 //
 // Lookups over ir/GeOpTable.def for the dialect and the passes: the step a
 // fused elementwise program may take, the activations a fused cube op may

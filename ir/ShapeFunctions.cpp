@@ -131,9 +131,9 @@ FailureOr<Shape> mlir::ge::matmulShape(ArrayRef<int64_t> a, ArrayRef<int64_t> b,
     b2.push_back(1);
   int64_t ka = a2.back(), kb = b2[b2.size() - 2];
   if (!isDyn(ka) && !isDyn(kb) && ka != kb) {
-    (void)fail(why, "inner dims differ: A " + formatShape(a) + " has K = " +
-                        llvm::Twine(ka) + " but B " + formatShape(b) +
-                        " has K = " + llvm::Twine(kb));
+    (void)fail(why, "inner dims differ: A " + formatShape(a) +
+                        " has K = " + llvm::Twine(ka) + " but B " +
+                        formatShape(b) + " has K = " + llvm::Twine(kb));
     return failure();
   }
   FailureOr<Shape> batch = broadcastShapes(ArrayRef(a2).drop_back(2),
@@ -149,7 +149,8 @@ FailureOr<Shape> mlir::ge::matmulShape(ArrayRef<int64_t> a, ArrayRef<int64_t> b,
 }
 
 FailureOr<Shape> mlir::ge::gemmShape(ArrayRef<int64_t> a, ArrayRef<int64_t> b,
-                                     bool transA, bool transB, std::string *why) {
+                                     bool transA, bool transB,
+                                     std::string *why) {
   if (a.size() != 2 || b.size() != 2) {
     (void)fail(why, "Gemm needs 2-D A and B, got " + formatShape(a) + " and " +
                         formatShape(b));
@@ -170,15 +171,16 @@ FailureOr<Shape> mlir::ge::gemmShape(ArrayRef<int64_t> a, ArrayRef<int64_t> b,
 //===----------------------------------------------------------------------===//
 
 FailureOr<Shape> mlir::ge::reshapeShape(ArrayRef<int64_t> input,
-                                        ArrayRef<int64_t> target, bool allowzero,
-                                        std::string *why) {
+                                        ArrayRef<int64_t> target,
+                                        bool allowzero, std::string *why) {
   Shape out;
   int64_t inferIndex = -1;
   for (size_t i = 0; i < target.size(); ++i) {
     int64_t d = target[i];
     if (d == -1) {
       if (inferIndex >= 0) {
-        (void)fail(why, "shape " + formatShape(target) + " has more than one -1");
+        (void)fail(why,
+                   "shape " + formatShape(target) + " has more than one -1");
         return failure();
       }
       inferIndex = i;
@@ -267,11 +269,10 @@ void mlir::ge::sliceDim(int64_t dim, int64_t start, int64_t end, int64_t step,
   clampedStart = start;
 }
 
-FailureOr<Shape> mlir::ge::sliceShape(ArrayRef<int64_t> input,
-                                      ArrayRef<int64_t> starts,
-                                      ArrayRef<int64_t> ends,
-                                      ArrayRef<int64_t> axes,
-                                      ArrayRef<int64_t> steps, std::string *why) {
+FailureOr<Shape>
+mlir::ge::sliceShape(ArrayRef<int64_t> input, ArrayRef<int64_t> starts,
+                     ArrayRef<int64_t> ends, ArrayRef<int64_t> axes,
+                     ArrayRef<int64_t> steps, std::string *why) {
   size_t n = starts.size();
   if (ends.size() != n || (!axes.empty() && axes.size() != n) ||
       (!steps.empty() && steps.size() != n)) {
@@ -368,8 +369,9 @@ FailureOr<Shape> mlir::ge::transposeShape(ArrayRef<int64_t> input,
   llvm::SmallVector<bool> seen(rank, false);
   for (int64_t p : perm) {
     if (p < 0 || p >= rank || seen[p]) {
-      (void)fail(why, "perm " + formatShape(perm) + " is not a permutation of [0, " +
-                          llvm::Twine(rank) + ")");
+      (void)fail(why, "perm " + formatShape(perm) +
+                          " is not a permutation of [0, " + llvm::Twine(rank) +
+                          ")");
       return failure();
     }
     seen[p] = true;

@@ -57,12 +57,14 @@ struct WindowParams {
 
 /// Checks attribute lengths (kernel rank = spatial rank, pads 2x, values
 /// positive) against `spatialRank`.
-LogicalResult verifyWindowParams(const WindowParams &params, int64_t spatialRank,
+LogicalResult verifyWindowParams(const WindowParams &params,
+                                 int64_t spatialRank,
                                  std::string *why = nullptr);
 
 /// The explicit [begin..., end...] pads a window implies for `inSpatial`
 /// (computes SAME_* pads; VALID gives zeros). Dynamic dims give 0 pads.
-Shape resolvePads(llvm::ArrayRef<int64_t> inSpatial, const WindowParams &params);
+Shape resolvePads(llvm::ArrayRef<int64_t> inSpatial,
+                  const WindowParams &params);
 
 /// Spatial output dims of a conv or pool over `inSpatial`.
 FailureOr<Shape> windowOutputShape(llvm::ArrayRef<int64_t> inSpatial,
@@ -96,12 +98,14 @@ Shape reduceShape(llvm::ArrayRef<int64_t> input, llvm::ArrayRef<int64_t> axes,
 
 /// numpy matmul: 1-D operands are promoted and the promoted dim removed;
 /// batch dims broadcast.
-FailureOr<Shape> matmulShape(llvm::ArrayRef<int64_t> a, llvm::ArrayRef<int64_t> b,
+FailureOr<Shape> matmulShape(llvm::ArrayRef<int64_t> a,
+                             llvm::ArrayRef<int64_t> b,
                              std::string *why = nullptr);
 
 /// Gemm: [M, N] from 2-D A and B and the transposition flags.
 FailureOr<Shape> gemmShape(llvm::ArrayRef<int64_t> a, llvm::ArrayRef<int64_t> b,
-                           bool transA, bool transB, std::string *why = nullptr);
+                           bool transA, bool transB,
+                           std::string *why = nullptr);
 
 /// ONNX Reshape: 0 copies the input dim (unless allowzero), one -1 is inferred.
 FailureOr<Shape> reshapeShape(llvm::ArrayRef<int64_t> input,
@@ -109,12 +113,10 @@ FailureOr<Shape> reshapeShape(llvm::ArrayRef<int64_t> input,
                               std::string *why = nullptr);
 
 /// ONNX Slice over constant starts/ends/axes/steps (axes, steps may be empty).
-FailureOr<Shape> sliceShape(llvm::ArrayRef<int64_t> input,
-                            llvm::ArrayRef<int64_t> starts,
-                            llvm::ArrayRef<int64_t> ends,
-                            llvm::ArrayRef<int64_t> axes,
-                            llvm::ArrayRef<int64_t> steps,
-                            std::string *why = nullptr);
+FailureOr<Shape>
+sliceShape(llvm::ArrayRef<int64_t> input, llvm::ArrayRef<int64_t> starts,
+           llvm::ArrayRef<int64_t> ends, llvm::ArrayRef<int64_t> axes,
+           llvm::ArrayRef<int64_t> steps, std::string *why = nullptr);
 
 /// The clamped start index and element count of one sliced dim of size `dim`
 /// (static); used by the slice verifier and folder.
@@ -129,7 +131,8 @@ FailureOr<Shape> unsqueezeShape(llvm::ArrayRef<int64_t> input,
                                 llvm::ArrayRef<int64_t> axes,
                                 std::string *why = nullptr);
 
-/// Transpose by `perm` (reverse when empty); fails unless perm is a permutation.
+/// Transpose by `perm` (reverse when empty); fails unless perm is a
+/// permutation.
 FailureOr<Shape> transposeShape(llvm::ArrayRef<int64_t> input,
                                 llvm::ArrayRef<int64_t> perm,
                                 std::string *why = nullptr);

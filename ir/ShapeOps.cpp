@@ -51,9 +51,10 @@ LogicalResult ConstantOfShapeOp::verify() {
   Type resultElement = getOutput().getType().getElementType();
   if (std::optional<ElementsAttr> value = getValue()) {
     if (value->getNumElements() != 1)
-      return emitOpError() << "attribute 'value' must hold exactly one element, "
-                              "it has "
-                           << value->getNumElements();
+      return emitOpError()
+             << "attribute 'value' must hold exactly one element, "
+                "it has "
+             << value->getNumElements();
     if (value->getElementType() != resultElement)
       return emitOpError() << "attribute 'value' has element type "
                            << value->getElementType() << " but the result has "
@@ -65,13 +66,14 @@ LogicalResult ConstantOfShapeOp::verify() {
   if (std::optional<SmallVector<int64_t>> dims = getConstantInts(getInput())) {
     for (int64_t d : *dims)
       if (d < 0)
-        return emitOpError() << "shape " << formatShape(*dims)
-                             << " has a negative dim";
+        return emitOpError()
+               << "shape " << formatShape(*dims) << " has a negative dim";
     return verifyResultShape(*this, 0, *dims);
   }
   int64_t length = lengthOf(getInput());
   if (!isDyn(length) && length != getOutput().getType().getRank())
-    return emitOpError() << "result has rank " << getOutput().getType().getRank()
+    return emitOpError() << "result has rank "
+                         << getOutput().getType().getRank()
                          << " but the shape operand has " << length << " dims";
   return success();
 }
@@ -84,7 +86,8 @@ LogicalResult ExpandOp::verify() {
     std::string why;
     FailureOr<Shape> shape = broadcastShapes(input, *dims, &why);
     if (failed(shape))
-      return emitOpError() << "input does not expand to the shape operand: " << why;
+      return emitOpError() << "input does not expand to the shape operand: "
+                           << why;
     return verifyResultShape(*this, 0, *shape);
   }
   int64_t length = lengthOf(getShape());
@@ -102,7 +105,8 @@ LogicalResult FlattenOp::verify() {
   if (axis < -rank || axis > rank)
     return emitOpError() << "attribute 'axis' is " << axis
                          << " but the input has rank " << rank
-                         << " (allowed range [" << -rank << ", " << rank << "])";
+                         << " (allowed range [" << -rank << ", " << rank
+                         << "])";
   if (axis < 0)
     axis += rank;
   return verifyResultShape(*this, 0,
@@ -118,7 +122,8 @@ LogicalResult GatherOp::verify() {
   if (failed(verifyAxisAttr(*this, "axis", getAxis(), rank)))
     return failure();
   int64_t axis = *normalizeAxis(getAxis(), rank);
-  if (std::optional<SmallVector<int64_t>> indices = getConstantInts(getIndices());
+  if (std::optional<SmallVector<int64_t>> indices =
+          getConstantInts(getIndices());
       indices && !isDyn(data[axis])) {
     for (int64_t i : *indices)
       if (i < -data[axis] || i >= data[axis])
@@ -132,8 +137,9 @@ LogicalResult GatherOp::verify() {
 LogicalResult PadOp::verify() {
   StringRef mode = getMode();
   if (!llvm::is_contained({"constant", "reflect", "edge", "wrap"}, mode))
-    return emitOpError() << "attribute 'mode' is \"" << mode
-                         << "\" but must be one of constant, reflect, edge, wrap";
+    return emitOpError()
+           << "attribute 'mode' is \"" << mode
+           << "\" but must be one of constant, reflect, edge, wrap";
   if (failed(verifyRank1Operand(*this, "pads", getPads())) ||
       failed(verifyRank1Operand(*this, "axes", getAxes())) ||
       failed(verifyScalarOperand(*this, "constant_value", getConstantValue())))
@@ -166,7 +172,8 @@ LogicalResult PadOp::verify() {
   if (!isDyn(padsLength) && padsLength != 2 * numAxes)
     return emitOpError() << "operand 'pads' has " << padsLength
                          << " values but expected " << 2 * numAxes
-                         << " (begin and end for each of " << numAxes << " axes)";
+                         << " (begin and end for each of " << numAxes
+                         << " axes)";
   std::optional<SmallVector<int64_t>> pads = getConstantInts(getPads());
   if (!pads)
     return verifyResultShape(*this, 0, SmallVector<int64_t>(rank, kDynamic));
@@ -177,8 +184,8 @@ LogicalResult PadOp::verify() {
       continue;
     out[axis] += (*pads)[i] + (*pads)[i + numAxes];
     if (out[axis] < 0)
-      return emitOpError() << "pads " << formatShape(*pads)
-                           << " crop dim " << axis << " below zero";
+      return emitOpError() << "pads " << formatShape(*pads) << " crop dim "
+                           << axis << " below zero";
   }
   return verifyResultShape(*this, 0, out);
 }
@@ -248,8 +255,7 @@ static std::pair<int64_t, int64_t> shapeRange(int64_t rank, int64_t start,
 }
 
 LogicalResult ShapeOp::verify() {
-  auto [start, end] =
-      shapeRange(rankOf(getData()), getStart(), getEnd());
+  auto [start, end] = shapeRange(rankOf(getData()), getStart(), getEnd());
   return verifyResultShape(*this, 0, {end - start});
 }
 
@@ -261,7 +267,8 @@ LogicalResult SliceOp::verify() {
       continue;
     if (failed(verifyRank1Operand(*this, names[i], operands[i])))
       return failure();
-    int64_t length = lengthOf(operands[i]), startsLength = lengthOf(getStarts());
+    int64_t length = lengthOf(operands[i]),
+            startsLength = lengthOf(getStarts());
     if (!isDyn(length) && !isDyn(startsLength) && length != startsLength)
       return emitOpError() << "operand '" << names[i] << "' has " << length
                            << " values but 'starts' has " << startsLength;
@@ -275,11 +282,12 @@ LogicalResult SliceOp::verify() {
   if (getSteps())
     steps = getConstantInts(getSteps());
   if (!starts || !ends || (getAxes() && !axes) || (getSteps() && !steps))
-    return verifyResultShape(*this, 0, SmallVector<int64_t>(data.size(), kDynamic));
+    return verifyResultShape(*this, 0,
+                             SmallVector<int64_t>(data.size(), kDynamic));
   std::string why;
-  FailureOr<Shape> shape =
-      sliceShape(data, *starts, *ends, axes ? ArrayRef<int64_t>(*axes) : std::nullopt,
-                 steps ? ArrayRef<int64_t>(*steps) : std::nullopt, &why);
+  FailureOr<Shape> shape = sliceShape(
+      data, *starts, *ends, axes ? ArrayRef<int64_t>(*axes) : std::nullopt,
+      steps ? ArrayRef<int64_t>(*steps) : std::nullopt, &why);
   if (failed(shape))
     return emitOpError() << why;
   return verifyResultShape(*this, 0, *shape);
@@ -308,7 +316,8 @@ LogicalResult SplitOp::verify() {
     int64_t length = lengthOf(getSplit());
     if (!isDyn(length) && length != numOutputs)
       return emitOpError() << "operand 'split' has " << length
-                           << " values but the op has " << numOutputs << " results";
+                           << " values but the op has " << numOutputs
+                           << " results";
     std::optional<SmallVector<int64_t>> split = getConstantInts(getSplit());
     if (!split)
       sizes.assign(numOutputs, kDynamic);
@@ -316,13 +325,14 @@ LogicalResult SplitOp::verify() {
       int64_t sum = 0;
       for (int64_t s : *split) {
         if (s < 0)
-          return emitOpError() << "split " << formatShape(*split)
-                               << " has a negative size";
+          return emitOpError()
+                 << "split " << formatShape(*split) << " has a negative size";
         sum += s;
       }
       if (!isDyn(dim) && sum != dim)
-        return emitOpError() << "split " << formatShape(*split) << " sums to "
-                             << sum << " but dim " << axis << " has size " << dim;
+        return emitOpError()
+               << "split " << formatShape(*split) << " sums to " << sum
+               << " but dim " << axis << " has size " << dim;
       sizes = *split;
     }
   } else if (isDyn(dim)) {
@@ -393,7 +403,8 @@ LogicalResult TileOp::verify() {
                          << " values but the input has rank " << input.size();
   std::optional<SmallVector<int64_t>> repeats = getConstantInts(getRepeats());
   if (!repeats)
-    return verifyResultShape(*this, 0, SmallVector<int64_t>(input.size(), kDynamic));
+    return verifyResultShape(*this, 0,
+                             SmallVector<int64_t>(input.size(), kDynamic));
   Shape out;
   for (auto [d, r] : llvm::zip(input, *repeats)) {
     if (r < 0)
@@ -422,18 +433,21 @@ LogicalResult ResizeOp::verify() {
   if (!llvm::is_contained({"nearest", "linear", "cubic"}, getMode()))
     return emitOpError() << "attribute 'mode' is \"" << getMode()
                          << "\" but must be nearest, linear or cubic";
-  // tf_half_pixel_for_nn left the spec in opset 13 but converted models keep it.
+  // tf_half_pixel_for_nn left the spec in opset 13 but converted models keep
+  // it.
   if (!llvm::is_contained({"half_pixel", "pytorch_half_pixel", "align_corners",
                            "asymmetric", "tf_crop_and_resize",
                            "tf_half_pixel_for_nn"},
                           getCoordinateTransformationMode()))
-    return emitOpError() << "attribute 'coordinate_transformation_mode' is \""
-                         << getCoordinateTransformationMode()
-                         << "\" but must be one of half_pixel, pytorch_half_pixel, "
-                            "align_corners, asymmetric, tf_crop_and_resize, "
-                            "tf_half_pixel_for_nn";
-  if (!llvm::is_contained({"round_prefer_floor", "round_prefer_ceil", "floor", "ceil"},
-                          getNearestMode()))
+    return emitOpError()
+           << "attribute 'coordinate_transformation_mode' is \""
+           << getCoordinateTransformationMode()
+           << "\" but must be one of half_pixel, pytorch_half_pixel, "
+              "align_corners, asymmetric, tf_crop_and_resize, "
+              "tf_half_pixel_for_nn";
+  if (!llvm::is_contained(
+          {"round_prefer_floor", "round_prefer_ceil", "floor", "ceil"},
+          getNearestMode()))
     return emitOpError() << "attribute 'nearest_mode' is \"" << getNearestMode()
                          << "\" but must be one of round_prefer_floor, "
                             "round_prefer_ceil, floor, ceil";

@@ -18,8 +18,8 @@ LogicalResult mlir::ge::detail::verifyResultShape(Operation *op, unsigned index,
   ArrayRef<int64_t> actual = shapeOf(op->getResult(index));
   bool ok = actual.size() == expected.size();
   for (size_t i = 0; ok && i < actual.size(); ++i)
-    ok = ShapedType::isDynamic(actual[i]) || ShapedType::isDynamic(expected[i]) ||
-         actual[i] == expected[i];
+    ok = ShapedType::isDynamic(actual[i]) ||
+         ShapedType::isDynamic(expected[i]) || actual[i] == expected[i];
   if (ok)
     return success();
   auto diag = op->emitOpError();
@@ -59,10 +59,10 @@ LogicalResult mlir::ge::detail::verifyBroadcastOp(Operation *op) {
 LogicalResult mlir::ge::detail::verifyAxisAttr(Operation *op, StringRef name,
                                                int64_t axis, int64_t rank) {
   if (axis < -rank || axis >= rank)
-    return op->emitOpError() << "attribute '" << name << "' is " << axis
-                             << " but the input has rank " << rank
-                             << " (allowed range [" << -rank << ", " << rank
-                             << "))";
+    return op->emitOpError()
+           << "attribute '" << name << "' is " << axis
+           << " but the input has rank " << rank << " (allowed range [" << -rank
+           << ", " << rank << "))";
   return success();
 }
 
@@ -80,9 +80,9 @@ LogicalResult mlir::ge::detail::verifyScalarOperand(Operation *op,
     return success();
   int64_t n = numElements(shapeOf(v));
   if (!ShapedType::isDynamic(n) && n != 1)
-    return op->emitOpError() << "operand '" << name << "' has shape "
-                             << formatShape(shapeOf(v))
-                             << " but must hold exactly one element";
+    return op->emitOpError()
+           << "operand '" << name << "' has shape " << formatShape(shapeOf(v))
+           << " but must hold exactly one element";
   return success();
 }
 
@@ -96,9 +96,10 @@ LogicalResult mlir::ge::detail::verifyRank1Operand(Operation *op,
   return success();
 }
 
-LogicalResult mlir::ge::detail::verifyReduceOp(
-    Operation *op, std::optional<ArrayRef<int64_t>> axes, int64_t keepdims,
-    bool noopWithEmptyAxes) {
+LogicalResult
+mlir::ge::detail::verifyReduceOp(Operation *op,
+                                 std::optional<ArrayRef<int64_t>> axes,
+                                 int64_t keepdims, bool noopWithEmptyAxes) {
   if (failed(verifyFlagAttr(op, "keepdims", keepdims)))
     return failure();
   ArrayRef<int64_t> input = shapeOf(op->getOperand(0));

@@ -38,8 +38,9 @@ LogicalResult mlir::ge::verifyWindowParams(const WindowParams &p,
                                            std::string *why) {
   if (!llvm::is_contained({"NOTSET", "SAME_UPPER", "SAME_LOWER", "VALID"},
                           p.autoPad))
-    return fail(why, "auto_pad \"" + p.autoPad +
-                         "\" is not one of NOTSET, SAME_UPPER, SAME_LOWER, VALID");
+    return fail(why,
+                "auto_pad \"" + p.autoPad +
+                    "\" is not one of NOTSET, SAME_UPPER, SAME_LOWER, VALID");
   auto checkList = [&](StringRef name, ArrayRef<int64_t> values,
                        int64_t expectedSize, int64_t min) -> LogicalResult {
     if (values.empty())
@@ -47,7 +48,8 @@ LogicalResult mlir::ge::verifyWindowParams(const WindowParams &p,
     if ((int64_t)values.size() != expectedSize)
       return fail(why, name + " has " + llvm::Twine(values.size()) +
                            " values but the input has " +
-                           llvm::Twine(spatialRank) + " spatial dims (expected " +
+                           llvm::Twine(spatialRank) +
+                           " spatial dims (expected " +
                            llvm::Twine(expectedSize) + ")");
     // The upper bound keeps the window arithmetic ((k - 1) * dilation + 1,
     // in + pads) inside int64_t whatever a model declares.
@@ -66,7 +68,8 @@ LogicalResult mlir::ge::verifyWindowParams(const WindowParams &p,
   return success();
 }
 
-Shape mlir::ge::resolvePads(ArrayRef<int64_t> inSpatial, const WindowParams &p) {
+Shape mlir::ge::resolvePads(ArrayRef<int64_t> inSpatial,
+                            const WindowParams &p) {
   size_t n = inSpatial.size();
   Shape pads(2 * n, 0);
   if (p.autoPad == "VALID")
@@ -109,9 +112,10 @@ FailureOr<Shape> mlir::ge::windowOutputShape(ArrayRef<int64_t> inSpatial,
     int64_t effK = (p.kernel[i] - 1) * at(p.dilations, i, 1) + 1;
     int64_t effIn = inSpatial[i] + pads[i] + pads[i + n];
     if (effIn < effK) {
-      (void)fail(why, "window of size " + llvm::Twine(effK) +
-                          " (kernel with dilation) exceeds the padded input size " +
-                          llvm::Twine(effIn) + " at spatial dim " + llvm::Twine(i));
+      (void)fail(why,
+                 "window of size " + llvm::Twine(effK) +
+                     " (kernel with dilation) exceeds the padded input size " +
+                     llvm::Twine(effIn) + " at spatial dim " + llvm::Twine(i));
       return failure();
     }
     int64_t positions = p.ceilMode ? (effIn - effK + stride - 1) / stride
@@ -123,15 +127,18 @@ FailureOr<Shape> mlir::ge::windowOutputShape(ArrayRef<int64_t> inSpatial,
 
 /// The checks Conv and ConvTranspose share: ranks of X and W, group, and the
 /// window attributes against the spatial rank.
-static LogicalResult verifyConvOperands(ArrayRef<int64_t> x, ArrayRef<int64_t> w,
-                                        int64_t group, const WindowParams &params,
-                                        llvm::StringRef opName, std::string *why) {
+static LogicalResult verifyConvOperands(ArrayRef<int64_t> x,
+                                        ArrayRef<int64_t> w, int64_t group,
+                                        const WindowParams &params,
+                                        llvm::StringRef opName,
+                                        std::string *why) {
   if (x.size() < 3)
     return fail(why, "input 'X' has rank " + llvm::Twine(x.size()) + " but " +
                          opName + " needs rank >= 3");
   if (w.size() != x.size())
     return fail(why, "weight 'W' has rank " + llvm::Twine(w.size()) +
-                         " but the input 'X' has rank " + llvm::Twine(x.size()));
+                         " but the input 'X' has rank " +
+                         llvm::Twine(x.size()));
   if (group < 1)
     return fail(why, "group " + llvm::Twine(group) + " must be >= 1");
   return verifyWindowParams(params, x.size() - 2, why);
@@ -145,8 +152,9 @@ FailureOr<Shape> mlir::ge::convOutputShape(ArrayRef<int64_t> x,
     return failure();
   int64_t spatialRank = x.size() - 2;
   if (!isDyn(x[1]) && !isDyn(w[1]) && x[1] != w[1] * group) {
-    (void)fail(why, "input 'X' has " + llvm::Twine(x[1]) +
-                        " channels but W[1] * group = " + llvm::Twine(w[1] * group));
+    (void)fail(why,
+               "input 'X' has " + llvm::Twine(x[1]) +
+                   " channels but W[1] * group = " + llvm::Twine(w[1] * group));
     return failure();
   }
   if (!isDyn(w[0]) && w[0] % group != 0) {
@@ -189,20 +197,21 @@ FailureOr<Shape> mlir::ge::convTransposeOutputShape(
   int64_t spatialRank = x.size() - 2;
   if (!outputPadding.empty() && (int64_t)outputPadding.size() != spatialRank) {
     (void)fail(why, "output_padding has " + llvm::Twine(outputPadding.size()) +
-                        " values but the input has " + llvm::Twine(spatialRank) +
-                        " spatial dims");
+                        " values but the input has " +
+                        llvm::Twine(spatialRank) + " spatial dims");
     return failure();
   }
   if (!outputShape.empty() && (int64_t)outputShape.size() != spatialRank &&
       outputShape.size() != x.size()) {
     (void)fail(why, "output_shape has " + llvm::Twine(outputShape.size()) +
-                        " values but the input has " + llvm::Twine(spatialRank) +
-                        " spatial dims");
+                        " values but the input has " +
+                        llvm::Twine(spatialRank) + " spatial dims");
     return failure();
   }
   if (!isDyn(x[1]) && !isDyn(w[0]) && x[1] != w[0]) {
     (void)fail(why, "input 'X' has " + llvm::Twine(x[1]) +
-                        " channels but the weight 'W' has " + llvm::Twine(w[0]));
+                        " channels but the weight 'W' has " +
+                        llvm::Twine(w[0]));
     return failure();
   }
   Shape out{x[0], isDyn(w[1]) ? kDynamic : w[1] * group};
@@ -222,9 +231,10 @@ FailureOr<Shape> mlir::ge::convTransposeOutputShape(
       out.push_back(in * stride);
       continue;
     }
-    int64_t padSum = params.autoPad == "VALID"
-                         ? 0
-                         : at(params.pads, i, 0) + at(params.pads, i + spatialRank, 0);
+    int64_t padSum =
+        params.autoPad == "VALID"
+            ? 0
+            : at(params.pads, i, 0) + at(params.pads, i + spatialRank, 0);
     int64_t dim = stride * (in - 1) + at(outputPadding, i, 0) +
                   (k - 1) * at(params.dilations, i, 1) + 1 - padSum;
     if (dim < 1) {

@@ -85,16 +85,16 @@ mlir::LogicalResult applyAnnotations(mlir::func::FuncOp func,
     if (auto stream = mlir::dyn_cast<mlir::ge::NpuStreamSwitchOp>(scope)) {
       attrs.push_back(b.getNamedAttr(GeDialect::kStreamLabelAttr,
                                      b.getStringAttr(stream.getTag())));
-      attrs.push_back(b.getNamedAttr(
-          GeDialect::kStreamPriorityAttr,
-          b.getI64IntegerAttr(int64_t(stream.getPriority()))));
+      attrs.push_back(
+          b.getNamedAttr(GeDialect::kStreamPriorityAttr,
+                         b.getI64IntegerAttr(int64_t(stream.getPriority()))));
       attrs.push_back(b.getNamedAttr(GeDialect::kInnerParallelAttr,
                                      b.getBoolAttr(stream.getInnerParallel())));
     } else {
       auto limit = mlir::cast<mlir::ge::LimitCoreNumOp>(scope);
-      attrs.push_back(b.getNamedAttr(
-          GeDialect::kAicoreNumAttr,
-          b.getI64IntegerAttr(int64_t(limit.getAicoreNum()))));
+      attrs.push_back(
+          b.getNamedAttr(GeDialect::kAicoreNumAttr,
+                         b.getI64IntegerAttr(int64_t(limit.getAicoreNum()))));
       attrs.push_back(b.getNamedAttr(
           GeDialect::kVectorcoreNumAttr,
           b.getI64IntegerAttr(int64_t(limit.getVectorcoreNum()))));
@@ -106,8 +106,7 @@ mlir::LogicalResult applyAnnotations(mlir::func::FuncOp func,
 
 namespace {
 
-struct ApplyAnnotationsPass
-    : impl::ApplyAnnotationsBase<ApplyAnnotationsPass> {
+struct ApplyAnnotationsPass : impl::ApplyAnnotationsBase<ApplyAnnotationsPass> {
   using ApplyAnnotationsBase::ApplyAnnotationsBase;
 
   void runOnOperation() override {

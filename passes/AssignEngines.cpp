@@ -12,7 +12,6 @@
 #include "passes/emit/KernelPlanning.h"
 #include "passes/emit/OpDefBuilder.h"
 
-
 namespace geflow::passes {
 
 #define GEN_PASS_DEF_ASSIGNENGINES

@@ -28,7 +28,8 @@ namespace geflow::passes {
 
 namespace {
 
-uint32_t intAttrOr(mlir::Operation *op, llvm::StringRef name, int64_t fallback) {
+uint32_t intAttrOr(mlir::Operation *op, llvm::StringRef name,
+                   int64_t fallback) {
   auto attr = op->getAttrOfType<mlir::IntegerAttr>(name);
   return uint32_t(attr ? attr.getInt() : fallback);
 }
@@ -67,11 +68,12 @@ TaskGraph buildTaskGraph(mlir::func::FuncOp func,
     node.name = nameFromLoc(op->getLoc());
     if (node.name.empty())
       node.name = op->getName().getStringRef().str();
-    auto engine = op->getAttrOfType<mlir::ge::EngineAttr>(GeDialect::kEngineAttr);
+    auto engine =
+        op->getAttrOfType<mlir::ge::EngineAttr>(GeDialect::kEngineAttr);
     // HOST work has no core group; the simulator times it as AICPU.
-    node.engine = engine ? runtimeEngine(engine.getValue())
-                               .value_or(rt::Engine::kAiCpu)
-                         : rt::Engine::kAiv;
+    node.engine =
+        engine ? runtimeEngine(engine.getValue()).value_or(rt::Engine::kAiCpu)
+               : rt::Engine::kAiv;
     node.blockDim = intAttrOr(op, kBlockDimAttr, 1);
     node.cost.flops = floatAttrOr(op, kFlopsAttr);
     node.cost.bytes = floatAttrOr(op, kBytesAttr);
@@ -118,7 +120,8 @@ struct AssignStreamsPass : impl::AssignStreamsBase<AssignStreamsPass> {
                         return isComputeOp(op) && !op->hasAttr(kBlockDimAttr)
                                    ? mlir::WalkResult::interrupt()
                                    : mlir::WalkResult::advance();
-                      }).wasInterrupted();
+                      })
+                      .wasInterrupted();
     if (!sized && mlir::failed(annotateTasks(func, rt::CostModel(spec),
                                              /*requireKernels=*/false)))
       return signalPassFailure();
@@ -141,10 +144,9 @@ struct AssignStreamsPass : impl::AssignStreamsBase<AssignStreamsPass> {
       op->setAttr(GeDialect::kStreamAttr, b.getI64IntegerAttr(stream));
     if (*streamMode == StreamMode::kAuto)
       func->setAttr(GeDialect::kPredictedMakespanAttr,
-                    b.getDenseI64ArrayAttr(
-                        {int64_t(assignment->singleNs),
-                         int64_t(assignment->labelsOnlyNs),
-                         int64_t(assignment->chosenNs)}));
+                    b.getDenseI64ArrayAttr({int64_t(assignment->singleNs),
+                                            int64_t(assignment->labelsOnlyNs),
+                                            int64_t(assignment->chosenNs)}));
   }
 };
 

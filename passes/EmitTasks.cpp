@@ -53,9 +53,9 @@ mlir::LogicalResult annotateTasks(mlir::func::FuncOp func,
       if (std::optional<rt::Engine> runtime = runtimeEngine(attr.getValue()))
         engine = *runtime;
     } else {
-      op->setAttr(mlir::ge::GeDialect::kEngineAttr,
-                  mlir::ge::EngineAttr::get(func.getContext(),
-                                            irEngine(engine)));
+      op->setAttr(
+          mlir::ge::GeDialect::kEngineAttr,
+          mlir::ge::EngineAttr::get(func.getContext(), irEngine(engine)));
     }
     uint32_t blockDim = chooseBlockDim(costModel, engine, plan->kernel,
                                        coreLimitFor(op, engine));

@@ -1,4 +1,5 @@
-//===- FuseGelu.cpp - decomposed GELU -> ge.gelu ---------------------------===//
+//===- FuseGelu.cpp - decomposed GELU -> ge.gelu
+//---------------------------===//
 //
 // Pipeline step 3, op fusion (docs/architecture.md). Exporters before ONNX 20
 // write GELU as

@@ -72,10 +72,10 @@ llvm::Error GraphDumper::dump(const om::GraphDef &graph,
   llvm::SmallString<256> path(dir_);
   llvm::sys::path::append(
       path, llvm::formatv("ge_proto_{0:d5}_{1}.txt", nextIndex_, stage).str());
-  std::string text = llvm::formatv("# geflow graph '{0}' after {1}\n",
-                                   graph.name(), stage)
-                         .str() +
-                     graphText(graph);
+  std::string text =
+      llvm::formatv("# geflow graph '{0}' after {1}\n", graph.name(), stage)
+          .str() +
+      graphText(graph);
   rt::Status status = staging_
                           ? staging_->stage(std::string(path), {text})
                           : om::writeFileAtomically(std::string(path), text);

@@ -1,11 +1,12 @@
-//===- GraphDump.h - GE-style graph dumps between pipeline stages -*- C++ -*-===//
+//===- GraphDump.h - GE-style graph dumps between pipeline stages -*- C++
+//-*-===//
 //
-// `geflow compile --dump-graph DIR` writes ge_proto_<5-digit index>_<stage>.txt,
-// the GraphDef (emit/GraphBuilder.h) in protobuf text format, as GE's
-// DUMP_GE_GRAPH does: after import, after fusion (when fusion passes ran),
-// after logical stream assignment, after event insertion, and the built model.
-// The stages are keyed on pass arguments in one table (GraphDump.cpp), so the
-// dumps follow the pipeline as passes are added to it.
+// `geflow compile --dump-graph DIR` writes ge_proto_<5-digit
+// index>_<stage>.txt, the GraphDef (emit/GraphBuilder.h) in protobuf text
+// format, as GE's DUMP_GE_GRAPH does: after import, after fusion (when fusion
+// passes ran), after logical stream assignment, after event insertion, and the
+// built model. The stages are keyed on pass arguments in one table
+// (GraphDump.cpp), so the dumps follow the pipeline as passes are added to it.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEFLOW_PASSES_GRAPHDUMP_H

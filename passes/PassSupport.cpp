@@ -1,4 +1,5 @@
-//===- PassSupport.cpp - what several passes share -------------------------===//
+//===- PassSupport.cpp - what several passes share
+//-------------------------===//
 
 #include "passes/PassSupport.h"
 
@@ -12,8 +13,8 @@ llvm::Error makeError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
 
-mlir::LogicalResult loadSocSpecFor(mlir::Operation *anchor,
-                                   llvm::StringRef soc, rt::SocSpec &spec) {
+mlir::LogicalResult loadSocSpecFor(mlir::Operation *anchor, llvm::StringRef soc,
+                                   rt::SocSpec &spec) {
   rt::Status st = rt::loadSocSpec(soc.str(), spec);
   if (st.isOk())
     return mlir::success();

@@ -51,8 +51,8 @@ mlir::LogicalResult annotateTasks(mlir::func::FuncOp func,
 
 /// Loads the SoC preset or spec file `soc` for a pass option; on failure
 /// reports "SoC '<soc>': <why>" on `anchor`.
-mlir::LogicalResult loadSocSpecFor(mlir::Operation *anchor,
-                                   llvm::StringRef soc, rt::SocSpec &spec);
+mlir::LogicalResult loadSocSpecFor(mlir::Operation *anchor, llvm::StringRef soc,
+                                   rt::SocSpec &spec);
 
 /// Registers every pass of Passes.td and the `ge-pipeline` pipeline
 /// (Pipeline.cpp) with MLIR's pass registry, for geflow-opt.

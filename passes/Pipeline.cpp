@@ -75,9 +75,9 @@ const FusionPass kFusionPasses[] = {
 /// `--no-fuse` takes the names above, or `all`.
 llvm::Error checkFusionNames(const std::vector<std::string> &names) {
   for (const std::string &name : names) {
-    if (name == "all" ||
-        llvm::any_of(kFusionPasses,
-                     [&](const FusionPass &p) { return p.name == name; }))
+    if (name == "all" || llvm::any_of(kFusionPasses, [&](const FusionPass &p) {
+          return p.name == name;
+        }))
       continue;
     std::string valid = "all";
     for (const FusionPass &p : kFusionPasses)

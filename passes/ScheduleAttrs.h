@@ -15,11 +15,14 @@ namespace geflow::passes {
 using GeDialect = mlir::ge::GeDialect;
 
 /// On each op with results: workspace offset of every result (array<i64>).
-inline constexpr llvm::StringLiteral kOutputOffsetsAttr = GeDialect::kOutputOffsetsAttr;
+inline constexpr llvm::StringLiteral kOutputOffsetsAttr =
+    GeDialect::kOutputOffsetsAttr;
 /// On the function: workspace offset of every argument (array<i64>).
-inline constexpr llvm::StringLiteral kInputOffsetsAttr = GeDialect::kInputOffsetsAttr;
+inline constexpr llvm::StringLiteral kInputOffsetsAttr =
+    GeDialect::kInputOffsetsAttr;
 /// On the function: bytes of the workspace, with and without reuse (i64).
-inline constexpr llvm::StringLiteral kWorkspaceSizeAttr = GeDialect::kWorkspaceSizeAttr;
+inline constexpr llvm::StringLiteral kWorkspaceSizeAttr =
+    GeDialect::kWorkspaceSizeAttr;
 inline constexpr llvm::StringLiteral kWorkspaceSizeNoReuseAttr =
     GeDialect::kWorkspaceSizeNoReuseAttr;
 /// On each compute op: the task's block_dim (i64) and cost (f64).

@@ -2,9 +2,9 @@
 #include "runtime/Device.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
-#include <chrono>
 #include <thread>
 
 namespace geflow::rt {
@@ -427,9 +427,8 @@ Status Device::eventElapsedMs(Event *start, Event *end, float *ms) {
                             (n == 0 ? " was never recorded"
                                     : " has not completed; synchronize first"));
   }
-  *ms = static_cast<float>(static_cast<double>(end->latestNs_ -
-                                               start->latestNs_) /
-                           1e6);
+  *ms = static_cast<float>(
+      static_cast<double>(end->latestNs_ - start->latestNs_) / 1e6);
   return Status::ok();
 }
 

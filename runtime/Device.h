@@ -175,22 +175,22 @@ private:
   // stamps submit times, ordering comes from the stream locks).
   std::atomic<VirtualNs> hostNow_{0};
 
-  MemoryPool pool_;             // its own lock
-  WorkerPool workers_;          // its own lock
-  std::mutex simMu_;            // owns scheduler_ state and all sim fields
+  MemoryPool pool_;    // its own lock
+  WorkerPool workers_; // its own lock
+  std::mutex simMu_;   // owns scheduler_ state and all sim fields
   Scheduler scheduler_;
 
-  std::mutex registryMu_;       // guards streams_, events_, hostAllocs_
+  std::mutex registryMu_; // guards streams_, events_, hostAllocs_
   std::vector<std::unique_ptr<Stream>> streams_; // index = StreamId
   std::vector<std::unique_ptr<Event>> events_;   // index = event id
   std::unordered_set<void *> hostAllocs_;
   Stream *defaultStream_ = nullptr;
 
-  std::mutex orderMu_;          // guards Stream::clock_, Event record state
+  std::mutex orderMu_; // guards Stream::clock_, Event record state
 
   std::unique_ptr<StreamSanitizer> sanitizer_; // its own lock; null = off
 
-  std::mutex reportMu_;         // guards the two maps below
+  std::mutex reportMu_; // guards the two maps below
   std::map<uint64_t, std::shared_ptr<ReportQueue>> reportQueues_;
   std::map<StreamId, uint64_t> subscriptions_;
 };

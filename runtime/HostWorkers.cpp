@@ -13,7 +13,8 @@ bool inHostWork() { return tlsInHostWork; }
 
 void HostJob::runBlock(uint32_t idx) {
   Status st;
-  bool outer = tlsInHostWork; // the scheduler's thread may nest none, but be safe
+  bool outer =
+      tlsInHostWork; // the scheduler's thread may nest none, but be safe
   tlsInHostWork = true;
   try {
     if (fn_)
@@ -30,12 +31,12 @@ void HostJob::runBlock(uint32_t idx) {
   if (!st.isOk()) {
     std::lock_guard<std::mutex> lock(mu_);
     if (error_.isOk())
-      error_ = makeStatus(StatusCode::kKernelFailed,
-                          (name_ ? "kernel '" + *name_ + "'" : std::string("callback")) +
-                              " on stream " + std::to_string(stream_) +
-                              " failed in block " + std::to_string(idx) +
-                              "/" + std::to_string(blockDim_) + ": " +
-                              st.message());
+      error_ = makeStatus(
+          StatusCode::kKernelFailed,
+          (name_ ? "kernel '" + *name_ + "'" : std::string("callback")) +
+              " on stream " + std::to_string(stream_) + " failed in block " +
+              std::to_string(idx) + "/" + std::to_string(blockDim_) + ": " +
+              st.message());
   }
   // acq_rel: publish this block's writes; the last finisher wakes join().
   if (done_.fetch_add(1, std::memory_order_acq_rel) + 1 == blockDim_) {

@@ -8,11 +8,16 @@ namespace geflow::rt {
 
 const char *taskKindName(TaskKind k) {
   switch (k) {
-  case TaskKind::kKernel: return "KERNEL";
-  case TaskKind::kMemcpy: return "MEMCPY";
-  case TaskKind::kCallback: return "CALLBACK";
-  case TaskKind::kEventRecord: return "EVENT_RECORD";
-  case TaskKind::kEventWait: return "EVENT_WAIT";
+  case TaskKind::kKernel:
+    return "KERNEL";
+  case TaskKind::kMemcpy:
+    return "MEMCPY";
+  case TaskKind::kCallback:
+    return "CALLBACK";
+  case TaskKind::kEventRecord:
+    return "EVENT_RECORD";
+  case TaskKind::kEventWait:
+    return "EVENT_WAIT";
   }
   return "?";
 }
@@ -211,8 +216,8 @@ void Scheduler::releaseCores(Stream *s, const Task &t) {
     if (s->grantVector_)
       wakeCoreWaiters(CoreGroup::kVector);
     if (s->grantOther_) {
-      CoreGroup g = t.engine == Engine::kAiCpu ? CoreGroup::kAiCpu
-                                                : CoreGroup::kDvpp;
+      CoreGroup g =
+          t.engine == Engine::kAiCpu ? CoreGroup::kAiCpu : CoreGroup::kDvpp;
       free_[static_cast<int>(g)] += s->grantOther_;
       wakeCoreWaiters(g);
     }

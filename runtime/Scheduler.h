@@ -52,9 +52,7 @@ public:
                   const std::vector<Stream *> &streams);
 
   VirtualNs now() const { return now_; }
-  uint32_t freeCores(CoreGroup g) const {
-    return free_[static_cast<int>(g)];
-  }
+  uint32_t freeCores(CoreGroup g) const { return free_[static_cast<int>(g)]; }
 
   void setTraceEnabled(bool on) {
     traceEnabled_.store(on, std::memory_order_relaxed);

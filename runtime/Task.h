@@ -1,4 +1,5 @@
-//===- Task.h - What a stream carries --------------------------------------===//
+//===- Task.h - What a stream carries
+//--------------------------------------===//
 //
 // A task is one entry of a stream's FIFO: a kernel, a copy, a host callback, an
 // event record or an event wait. The host builds it at enqueue time; from then
@@ -77,8 +78,8 @@ struct Task {
   uint32_t blockDim = 1;
   uint32_t aicoreNum = 0;
   uint32_t vectorcoreNum = 0;
-  uint64_t seq = 0;        // 1-based position in its stream
-  VirtualNs submitNs = 0;  // device time the host last observed
+  uint64_t seq = 0;       // 1-based position in its stream
+  VirtualNs submitNs = 0; // device time the host last observed
   KernelCost cost;
   KernelFn fn;
   HostFn callback;

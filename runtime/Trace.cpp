@@ -21,10 +21,12 @@ std::string label(const TaskRecord &r) {
     return r.name.empty() ? std::string("kernel") : r.name;
   case TaskKind::kMemcpy:
     return std::string("memcpy ") + memcpyKindName(r.copyKind);
-  case TaskKind::kCallback: return "callback";
+  case TaskKind::kCallback:
+    return "callback";
   case TaskKind::kEventRecord:
     return "record event " + std::to_string(r.eventId);
-  case TaskKind::kEventWait: return "wait event " + std::to_string(r.eventId);
+  case TaskKind::kEventWait:
+    return "wait event " + std::to_string(r.eventId);
   }
   return "?";
 }
@@ -34,19 +36,24 @@ std::vector<std::pair<CoreGroup, uint32_t>> groupsOf(const TaskRecord &r) {
   if (r.kind != TaskKind::kKernel || r.coresGranted == 0)
     return {};
   switch (r.engine) {
-  case Engine::kAic: return {{CoreGroup::kCube, r.coresGranted}};
-  case Engine::kAiv: return {{CoreGroup::kVector, r.coresGranted}};
+  case Engine::kAic:
+    return {{CoreGroup::kCube, r.coresGranted}};
+  case Engine::kAiv:
+    return {{CoreGroup::kVector, r.coresGranted}};
   case Engine::kMix:
     return {{CoreGroup::kCube, r.coresGranted},
             {CoreGroup::kVector, r.vectorCoresGranted}};
-  case Engine::kAiCpu: return {{CoreGroup::kAiCpu, r.coresGranted}};
-  case Engine::kDvpp: return {{CoreGroup::kDvpp, r.coresGranted}};
+  case Engine::kAiCpu:
+    return {{CoreGroup::kAiCpu, r.coresGranted}};
+  case Engine::kDvpp:
+    return {{CoreGroup::kDvpp, r.coresGranted}};
   }
   return {};
 }
 
 json meta(const char *what, int pid, int tid, const std::string &name) {
-  json m = {{"ph", "M"}, {"name", what}, {"pid", pid}, {"args", {{"name", name}}}};
+  json m = {
+      {"ph", "M"}, {"name", what}, {"pid", pid}, {"args", {{"name", name}}}};
   if (tid >= 0)
     m["tid"] = tid;
   return m;
@@ -66,7 +73,8 @@ std::string chromeTraceJson(const std::vector<TaskRecord> &records) {
   for (const TaskRecord &r : records) {
     if (!streams.count(r.stream)) {
       streams[r.stream] = true;
-      events.push_back(meta("thread_name", kStreamPid, static_cast<int>(r.stream),
+      events.push_back(meta("thread_name", kStreamPid,
+                            static_cast<int>(r.stream),
                             "stream " + std::to_string(r.stream)));
     }
     json args = {{"stream", r.stream},
@@ -120,19 +128,21 @@ std::string chromeTraceJson(const std::vector<TaskRecord> &records) {
           events.push_back(meta("process_name", groupPid(group), -1,
                                 std::string(coreGroupName(group)) + " cores"));
         ends.push_back(0);
-        events.push_back(meta("thread_name", groupPid(group),
-                              static_cast<int>(group) * 1000 + static_cast<int>(lane),
-                              std::string(coreGroupName(group)) + " lane " +
-                                  std::to_string(lane)));
+        events.push_back(
+            meta("thread_name", groupPid(group),
+                 static_cast<int>(group) * 1000 + static_cast<int>(lane),
+                 std::string(coreGroupName(group)) + " lane " +
+                     std::to_string(lane)));
       }
       ends[lane] = r->endNs;
-      events.push_back({{"ph", "X"},
-                        {"name", label(*r)},
-                        {"pid", groupPid(group)},
-                        {"tid", static_cast<int>(group) * 1000 + static_cast<int>(lane)},
-                        {"ts", us(r->startNs)},
-                        {"dur", us(r->endNs - r->startNs)},
-                        {"args", {{"stream", r->stream}, {"cores", cores}}}});
+      events.push_back(
+          {{"ph", "X"},
+           {"name", label(*r)},
+           {"pid", groupPid(group)},
+           {"tid", static_cast<int>(group) * 1000 + static_cast<int>(lane)},
+           {"ts", us(r->startNs)},
+           {"dur", us(r->endNs - r->startNs)},
+           {"args", {{"stream", r->stream}, {"cores", cores}}}});
       deltas[group][r->startNs] += cores;
       deltas[group][r->endNs] -= cores;
     }
@@ -141,11 +151,12 @@ std::string chromeTraceJson(const std::vector<TaskRecord> &records) {
     int64_t busy = 0;
     for (auto [t, d] : changes) {
       busy += d;
-      events.push_back({{"ph", "C"},
-                        {"name", std::string(coreGroupName(group)) + " cores busy"},
-                        {"pid", groupPid(group)},
-                        {"ts", us(t)},
-                        {"args", {{"busy", busy}}}});
+      events.push_back(
+          {{"ph", "C"},
+           {"name", std::string(coreGroupName(group)) + " cores busy"},
+           {"pid", groupPid(group)},
+           {"ts", us(t)},
+           {"args", {{"busy", busy}}}});
     }
   }
   json doc = {{"traceEvents", events}, {"displayTimeUnit", "ns"}};

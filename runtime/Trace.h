@@ -22,17 +22,17 @@ struct TaskRecord {
   TaskKind kind = TaskKind::kKernel;
   Engine engine = Engine::kAic; // kernels only
   StreamId stream = 0;
-  uint64_t seq = 0;             // position in its stream
+  uint64_t seq = 0; // position in its stream
   uint32_t blockDim = 0;
-  uint32_t coresGranted = 0;    // cores of the engine's main group
+  uint32_t coresGranted = 0;       // cores of the engine's main group
   uint32_t vectorCoresGranted = 0; // MIX: the vector cores taken along
   // Cores x time the kernel's waves held, for utilisation: later waves may
   // get fewer cores than the peak above.
   VirtualNs coreTimeNs = 0;       // of the engine's main group
   VirtualNs vectorCoreTimeNs = 0; // MIX: of the vector cores taken along
-  uint32_t eventId = UINT32_MAX; // record / wait
-  uint64_t eventSeq = 0;        // which record
-  uint64_t bytes = 0;           // memcpy
+  uint32_t eventId = UINT32_MAX;  // record / wait
+  uint64_t eventSeq = 0;          // which record
+  uint64_t bytes = 0;             // memcpy
   MemcpyKind copyKind = MemcpyKind::kHostToDevice;
   bool failed = false;
   VirtualNs submitNs = 0; // device time the host had observed at enqueue

@@ -1,4 +1,5 @@
-//===- PipelineSample.cpp - A three-stage inference pipeline, 1 vs 3 streams ===//
+//===- PipelineSample.cpp - A three-stage inference pipeline, 1 vs 3 streams
+//===//
 //
 // preprocess (vector cores, or DVPP) -> inference (cube cores) ->
 // postprocess (vector cores), over N batches, written against the AscendCL-
@@ -30,7 +31,7 @@ constexpr int kImages = 32, kFeatures = 64, kClasses = 10;
   do {                                                                         \
     aclError _e = (expr);                                                      \
     if (_e != ACL_SUCCESS) {                                                   \
-      std::fprintf(stderr, "error: %s failed: %s (%d): %s\n", #expr,          \
+      std::fprintf(stderr, "error: %s failed: %s (%d): %s\n", #expr,           \
                    geflowrtGetErrorName(_e), _e, aclGetRecentErrMsg());        \
       std::exit(1);                                                            \
     }                                                                          \
@@ -104,9 +105,8 @@ struct RunResult {
 };
 
 geflowrtKernelDesc stage(const char *name, const char *opType,
-                         geflowrtEngine engine, uint32_t blockDim,
-                         double flops, double bytes, geflowrtKernelFunc fn,
-                         Batch *b) {
+                         geflowrtEngine engine, uint32_t blockDim, double flops,
+                         double bytes, geflowrtKernelFunc fn, Batch *b) {
   geflowrtKernelDesc k{};
   k.name = name;
   k.opType = opType;
@@ -151,7 +151,8 @@ RunResult run(const Options &opt, int numStreams, const float *weightsDev,
                           kImages * kClasses * sizeof(float),
                           ACL_MEM_MALLOC_HUGE_FIRST));
     CHECK_ACL(aclrtMalloc(reinterpret_cast<void **>(&b.labelsDev),
-                          kImages * sizeof(int32_t), ACL_MEM_MALLOC_HUGE_FIRST));
+                          kImages * sizeof(int32_t),
+                          ACL_MEM_MALLOC_HUGE_FIRST));
     b.weightsDev = weightsDev;
   }
 
@@ -171,9 +172,9 @@ RunResult run(const Options &opt, int numStreams, const float *weightsDev,
     aclrtStream pre = streams[0], inf = streams[1], post = streams[2];
     // Preprocess: upload the raw batch, decode/resize/normalise.
     CHECK_ACL(aclrtRecordEvent(times[0].begin[i], pre));
-    CHECK_ACL(aclrtMemcpyAsync(b->rawDev, kImages * kFeatures,
-                               inputs[i].data(), kImages * kFeatures,
-                               ACL_MEMCPY_HOST_TO_DEVICE, pre));
+    CHECK_ACL(aclrtMemcpyAsync(b->rawDev, kImages * kFeatures, inputs[i].data(),
+                               kImages * kFeatures, ACL_MEMCPY_HOST_TO_DEVICE,
+                               pre));
     geflowrtKernelDesc k =
         stage("preprocess", "ImageNormalize", preEngine, preBlocks, 2.7e9,
               kImages * imageBytes * 5, preprocess, b);
@@ -191,8 +192,8 @@ RunResult run(const Options &opt, int numStreams, const float *weightsDev,
     if (numStreams > 1)
       CHECK_ACL(aclrtStreamWaitEvent(post, times[1].end[i]));
     CHECK_ACL(aclrtRecordEvent(times[2].begin[i], post));
-    k = stage("postprocess", "SoftmaxTopK", GEFLOW_ENGINE_AIV, 16, 2.7e9,
-              1e6, postprocess, b);
+    k = stage("postprocess", "SoftmaxTopK", GEFLOW_ENGINE_AIV, 16, 2.7e9, 1e6,
+              postprocess, b);
     CHECK_ACL(geflowrtLaunchKernel(&k, post));
     CHECK_ACL(aclrtMemcpyAsync(&labels[static_cast<size_t>(i) * kImages],
                                kImages * sizeof(int32_t), b->labelsDev,
@@ -323,9 +324,9 @@ int main(int argc, char **argv) {
     CHECK_ACL(geflowrtExportTrace(opt.trace.c_str()));
 
   double ratio = one.makespanUs / three.makespanUs;
-  bool same = one.labels == three.labels &&
-              std::find(one.labels.begin(), one.labels.end(), -1) ==
-                  one.labels.end();
+  bool same =
+      one.labels == three.labels &&
+      std::find(one.labels.begin(), one.labels.end(), -1) == one.labels.end();
   std::printf("geflow pipeline sample: %d batches of %d images on %s, "
               "preprocess on %s\n",
               opt.batches, kImages, aclrtGetSocName(),
@@ -335,8 +336,9 @@ int main(int argc, char **argv) {
   std::printf("  ratio (one / three): %.2fx\n", ratio);
   // The field's reading: >= 0.5 is real overlap, <= 0.05 false parallelism.
   auto verdict = [](double pct) {
-    return pct >= 0.5 ? "real overlap" : pct <= 0.05 ? "false parallelism"
-                                                     : "partial overlap";
+    return pct >= 0.5    ? "real overlap"
+           : pct <= 0.05 ? "false parallelism"
+                         : "partial overlap";
   };
   const char *names[] = {"preprocess", "inference", "postprocess"};
   for (auto [a, b] : {std::pair{0, 1}, std::pair{1, 2}, std::pair{0, 2}}) {

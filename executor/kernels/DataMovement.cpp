@@ -24,32 +24,39 @@ using namespace geflow::kernels::vec;
 
 namespace {
 
-// --- reshape, flatten, squeeze, unsqueeze, dropout -------------------------------
+// --- reshape, flatten, squeeze, unsqueeze, dropout
+// -------------------------------
 
 /// Output 0 is input 0's bytes; dropout's optional mask output is all true.
 class CopyKernel final : public VectorKernel {
 public:
-  static rt::Status make(const KernelSpec &spec, std::unique_ptr<CopyKernel> *out) {
+  static rt::Status make(const KernelSpec &spec,
+                         std::unique_ptr<CopyKernel> *out) {
     const om::OpDef &op = *spec.op;
     GEFLOW_RT_RETURN_IF_ERROR(checkArity(op, 1, 1));
     auto k = std::unique_ptr<CopyKernel>(new CopyKernel);
-    k->bytes_ = numElements(op.output_desc(0)) * dtypeSize(op.output_desc(0).dtype());
+    k->bytes_ =
+        numElements(op.output_desc(0)) * dtypeSize(op.output_desc(0).dtype());
     if (op.output_desc(0).dtype() != op.input_desc(0).dtype() ||
         numElements(op.output_desc(0)) != numElements(op.input_desc(0)))
-      return opError(op, "output must have the input's dtype and element count");
+      return opError(op,
+                     "output must have the input's dtype and element count");
     if (op.output_desc_size() > 1)
-      k->maskBytes_ = numElements(op.output_desc(1)) * dtypeSize(op.output_desc(1).dtype());
+      k->maskBytes_ =
+          numElements(op.output_desc(1)) * dtypeSize(op.output_desc(1).dtype());
     // Dropout runs in inference form only: training_mode must be false, or
     // the ratio 0 (then training is the identity too).
     if (op.type() == "dropout" && hasInput(op, 2)) {
       k->trainingMode_ = true;
       k->trainingConst_ = constantInput(spec, 2);
       k->ratioConst_ = constantInput(spec, 1);
-      k->ratioDtype_ = hasInput(op, 1) ? op.input_desc(1).dtype() : om::DT_UNDEFINED;
+      k->ratioDtype_ =
+          hasInput(op, 1) ? op.input_desc(1).dtype() : om::DT_UNDEFINED;
       k->op_.set_name(op.name());
       k->op_.set_type(op.type());
       if (k->trainingConst_ && (!hasInput(op, 1) || k->ratioConst_))
-        GEFLOW_RT_RETURN_IF_ERROR(k->checkInference(k->trainingConst_, k->ratioConst_));
+        GEFLOW_RT_RETURN_IF_ERROR(
+            k->checkInference(k->trainingConst_, k->ratioConst_));
     }
     // Split over bytes in chunks worth kGrain float elements.
     k->setPlan(op, k->bytes_ + k->maskBytes_, kGrain * 4, 0);
@@ -62,7 +69,8 @@ public:
     if (trainingMode_)
       GEFLOW_RT_RETURN_IF_ERROR(checkInference(
           operandData(trainingConst_, inputs, 2),
-          ratioDtype_ != om::DT_UNDEFINED ? operandData(ratioConst_, inputs, 1) : nullptr));
+          ratioDtype_ != om::DT_UNDEFINED ? operandData(ratioConst_, inputs, 1)
+                                          : nullptr));
     BlockRange r = blockRange(bytes_, blockIdx, blockDim);
     auto *in = static_cast<const char *>(inputs[0].data);
     auto *o = static_cast<char *>(outputs[0].data);
@@ -70,7 +78,8 @@ public:
       std::memcpy(o + r.begin, in + r.begin, r.end - r.begin);
     if (maskBytes_ && outputs[1].data) {
       BlockRange m = blockRange(maskBytes_, blockIdx, blockDim);
-      std::memset(static_cast<char *>(outputs[1].data) + m.begin, 1, m.end - m.begin);
+      std::memset(static_cast<char *>(outputs[1].data) + m.begin, 1,
+                  m.end - m.begin);
     }
     return rt::Status::ok();
   }
@@ -82,7 +91,8 @@ private:
     // ONNX: the ratio defaults to 0.5.
     double r = ratio ? loadAsDouble(ratio, ratioDtype_, 0) : 0.5;
     if (training && *static_cast<const uint8_t *>(training) && r != 0)
-      return opError(op_, "training_mode=true is not supported (inference only)");
+      return opError(op_,
+                     "training_mode=true is not supported (inference only)");
     return rt::Status::ok();
   }
   bool trainingMode_ = false;
@@ -91,7 +101,8 @@ private:
   om::OpDef op_;
 };
 
-// --- concat / split --------------------------------------------------------------
+// --- concat / split
+// --------------------------------------------------------------
 
 /// A tensor viewed as [outer, rowLen] whose rows are the concatenation of one
 /// chunk per part (part k: prefix[k+1] - prefix[k] elements of each row).
@@ -103,7 +114,8 @@ struct Segments {
   template <class F> void forEach(int64_t begin, int64_t end, F &&f) const {
     for (int64_t pos = begin; pos < end;) {
       int64_t row = pos / rowLen, col = pos % rowLen;
-      size_t k = std::upper_bound(prefix.begin(), prefix.end(), col) - prefix.begin() - 1;
+      size_t k = std::upper_bound(prefix.begin(), prefix.end(), col) -
+                 prefix.begin() - 1;
       int64_t len = std::min(prefix[k + 1] - col, end - pos);
       f(k, row, col - prefix[k], len);
       pos += len;
@@ -112,12 +124,14 @@ struct Segments {
   int64_t chunk(size_t k) const { return prefix[k + 1] - prefix[k]; }
 };
 
-rt::Status makeSegments(const om::OpDef &op,
-                        const google::protobuf::RepeatedPtrField<om::TensorDescriptor> &parts,
-                        const om::TensorDescriptor &whole, Segments *seg) {
+rt::Status makeSegments(
+    const om::OpDef &op,
+    const google::protobuf::RepeatedPtrField<om::TensorDescriptor> &parts,
+    const om::TensorDescriptor &whole, Segments *seg) {
   auto shape = shapeOf(whole);
   const int64_t rank = static_cast<int64_t>(shape.size());
-  int64_t axis = normalizeAxis(attrInt(op, "axis", op.type() == "split" ? 0 : 1), rank);
+  int64_t axis =
+      normalizeAxis(attrInt(op, "axis", op.type() == "split" ? 0 : 1), rank);
   if (axis < 0 || axis >= rank)
     return opError(op, "axis is out of range");
   int64_t inner = 1;
@@ -139,7 +153,8 @@ rt::Status makeSegments(const om::OpDef &op,
 
 class ConcatKernel final : public VectorKernel {
 public:
-  static rt::Status make(const KernelSpec &spec, std::unique_ptr<ConcatKernel> *out) {
+  static rt::Status make(const KernelSpec &spec,
+                         std::unique_ptr<ConcatKernel> *out) {
     const om::OpDef &op = *spec.op;
     GEFLOW_RT_RETURN_IF_ERROR(checkArity(op, 1, 1));
     auto k = std::unique_ptr<ConcatKernel>(new ConcatKernel);
@@ -148,9 +163,11 @@ public:
     if (k->elemSize_ == 0)
       return unsupportedDtype(op, op.input_desc(0).dtype());
     if (k->split_)
-      GEFLOW_RT_RETURN_IF_ERROR(makeSegments(op, op.output_desc(), op.input_desc(0), &k->seg_));
+      GEFLOW_RT_RETURN_IF_ERROR(
+          makeSegments(op, op.output_desc(), op.input_desc(0), &k->seg_));
     else
-      GEFLOW_RT_RETURN_IF_ERROR(makeSegments(op, op.input_desc(), op.output_desc(0), &k->seg_));
+      GEFLOW_RT_RETURN_IF_ERROR(
+          makeSegments(op, op.input_desc(), op.output_desc(0), &k->seg_));
     k->n_ = numElements(k->split_ ? op.input_desc(0) : op.output_desc(0));
     k->setPlan(op, k->n_, kGrain, 0);
     *out = std::move(k);
@@ -163,18 +180,21 @@ public:
     const size_t es = elemSize_;
     if (split_) {
       auto *in = static_cast<const char *>(inputs[0].data);
-      seg_.forEach(r.begin, r.end, [&](size_t k, int64_t row, int64_t col, int64_t len) {
-        auto *o = static_cast<char *>(outputs[k].data);
-        std::memcpy(o + (row * seg_.chunk(k) + col) * es,
-                    in + (row * seg_.rowLen + seg_.prefix[k] + col) * es, len * es);
-      });
+      seg_.forEach(
+          r.begin, r.end, [&](size_t k, int64_t row, int64_t col, int64_t len) {
+            auto *o = static_cast<char *>(outputs[k].data);
+            std::memcpy(o + (row * seg_.chunk(k) + col) * es,
+                        in + (row * seg_.rowLen + seg_.prefix[k] + col) * es,
+                        len * es);
+          });
     } else {
       auto *o = static_cast<char *>(outputs[0].data);
-      seg_.forEach(r.begin, r.end, [&](size_t k, int64_t row, int64_t col, int64_t len) {
-        auto *in = static_cast<const char *>(inputs[k].data);
-        std::memcpy(o + (row * seg_.rowLen + seg_.prefix[k] + col) * es,
-                    in + (row * seg_.chunk(k) + col) * es, len * es);
-      });
+      seg_.forEach(
+          r.begin, r.end, [&](size_t k, int64_t row, int64_t col, int64_t len) {
+            auto *in = static_cast<const char *>(inputs[k].data);
+            std::memcpy(o + (row * seg_.rowLen + seg_.prefix[k] + col) * es,
+                        in + (row * seg_.chunk(k) + col) * es, len * es);
+          });
     }
     return rt::Status::ok();
   }
@@ -187,13 +207,15 @@ private:
   int64_t n_ = 0;
 };
 
-// --- gather ----------------------------------------------------------------------
+// --- gather
+// ----------------------------------------------------------------------
 
 /// data [outer, axisDim, inner], indices [q] -> out [outer, q, inner]: one
 /// inner-row copy per (outer, index).
 class GatherKernel final : public VectorKernel {
 public:
-  static rt::Status make(const KernelSpec &spec, std::unique_ptr<GatherKernel> *out) {
+  static rt::Status make(const KernelSpec &spec,
+                         std::unique_ptr<GatherKernel> *out) {
     const om::OpDef &op = *spec.op;
     GEFLOW_RT_RETURN_IF_ERROR(checkArity(op, 2, 1));
     auto k = std::unique_ptr<GatherKernel>(new GatherKernel);
@@ -220,7 +242,9 @@ public:
     k->opName_.set_name(op.name());
     k->opName_.set_type(op.type());
     int64_t rows = k->outer_ * k->q_;
-    k->setPlan(op, rows, std::max<int64_t>(1, kGrain / std::max<int64_t>(1, k->inner_)), 0);
+    k->setPlan(op, rows,
+               std::max<int64_t>(1, kGrain / std::max<int64_t>(1, k->inner_)),
+               0);
     *out = std::move(k);
     return rt::Status::ok();
   }
@@ -234,13 +258,15 @@ public:
     const int64_t rowBytes = inner_ * elemSize_;
     for (int64_t row = r.begin; row < r.end; ++row) {
       int64_t outer = row / q_, i = row % q_;
-      int64_t j = idxType_ == om::DT_INT64 ? static_cast<const int64_t *>(idx)[i]
-                                           : static_cast<const int32_t *>(idx)[i];
+      int64_t j = idxType_ == om::DT_INT64
+                      ? static_cast<const int64_t *>(idx)[i]
+                      : static_cast<const int32_t *>(idx)[i];
       if (j < 0)
         j += axisDim_;
       if (j < 0 || j >= axisDim_)
         return opError(op(), "index " + std::to_string(j) + " is out of range");
-      std::memcpy(o + row * rowBytes, in + (outer * axisDim_ + j) * rowBytes, rowBytes);
+      std::memcpy(o + row * rowBytes, in + (outer * axisDim_ + j) * rowBytes,
+                  rowBytes);
     }
     return rt::Status::ok();
   }
@@ -258,7 +284,8 @@ private:
 } // namespace
 
 void geflow::kernels::registerDataMovementKernels(KernelRegistry &registry) {
-  for (const char *type : {"reshape", "flatten", "squeeze", "unsqueeze", "dropout"})
+  for (const char *type :
+       {"reshape", "flatten", "squeeze", "unsqueeze", "dropout"})
     registry.add(type, entryFor<CopyKernel>());
   registry.add("concat", entryFor<ConcatKernel>());
   registry.add("split", entryFor<ConcatKernel>());

@@ -1,4 +1,5 @@
-//===- Elementwise.cpp - binary elementwise kernels -------------------------===//
+//===- Elementwise.cpp - binary elementwise kernels
+//-------------------------===//
 //
 // Broadcasting binary, comparison, variadic and where kernels (unary ones are
 // in ElementwiseUnary.cpp, cast in VectorCast.cpp).
@@ -23,7 +24,8 @@ using namespace geflow::kernels;
 using namespace geflow::kernels::vec;
 
 namespace {
-// --- binary ----------------------------------------------------------------------
+// --- binary
+// ----------------------------------------------------------------------
 
 // Each op: the Eigen expression of arrays (or constants) a and b of T.
 #define GEFLOW_BINARY(Name, ...)                                               \
@@ -37,7 +39,8 @@ namespace {
 template <class T> struct PowFn {
   T operator()(T x, T y) const {
     if constexpr (std::is_integral_v<T>)
-      return static_cast<T>(std::pow(static_cast<double>(x), static_cast<double>(y)));
+      return static_cast<T>(
+          std::pow(static_cast<double>(x), static_cast<double>(y)));
     else
       return std::pow(x, y);
   }
@@ -50,11 +53,11 @@ template <class T> struct IntDivFn {
 
 GEFLOW_BINARY(Add, a + b)
 GEFLOW_BINARY(Sub, a - b)
-GEFLOW_BINARY(Mul, a * b)
+GEFLOW_BINARY(Mul, a *b)
 GEFLOW_BINARY(Div, a / b)
 GEFLOW_BINARY(IntDiv, a.binaryExpr(b, IntDivFn<T>{}))
 GEFLOW_BINARY(Pow, a.binaryExpr(b, PowFn<T>{}))
-GEFLOW_BINARY(PRelu, (a < T(0)).select(a * b, a))
+GEFLOW_BINARY(PRelu, (a < T(0)).select(a *b, a))
 GEFLOW_BINARY(Max, a.max(b))
 GEFLOW_BINARY(Min, a.min(b))
 GEFLOW_BINARY(Equal, a == b)
@@ -75,7 +78,8 @@ void binaryRow(const void *a, bool aRepeat, const void *b, bool bRepeat,
   else if (!bRepeat)
     o = Op::template eval<T>(Arr<T>::Constant(n, *pa), CMap<T>(pb, n));
   else
-    o = Op::template eval<T>(Arr<T>::Constant(n, *pa), Arr<T>::Constant(n, *pb));
+    o = Op::template eval<T>(Arr<T>::Constant(n, *pa),
+                             Arr<T>::Constant(n, *pb));
 }
 
 template <class T> struct TakeBRow {
@@ -93,10 +97,10 @@ template <class T> struct TakeBRow {
 using MinMaxTypes =
     TypeList<float, double, Eigen::half, int8_t, int16_t, int32_t, int64_t,
              uint8_t, uint16_t, uint32_t, uint64_t>;
-using CompareTypes = TypeList<float, double, int32_t, int64_t, int8_t, uint8_t, bool>;
+using CompareTypes =
+    TypeList<float, double, int32_t, int64_t, int8_t, uint8_t, bool>;
 
-template <class Op, class Types>
-BinaryRowFn lookupArith(om::DataType dt) {
+template <class Op, class Types> BinaryRowFn lookupArith(om::DataType dt) {
   BinaryRowFn fn = nullptr;
   dispatch(Types{}, dt, [&](auto tag) {
     using T = typename decltype(tag)::type;
@@ -155,10 +159,18 @@ void mixedPowRow(const void *a, om::DataType at, int64_t aOff, int64_t aStride,
     double v = std::pow(loadAsDouble(a, at, aOff + j * aStride),
                         loadAsDouble(b, bt, bOff + j * bStride));
     switch (at) {
-    case om::DT_FLOAT: static_cast<float *>(out)[outOff + j] = static_cast<float>(v); break;
-    case om::DT_DOUBLE: static_cast<double *>(out)[outOff + j] = v; break;
-    case om::DT_INT32: static_cast<int32_t *>(out)[outOff + j] = static_cast<int32_t>(v); break;
-    default: static_cast<int64_t *>(out)[outOff + j] = static_cast<int64_t>(v); break;
+    case om::DT_FLOAT:
+      static_cast<float *>(out)[outOff + j] = static_cast<float>(v);
+      break;
+    case om::DT_DOUBLE:
+      static_cast<double *>(out)[outOff + j] = v;
+      break;
+    case om::DT_INT32:
+      static_cast<int32_t *>(out)[outOff + j] = static_cast<int32_t>(v);
+      break;
+    default:
+      static_cast<int64_t *>(out)[outOff + j] = static_cast<int64_t>(v);
+      break;
     }
   }
 }
@@ -208,13 +220,15 @@ public:
     auto *b = static_cast<const char *>(inputs[1].data);
     auto *o = static_cast<char *>(outputs[0].data);
     const bool aRep = bc_.innerStride(0) == 0, bRep = bc_.innerStride(1) == 0;
-    bc_.forEachRow(r.begin, r.end, [&](int64_t pos, const int64_t *in, int64_t len) {
-      if (mixed_)
-        mixedPowRow(a, at_, in[0], bc_.innerStride(0), b, bt_, in[1],
-                    bc_.innerStride(1), o, pos, len);
-      else
-        fn_(a + in[0] * aSize_, aRep, b + in[1] * bSize_, bRep, o + pos * oSize_, len);
-    });
+    bc_.forEachRow(r.begin, r.end,
+                   [&](int64_t pos, const int64_t *in, int64_t len) {
+                     if (mixed_)
+                       mixedPowRow(a, at_, in[0], bc_.innerStride(0), b, bt_,
+                                   in[1], bc_.innerStride(1), o, pos, len);
+                     else
+                       fn_(a + in[0] * aSize_, aRep, b + in[1] * bSize_, bRep,
+                           o + pos * oSize_, len);
+                   });
     return rt::Status::ok();
   }
 
@@ -227,7 +241,8 @@ private:
   size_t aSize_ = 0, bSize_ = 0, oSize_ = 0;
 };
 
-// --- variadic max / min / sum / mean ----------------------------------------------
+// --- variadic max / min / sum / mean
+// ----------------------------------------------
 
 /// out = broadcast(data_0); out = op(out, broadcast(data_k)) for k >= 1; mean
 /// scales by 1/N at the end. Each block does every pass over its own range.
@@ -270,7 +285,8 @@ public:
       return unsupportedDtype(op, dt);
     auto outShape = shapeOf(op.output_desc(0));
     for (const auto &d : op.input_desc())
-      k->bcs_.emplace_back(outShape, std::vector<std::vector<int64_t>>{outShape, shapeOf(d)});
+      k->bcs_.emplace_back(
+          outShape, std::vector<std::vector<int64_t>>{outShape, shapeOf(d)});
     k->elemSize_ = dtypeSize(dt);
     k->n_ = numElements(op.output_desc(0));
     k->inv_ = 1.0 / op.input_desc_size();
@@ -289,10 +305,11 @@ public:
       const Broadcast &bc = bcs_[k];
       const bool bRep = bc.innerStride(1) == 0;
       BinaryRowFn fn = k == 0 ? copy_ : fn_;
-      bc.forEachRow(r.begin, r.end, [&](int64_t pos, const int64_t *in, int64_t len) {
-        fn(o + pos * elemSize_, false, b + in[1] * elemSize_, bRep,
-           o + pos * elemSize_, len);
-      });
+      bc.forEachRow(r.begin, r.end,
+                    [&](int64_t pos, const int64_t *in, int64_t len) {
+                      fn(o + pos * elemSize_, false, b + in[1] * elemSize_,
+                         bRep, o + pos * elemSize_, len);
+                    });
     }
     if (scale_ && r.end > r.begin) {
       // mean: out *= 1/N, with 1/N in the output dtype.
@@ -316,7 +333,8 @@ private:
   double inv_ = 1;
 };
 
-// --- where -----------------------------------------------------------------------
+// --- where
+// -----------------------------------------------------------------------
 
 template <class U>
 void whereRow(const bool *c, int64_t cs, const U *x, int64_t xs, const U *y,
@@ -355,14 +373,31 @@ public:
     void *o = outputs[0].data;
     const int64_t cs = bc_.innerStride(0), xs = bc_.innerStride(1),
                   ys = bc_.innerStride(2);
-    bc_.forEachRow(r.begin, r.end, [&](int64_t pos, const int64_t *in, int64_t len) {
-      switch (elemSize_) {
-      case 1: whereRow(c + in[0], cs, static_cast<const uint8_t *>(x) + in[1], xs, static_cast<const uint8_t *>(y) + in[2], ys, static_cast<uint8_t *>(o) + pos, len); break;
-      case 2: whereRow(c + in[0], cs, static_cast<const uint16_t *>(x) + in[1], xs, static_cast<const uint16_t *>(y) + in[2], ys, static_cast<uint16_t *>(o) + pos, len); break;
-      case 4: whereRow(c + in[0], cs, static_cast<const uint32_t *>(x) + in[1], xs, static_cast<const uint32_t *>(y) + in[2], ys, static_cast<uint32_t *>(o) + pos, len); break;
-      default: whereRow(c + in[0], cs, static_cast<const uint64_t *>(x) + in[1], xs, static_cast<const uint64_t *>(y) + in[2], ys, static_cast<uint64_t *>(o) + pos, len); break;
-      }
-    });
+    bc_.forEachRow(
+        r.begin, r.end, [&](int64_t pos, const int64_t *in, int64_t len) {
+          switch (elemSize_) {
+          case 1:
+            whereRow(c + in[0], cs, static_cast<const uint8_t *>(x) + in[1], xs,
+                     static_cast<const uint8_t *>(y) + in[2], ys,
+                     static_cast<uint8_t *>(o) + pos, len);
+            break;
+          case 2:
+            whereRow(c + in[0], cs, static_cast<const uint16_t *>(x) + in[1],
+                     xs, static_cast<const uint16_t *>(y) + in[2], ys,
+                     static_cast<uint16_t *>(o) + pos, len);
+            break;
+          case 4:
+            whereRow(c + in[0], cs, static_cast<const uint32_t *>(x) + in[1],
+                     xs, static_cast<const uint32_t *>(y) + in[2], ys,
+                     static_cast<uint32_t *>(o) + pos, len);
+            break;
+          default:
+            whereRow(c + in[0], cs, static_cast<const uint64_t *>(x) + in[1],
+                     xs, static_cast<const uint64_t *>(y) + in[2], ys,
+                     static_cast<uint64_t *>(o) + pos, len);
+            break;
+          }
+        });
     return rt::Status::ok();
   }
 

@@ -1,4 +1,5 @@
-//===- ElementwiseUnary.cpp - unary elementwise kernels --------------------===//
+//===- ElementwiseUnary.cpp - unary elementwise kernels
+//--------------------===//
 //
 // The unary ops of the op table (ir/GeOpTable.def, Family Unary, Kernel
 // UnaryKernel): each is an Eigen expression here, looked up by the row's
@@ -23,7 +24,8 @@ using namespace geflow::kernels::vec;
 
 namespace {
 
-// --- unary -----------------------------------------------------------------------
+// --- unary
+// -----------------------------------------------------------------------
 
 // Each op: FLOPs per element and its Eigen expression of `x` (an array of T).
 #define GEFLOW_UNARY(Name, Flops, ...)                                         \
@@ -44,7 +46,7 @@ GEFLOW_UNARY(Erf, 12, x.unaryExpr([](T v) { return std::erf(v); }))
 GEFLOW_UNARY(Exp, 8, x.exp())
 GEFLOW_UNARY(Floor, 1, x.floor())
 GEFLOW_UNARY(HardSigmoid, 4, (T(p.alpha) * x + T(p.beta)).max(T(0)).min(T(1)))
-GEFLOW_UNARY(HardSwish, 5, x * (x / T(6) + T(0.5)).max(T(0)).min(T(1)))
+GEFLOW_UNARY(HardSwish, 5, x *(x / T(6) + T(0.5)).max(T(0)).min(T(1)))
 GEFLOW_UNARY(Identity, 0, x)
 GEFLOW_UNARY(LeakyRelu, 2, (x < T(0)).select(T(p.alpha) * x, x))
 GEFLOW_UNARY(Log, 8, x.log())
@@ -53,7 +55,8 @@ GEFLOW_UNARY(Reciprocal, 1, x.inverse())
 GEFLOW_UNARY(Relu, 1, x.max(T(0)))
 GEFLOW_UNARY(Selu, 10,
              (x > T(0)).select(T(p.gamma) * x,
-                               T(p.gamma) * (T(p.alpha) * x.exp() - T(p.alpha))))
+                               T(p.gamma) *
+                                   (T(p.alpha) * x.exp() - T(p.alpha))))
 GEFLOW_UNARY(Sigmoid, 10, x.logistic())
 GEFLOW_UNARY(Sign, 1, x.sign())
 GEFLOW_UNARY(Sin, 8, x.sin())
@@ -84,9 +87,8 @@ using ByteCopy = TypeList<>;
 
 template <class Op, class Types> UnaryFn lookupUnary(om::DataType dt) {
   UnaryFn fn = nullptr;
-  dispatch(Types{}, dt, [&](auto tag) {
-    fn = &unaryRun<typename decltype(tag)::type, Op>;
-  });
+  dispatch(Types{}, dt,
+           [&](auto tag) { fn = &unaryRun<typename decltype(tag)::type, Op>; });
   return fn;
 }
 
@@ -213,6 +215,7 @@ private:
 
 } // namespace
 
-void geflow::kernels::registerElementwiseUnaryKernels(KernelRegistry &registry) {
+void geflow::kernels::registerElementwiseUnaryKernels(
+    KernelRegistry &registry) {
   registry.serve("UnaryKernel", entryFor<UnaryKernel>());
 }

@@ -1,4 +1,5 @@
-//===- Gemm.cpp - gemm and matmul on Eigen's GEMM ----------------------------===//
+//===- Gemm.cpp - gemm and matmul on Eigen's GEMM
+//----------------------------===//
 //
 // Both ops are cube work (AIC). Block split: tiles of the output (times the
 // batch for matmul): row tiles, and column tiles too when there are too few
@@ -130,8 +131,8 @@ rt::Status planGemm(const om::OpDef &op, KernelPlan *out) {
   GEFLOW_RT_RETURN_IF_ERROR(analyzeGemm(op, &s));
   Tiling t(1, s.m, s.n);
   out->engine = rt::Engine::kAic;
-  out->maxBlocks = nn::blocksForFlops(t.perBatch(),
-                                      2.0 * std::min(s.m, kRowTile) * t.colTile * s.k);
+  out->maxBlocks = nn::blocksForFlops(
+      t.perBatch(), 2.0 * std::min(s.m, kRowTile) * t.colTile * s.k);
   out->cost.flops = 2.0 * s.m * s.n * s.k + (s.hasC ? 2.0 * s.m * s.n : 0.0);
   out->cost.bytes = static_cast<double>(s.bytes);
   return rt::Status::ok();
@@ -149,27 +150,29 @@ public:
         s_.hasC ? static_cast<const float *>(inputs[2].data) : nullptr;
     float *y = static_cast<float *>(outputs[0].data);
     BlockRange items = blockRange(t_.perBatch(), blockIdx, blockDim);
-    forEachTile(t_, s_.m, s_.n, items,
-                [&](int64_t, int64_t r0, int64_t r1, int64_t c0, int64_t c1) {
-      if (r0 >= r1 || c0 >= c1)
-        return;
-      float beta = 0.0f;
-      if (c && s_.beta != 0.0f) {
-        // Y starts as broadcast C; the GEMM then scales it by beta and adds.
-        for (int64_t i = r0; i < r1; ++i)
-          for (int64_t j = c0; j < c1; ++j)
-            y[i * s_.n + j] = c[i * s_.cRowStride + j * s_.cColStride];
-        beta = s_.beta;
-      }
-      const float *aRows = s_.transA ? a + r0 : a + r0 * s_.k;
-      const float *bCols = s_.transB ? b + c0 * s_.k : b + c0;
-      nn::gemm(s_.transA, s_.transB, r1 - r0, c1 - c0, s_.k, s_.alpha, aRows,
-               s_.transA ? s_.m : s_.k, bCols, s_.transB ? s_.k : s_.n, beta,
-               y + r0 * s_.n + c0, s_.n);
-      if (s_.act.kind != nn::Activation::kNone)
-        for (int64_t i = r0; i < r1; ++i)
-          nn::applyActivation(s_.act, y + i * s_.n + c0, c1 - c0);
-    });
+    forEachTile(
+        t_, s_.m, s_.n, items,
+        [&](int64_t, int64_t r0, int64_t r1, int64_t c0, int64_t c1) {
+          if (r0 >= r1 || c0 >= c1)
+            return;
+          float beta = 0.0f;
+          if (c && s_.beta != 0.0f) {
+            // Y starts as broadcast C; the GEMM then scales it by beta and
+            // adds.
+            for (int64_t i = r0; i < r1; ++i)
+              for (int64_t j = c0; j < c1; ++j)
+                y[i * s_.n + j] = c[i * s_.cRowStride + j * s_.cColStride];
+            beta = s_.beta;
+          }
+          const float *aRows = s_.transA ? a + r0 : a + r0 * s_.k;
+          const float *bCols = s_.transB ? b + c0 * s_.k : b + c0;
+          nn::gemm(s_.transA, s_.transB, r1 - r0, c1 - c0, s_.k, s_.alpha,
+                   aRows, s_.transA ? s_.m : s_.k, bCols,
+                   s_.transB ? s_.k : s_.n, beta, y + r0 * s_.n + c0, s_.n);
+          if (s_.act.kind != nn::Activation::kNone)
+            for (int64_t i = r0; i < r1; ++i)
+              nn::applyActivation(s_.act, y + i * s_.n + c0, c1 - c0);
+        });
     return rt::Status::ok();
   }
 
@@ -203,8 +206,9 @@ struct MatMulShape {
 /// fused_matmul's bias, broadcast to Y = [batch dims..., M?, N?] (M or N
 /// absent for a 1-D operand): per-batch offsets and row/column strides over
 /// the full [batch dims..., M, N].
-rt::Status analyzeMatMulBias(const om::OpDef &op, const std::vector<int64_t> &ob,
-                             bool aVector, bool bVector, MatMulShape *s) {
+rt::Status analyzeMatMulBias(const om::OpDef &op,
+                             const std::vector<int64_t> &ob, bool aVector,
+                             bool bVector, MatMulShape *s) {
   std::vector<int64_t> bias = shapeOf(op.input_desc(2));
   std::vector<int64_t> y = shapeOf(op.output_desc(0));
   if (bias.size() > y.size())
@@ -282,15 +286,14 @@ rt::Status analyzeMatMul(const om::OpDef &op, MatMulShape *s) {
   }
   if (numElements(op.output_desc(0)) != batch * s->m * s->n)
     return opError(op, "output shape does not match the broadcast result");
-  s->bytes = 4 * (aBatch * s->m * s->k + bBatch * s->k * s->n +
-                  batch * s->m * s->n);
+  s->bytes =
+      4 * (aBatch * s->m * s->k + bBatch * s->k * s->n + batch * s->m * s->n);
   if (nn::hasInput(op, 2))
     GEFLOW_RT_RETURN_IF_ERROR(analyzeMatMulBias(op, ob, aVector, bVector, s));
   bool biasFolds =
-      !s->hasBias ||
-      (s->biasRowStride == 0 &&
-       std::all_of(s->biasOffset.begin(), s->biasOffset.end(),
-                   [](int64_t o) { return o == 0; }));
+      !s->hasBias || (s->biasRowStride == 0 &&
+                      std::all_of(s->biasOffset.begin(), s->biasOffset.end(),
+                                  [](int64_t o) { return o == 0; }));
   if (bBatch == 1 && aBatch == batch && biasFolds) {
     s->m *= batch;
     s->batch = 1;
@@ -326,8 +329,8 @@ rt::Status planMatMul(const om::OpDef &op, KernelPlan *out) {
   GEFLOW_RT_RETURN_IF_ERROR(analyzeMatMul(op, &s));
   Tiling t(s.batch, s.m, s.n);
   out->engine = rt::Engine::kAic;
-  out->maxBlocks = nn::blocksForFlops(s.batch * t.perBatch(),
-                                      2.0 * std::min(s.m, kRowTile) * t.colTile * s.k);
+  out->maxBlocks = nn::blocksForFlops(
+      s.batch * t.perBatch(), 2.0 * std::min(s.m, kRowTile) * t.colTile * s.k);
   out->cost.flops = 2.0 * s.batch * s.m * s.n * s.k;
   out->cost.bytes = static_cast<double>(s.bytes);
   return rt::Status::ok();
@@ -346,33 +349,34 @@ public:
     if (s_.m == 0)
       return rt::Status::ok();
     BlockRange items = blockRange(s_.batch * t_.perBatch(), blockIdx, blockDim);
-    forEachTile(t_, s_.m, s_.n, items,
-                [&](int64_t batch, int64_t r0, int64_t r1, int64_t c0, int64_t c1) {
-      if (r0 >= r1 || c0 >= c1)
-        return;
-      float *yb = y + batch * s_.m * s_.n;
-      nn::gemm(false, false, r1 - r0, c1 - c0, s_.k, 1.0f,
-               a + s_.aOffset[batch] + r0 * s_.k, s_.k,
-               b + s_.bOffset[batch] + c0, s_.n, 0.0f, yb + r0 * s_.n + c0,
-               s_.n);
-      if (!s_.hasBias && s_.act.kind == nn::Activation::kNone)
-        return;
-      const float *bias =
-          s_.hasBias ? static_cast<const float *>(inputs[2].data) : nullptr;
-      for (int64_t i = r0; i < r1; ++i) {
-        float *row = yb + i * s_.n + c0;
-        if (bias) {
-          const float *brow =
-              bias + s_.biasOffset[batch] + i * s_.biasRowStride;
-          Eigen::Map<Eigen::ArrayXf> out(row, c1 - c0);
-          if (s_.biasColStride)
-            out += Eigen::Map<const Eigen::ArrayXf>(brow + c0, c1 - c0);
-          else
-            out += *brow;
-        }
-        nn::applyActivation(s_.act, row, c1 - c0);
-      }
-    });
+    forEachTile(
+        t_, s_.m, s_.n, items,
+        [&](int64_t batch, int64_t r0, int64_t r1, int64_t c0, int64_t c1) {
+          if (r0 >= r1 || c0 >= c1)
+            return;
+          float *yb = y + batch * s_.m * s_.n;
+          nn::gemm(false, false, r1 - r0, c1 - c0, s_.k, 1.0f,
+                   a + s_.aOffset[batch] + r0 * s_.k, s_.k,
+                   b + s_.bOffset[batch] + c0, s_.n, 0.0f, yb + r0 * s_.n + c0,
+                   s_.n);
+          if (!s_.hasBias && s_.act.kind == nn::Activation::kNone)
+            return;
+          const float *bias =
+              s_.hasBias ? static_cast<const float *>(inputs[2].data) : nullptr;
+          for (int64_t i = r0; i < r1; ++i) {
+            float *row = yb + i * s_.n + c0;
+            if (bias) {
+              const float *brow =
+                  bias + s_.biasOffset[batch] + i * s_.biasRowStride;
+              Eigen::Map<Eigen::ArrayXf> out(row, c1 - c0);
+              if (s_.biasColStride)
+                out += Eigen::Map<const Eigen::ArrayXf>(brow + c0, c1 - c0);
+              else
+                out += *brow;
+            }
+            nn::applyActivation(s_.act, row, c1 - c0);
+          }
+        });
     return rt::Status::ok();
   }
 

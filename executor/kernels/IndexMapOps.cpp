@@ -22,7 +22,8 @@ using namespace geflow::kernels::vec;
 
 namespace {
 
-/// The bytes of each input for one build: constants at creation, tensors at run.
+/// The bytes of each input for one build: constants at creation, tensors at
+/// run.
 struct Operands {
   std::vector<const void *> data;
   const void *at(int i) const {
@@ -47,7 +48,8 @@ IndexMap identityMap(const std::vector<int64_t> &shape) {
   return m;
 }
 
-rt::Status buildTranspose(const om::OpDef &op, const Operands &, IndexMap *map) {
+rt::Status buildTranspose(const om::OpDef &op, const Operands &,
+                          IndexMap *map) {
   auto in = shapeOf(op.input_desc(0));
   const int64_t rank = static_cast<int64_t>(in.size());
   std::vector<int64_t> perm = attrInts(op, "perm");
@@ -128,7 +130,8 @@ rt::Status buildSlice(const om::OpDef &op, const Operands &in, IndexMap *map) {
   for (size_t i = 0; i < starts.size(); ++i) {
     int64_t a = normalizeAxis(axes[i], rank);
     if (a < 0 || a >= rank)
-      return opError(op, "axis " + std::to_string(axes[i]) + " is out of range");
+      return opError(op,
+                     "axis " + std::to_string(axes[i]) + " is out of range");
     int64_t dim = shape[a], step = steps[i];
     if (step == 0)
       return opError(op, "a step is 0");
@@ -146,11 +149,13 @@ rt::Status buildSlice(const om::OpDef &op, const Operands &in, IndexMap *map) {
       s = std::clamp<int64_t>(s, 0, dim - 1);
       e = std::clamp<int64_t>(e, -1, dim - 1);
     }
-    int64_t len = step > 0 ? std::max<int64_t>(0, (e - s + step - 1) / step)
-                           : std::max<int64_t>(0, (s - e + (-step) - 1) / (-step));
+    int64_t len = step > 0
+                      ? std::max<int64_t>(0, (e - s + step - 1) / step)
+                      : std::max<int64_t>(0, (s - e + (-step) - 1) / (-step));
     if (len != out[a])
       return opError(op, "slice of axis " + std::to_string(a) + " has " +
-                             std::to_string(len) + " elements but the output has " +
+                             std::to_string(len) +
+                             " elements but the output has " +
                              std::to_string(out[a]));
     std::vector<int64_t> t(len);
     for (int64_t j = 0; j < len; ++j)
@@ -181,7 +186,10 @@ int64_t padSource(int64_t j, int64_t before, int64_t n, int mode) {
 
 int padMode(const om::OpDef &op) {
   std::string mode = attrString(op, "mode", "constant");
-  return mode == "constant" ? 0 : mode == "edge" ? 1 : mode == "reflect" ? 2 : -1;
+  return mode == "constant"  ? 0
+         : mode == "edge"    ? 1
+         : mode == "reflect" ? 2
+                             : -1;
 }
 
 rt::Status buildPad(const om::OpDef &op, const Operands &in, IndexMap *map) {
@@ -190,7 +198,8 @@ rt::Status buildPad(const om::OpDef &op, const Operands &in, IndexMap *map) {
   const int64_t rank = static_cast<int64_t>(shape.size());
   int mode = padMode(op);
   if (mode < 0)
-    return opError(op, "mode '" + attrString(op, "mode", "") + "' is not supported");
+    return opError(op, "mode '" + attrString(op, "mode", "") +
+                           "' is not supported");
   if (!in.at(1))
     return opError(op, "pads is required");
   auto pads = loadInts(in.at(1), op.input_desc(1));
@@ -206,7 +215,8 @@ rt::Status buildPad(const om::OpDef &op, const Operands &in, IndexMap *map) {
   for (size_t i = 0; i < axes.size(); ++i) {
     int64_t a = normalizeAxis(axes[i], rank);
     if (a < 0 || a >= rank)
-      return opError(op, "axis " + std::to_string(axes[i]) + " is out of range");
+      return opError(op,
+                     "axis " + std::to_string(axes[i]) + " is out of range");
     before[a] = pads[i];
     after[a] = pads[i + axes.size()];
   }
@@ -229,7 +239,8 @@ rt::Status buildPad(const om::OpDef &op, const Operands &in, IndexMap *map) {
 
 /// as_strided (made by ge-fuse-layout): output element (i_0, ...) reads
 /// input element offset + sum_d i_d * strides[d].
-rt::Status buildAsStrided(const om::OpDef &op, const Operands &, IndexMap *map) {
+rt::Status buildAsStrided(const om::OpDef &op, const Operands &,
+                          IndexMap *map) {
   std::vector<int64_t> out = shapeOf(op.output_desc(0));
   std::vector<int64_t> strides = attrInts(op, "strides");
   if (strides.size() != out.size())
@@ -246,8 +257,8 @@ rt::Status buildAsStrided(const om::OpDef &op, const Operands &, IndexMap *map) 
   }
   bool negative = std::any_of(strides.begin(), strides.end(),
                               [](int64_t s) { return s < 0; });
-  if (product(out) > 0 && (map->base < 0 || negative ||
-                           last >= numElements(op.input_desc(0))))
+  if (product(out) > 0 &&
+      (map->base < 0 || negative || last >= numElements(op.input_desc(0))))
     return opError(op, "reads outside its input");
   return rt::Status::ok();
 }
@@ -288,7 +299,8 @@ public:
         op.output_desc(0).dtype() != op.input_desc(0).dtype())
       return unsupportedDtype(op, op.input_desc(0).dtype());
     if (op.type() == "pad" && padMode(op) < 0)
-      return opError(op, "mode '" + attrString(op, "mode", "") + "' is not supported");
+      return opError(op, "mode '" + attrString(op, "mode", "") +
+                             "' is not supported");
     Operands constants;
     bool allConstant = true;
     for (int i = 0; i < op.input_desc_size(); ++i)

@@ -1,10 +1,11 @@
-//===- Kernel.h - The contract between kernels, executor and compiler -*- C++ -*-===//
+//===- Kernel.h - The contract between kernels, executor and compiler -*- C++
+//-*-===//
 //
-// A kernel is the host implementation of one op, split into blocks the way an NPU
-// kernel splits over cores. Its plan (engine, how finely the work splits, cost in
-// FLOPs and bytes) is a function of the op's shapes and attributes only, so the
-// compiler (block_dim, stream choice), the simulator (timing) and the host (the
-// real work) agree by construction.
+// A kernel is the host implementation of one op, split into blocks the way an
+// NPU kernel splits over cores. Its plan (engine, how finely the work splits,
+// cost in FLOPs and bytes) is a function of the op's shapes and attributes
+// only, so the compiler (block_dim, stream choice), the simulator (timing) and
+// the host (the real work) agree by construction.
 //
 // Thread safety: a Kernel is immutable after creation. One kernel object serves
 // every execution of a loaded model, from any number of host threads, each with
@@ -35,7 +36,8 @@ struct TensorView {
 struct KernelPlan {
   rt::Engine engine = rt::Engine::kAiv;
   /// The most blocks the work splits into with each block still worth a launch
-  /// (at least 1). Task emission picks block_dim <= this and <= the engine's cores.
+  /// (at least 1). Task emission picks block_dim <= this and <= the engine's
+  /// cores.
   uint32_t maxBlocks = 1;
   /// Whole-kernel FLOPs and HBM bytes.
   rt::KernelCost cost;
@@ -63,8 +65,9 @@ struct KernelSpec {
 /// True when there is a kernel for OpDef type `type` ("conv", "relu", ...).
 bool hasKernel(const std::string &type);
 
-/// The plan of `op` from its type, attributes and tensor descriptors. An op with
-/// no kernel, or attributes the kernel cannot honour, is an error naming the op.
+/// The plan of `op` from its type, attributes and tensor descriptors. An op
+/// with no kernel, or attributes the kernel cannot honour, is an error naming
+/// the op.
 rt::Status planKernel(const om::OpDef &op, KernelPlan *out);
 
 /// Creates the kernel for `spec.op`. Errors name the op and what is wrong.

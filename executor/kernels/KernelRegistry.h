@@ -1,4 +1,5 @@
-//===- KernelRegistry.h - op type -> kernel, filled by each family -*- C++ -*-===//
+//===- KernelRegistry.h - op type -> kernel, filled by each family -*- C++
+//-*-===//
 //
 // Each op family file (Elementwise.cpp, Conv.cpp, ...) defines one
 // register<Family>Kernels function. It serves its kernel classes by the name
@@ -26,7 +27,9 @@ struct KernelEntry {
 
 class KernelRegistry {
 public:
-  void add(const std::string &type, KernelEntry entry) { entries_[type] = entry; }
+  void add(const std::string &type, KernelEntry entry) {
+    entries_[type] = entry;
+  }
   /// Adds `entry` for every op the op table (ir/GeOpTable.def) says kernel
   /// class `kernelClass` serves.
   void serve(const std::string &kernelClass, KernelEntry entry);

@@ -33,20 +33,34 @@ size_t kernels::dtypeSize(om::DataType dtype) {
 
 const char *kernels::dtypeName(om::DataType dtype) {
   switch (dtype) {
-  case om::DT_FLOAT: return "float32";
-  case om::DT_FLOAT16: return "float16";
-  case om::DT_BF16: return "bfloat16";
-  case om::DT_DOUBLE: return "float64";
-  case om::DT_INT8: return "int8";
-  case om::DT_INT16: return "int16";
-  case om::DT_INT32: return "int32";
-  case om::DT_INT64: return "int64";
-  case om::DT_UINT8: return "uint8";
-  case om::DT_UINT16: return "uint16";
-  case om::DT_UINT32: return "uint32";
-  case om::DT_UINT64: return "uint64";
-  case om::DT_BOOL: return "bool";
-  default: return "undefined";
+  case om::DT_FLOAT:
+    return "float32";
+  case om::DT_FLOAT16:
+    return "float16";
+  case om::DT_BF16:
+    return "bfloat16";
+  case om::DT_DOUBLE:
+    return "float64";
+  case om::DT_INT8:
+    return "int8";
+  case om::DT_INT16:
+    return "int16";
+  case om::DT_INT32:
+    return "int32";
+  case om::DT_INT64:
+    return "int64";
+  case om::DT_UINT8:
+    return "uint8";
+  case om::DT_UINT16:
+    return "uint16";
+  case om::DT_UINT32:
+    return "uint32";
+  case om::DT_UINT64:
+    return "uint64";
+  case om::DT_BOOL:
+    return "bool";
+  default:
+    return "undefined";
   }
 }
 
@@ -61,7 +75,8 @@ std::vector<int64_t> kernels::shapeOf(const om::TensorDescriptor &desc) {
   return {desc.shape().begin(), desc.shape().end()};
 }
 
-static const om::AttrDef *findAttr(const om::OpDef &op, const std::string &name) {
+static const om::AttrDef *findAttr(const om::OpDef &op,
+                                   const std::string &name) {
   auto it = op.attr().find(name);
   return it == op.attr().end() ? nullptr : &it->second;
 }
@@ -109,7 +124,7 @@ std::vector<float> kernels::attrFloats(const om::OpDef &op,
 }
 
 std::vector<std::string> kernels::attrStrings(const om::OpDef &op,
-                                             const std::string &name) {
+                                              const std::string &name) {
   const om::AttrDef *a = findAttr(op, name);
   if (!a || a->value_case() != om::AttrDef::kList)
     return {};
@@ -133,5 +148,6 @@ uint32_t kernels::blocksForWork(int64_t total, int64_t grain) {
 
 rt::Status kernels::opError(const om::OpDef &op, const std::string &what) {
   return rt::makeStatus(rt::StatusCode::kInvalidArgument,
-                        "node '" + op.name() + "' (" + op.type() + "): " + what);
+                        "node '" + op.name() + "' (" + op.type() +
+                            "): " + what);
 }

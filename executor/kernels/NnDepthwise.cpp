@@ -9,8 +9,8 @@
 // go through the general path; relu and clip clamp in the same loop. A
 // stride-1 map at most 64 wide is instead one sweep over a zero-bordered
 // copy of the plane (planeSweep3x3): MobileNet's 56- to 7-wide rows were
-// too short for the vector loop (112 gains nothing). The 3x3 row loop is built twice
-// (NnDepthwiseRow.inc): stride 1 runs AVX2 + FMA when nn::gemm does.
+// too short for the vector loop (112 gains nothing). The 3x3 row loop is built
+// twice (NnDepthwiseRow.inc): stride 1 runs AVX2 + FMA when nn::gemm does.
 //
 //===----------------------------------------------------------------------===//
 

@@ -13,7 +13,8 @@
 using namespace geflow;
 using namespace geflow::kernels;
 
-rt::Status nn::resolveWindow(const om::OpDef &op, const std::vector<int64_t> &in,
+rt::Status nn::resolveWindow(const om::OpDef &op,
+                             const std::vector<int64_t> &in,
                              const std::vector<int64_t> &out,
                              const std::vector<int64_t> &kernel,
                              bool useDilations, Window *w) {
@@ -23,7 +24,8 @@ rt::Status nn::resolveWindow(const om::OpDef &op, const std::vector<int64_t> &in
                            " is not supported (1 to 3)");
   if (out.size() != in.size() || kernel.size() != in.size())
     return opError(op, "kernel_shape or output rank does not match the input's "
-                       "spatial rank " + std::to_string(r));
+                       "spatial rank " +
+                           std::to_string(r));
   std::vector<int64_t> strides = attrInts(op, "strides");
   std::vector<int64_t> dilations =
       useDilations ? attrInts(op, "dilations") : std::vector<int64_t>{};
@@ -54,14 +56,15 @@ rt::Status nn::resolveWindow(const om::OpDef &op, const std::vector<int64_t> &in
     w->dilation[d] = dilations.empty() ? 1 : dilations[i];
     if (w->stride[d] < 1 || w->dilation[d] < 1 || w->kernel[d] < 1 ||
         w->in[d] < 0 || w->out[d] < 0)
-      return opError(op, "kernel_shape, strides and dilations must be positive");
+      return opError(op,
+                     "kernel_shape, strides and dilations must be positive");
     int64_t span = (w->kernel[d] - 1) * w->dilation[d] + 1;
     if (autoPad == "NOTSET") {
       w->padBegin[d] = pads.empty() ? 0 : pads[i];
       w->padEnd[d] = pads.empty() ? 0 : pads[i + r];
     } else if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
-      int64_t total =
-          std::max<int64_t>(0, (w->out[d] - 1) * w->stride[d] + span - w->in[d]);
+      int64_t total = std::max<int64_t>(0, (w->out[d] - 1) * w->stride[d] +
+                                               span - w->in[d]);
       int64_t half = total / 2;
       w->padBegin[d] = autoPad == "SAME_UPPER" ? half : total - half;
       w->padEnd[d] = total - w->padBegin[d];
@@ -144,8 +147,9 @@ void nn::applyBiasActivation(const Activation &act, float bias,
 
 uint32_t nn::blocksForVectorWork(int64_t items, double flopsPerItem,
                                  double bytesPerItem) {
-  double grain = std::ceil(std::min(kMinBlockFlops / std::max(flopsPerItem, 1.0),
-                                    kMinBlockBytes / std::max(bytesPerItem, 1.0)));
+  double grain =
+      std::ceil(std::min(kMinBlockFlops / std::max(flopsPerItem, 1.0),
+                         kMinBlockBytes / std::max(bytesPerItem, 1.0)));
   return blocksForWork(items, static_cast<int64_t>(grain));
 }
 
@@ -193,7 +197,8 @@ rt::Status nn::parseActivation(const om::OpDef &op, Activation *out) {
 #include "ir/GeOpTable.def"
   float *slots[2] = {&out->a, &out->b};
   for (int i = 0; i < row->second.params; ++i)
-    *slots[i] = static_cast<size_t>(i) < params.size() ? params[i] : defaults[i];
+    *slots[i] =
+        static_cast<size_t>(i) < params.size() ? params[i] : defaults[i];
   return rt::Status::ok();
 }
 

@@ -21,8 +21,8 @@ namespace geflow::kernels::nn {
 /// dimensions lda/ldb/ldc; op(A) is MxK (A is KxM when transA), op(B) is KxN
 /// (B is NxK when transB). beta == 0 ignores C's previous contents.
 void gemm(bool transA, bool transB, int64_t m, int64_t n, int64_t k,
-          float alpha, const float *a, int64_t lda, const float *b,
-          int64_t ldb, float beta, float *c, int64_t ldc);
+          float alpha, const float *a, int64_t lda, const float *b, int64_t ldb,
+          float beta, float *c, int64_t ldc);
 
 /// The instruction sets nn::gemm has a body for (NnGemm.cpp): the build's
 /// baseline, and AVX2 + FMA where the CPU has them.
@@ -135,7 +135,8 @@ uint32_t blocksForVectorWork(int64_t items, double flopsPerItem,
 /// The create function of kernel K, built from the Plan that `Analyze` derives
 /// from the op: the plan function runs the same analysis, so both agree.
 template <class K, class Plan, rt::Status (*Analyze)(const om::OpDef &, Plan *)>
-rt::Status createFromPlan(const KernelSpec &spec, std::unique_ptr<Kernel> *out) {
+rt::Status createFromPlan(const KernelSpec &spec,
+                          std::unique_ptr<Kernel> *out) {
   Plan p;
   GEFLOW_RT_RETURN_IF_ERROR(Analyze(*spec.op, &p));
   *out = std::make_unique<K>(std::move(p));

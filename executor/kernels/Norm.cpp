@@ -1,4 +1,5 @@
-//===- Norm.cpp - batch, instance and layer normalisation ------------------===//
+//===- Norm.cpp - batch, instance and layer normalisation
+//------------------===//
 //
 // Vector work (AIV), float32, inference form. Block split: batch_normalization
 // and instance_normalization over N*C planes, layer_normalization over the rows
@@ -106,7 +107,8 @@ public:
       float mean, var;
       if (p_.instance) {
         mean = size ? in.sum() / static_cast<float>(size) : 0.0f;
-        var = size ? (in - mean).square().sum() / static_cast<float>(size) : 0.0f;
+        var =
+            size ? (in - mean).square().sum() / static_cast<float>(size) : 0.0f;
       } else {
         mean = static_cast<const float *>(inputs[3].data)[c];
         var = static_cast<const float *>(inputs[4].data)[c];
@@ -148,20 +150,23 @@ struct LayerPlan {
 };
 
 /// Unidirectional broadcast of `param` to `target`; empty when they match.
-rt::Status broadcastIndex(const om::OpDef &op, const std::vector<int64_t> &param,
+rt::Status broadcastIndex(const om::OpDef &op,
+                          const std::vector<int64_t> &param,
                           const std::vector<int64_t> &target, const char *name,
                           std::vector<int64_t> *index) {
   if (param == target)
     return rt::Status::ok();
   if (param.size() > target.size())
-    return opError(op, std::string(name) + " has more dims than the normalised shape");
+    return opError(op, std::string(name) +
+                           " has more dims than the normalised shape");
   std::vector<int64_t> p(target.size() - param.size(), 1);
   p.insert(p.end(), param.begin(), param.end());
   std::vector<int64_t> stride(p.size(), 0);
   int64_t s = 1, total = 1;
   for (size_t i = p.size(); i-- > 0;) {
     if (p[i] != 1 && p[i] != target[i])
-      return opError(op, std::string(name) + " does not broadcast to the normalised shape");
+      return opError(op, std::string(name) +
+                             " does not broadcast to the normalised shape");
     stride[i] = p[i] == 1 ? 0 : s;
     s *= p[i];
     total *= target[i];
@@ -186,8 +191,8 @@ rt::Status analyzeLayerNorm(const om::OpDef &op, LayerPlan *p) {
   int64_t rank = static_cast<int64_t>(x.size());
   int64_t axis = attrInt(op, "axis", -1);
   if (axis < -rank || axis >= rank)
-    return opError(op, "axis " + std::to_string(axis) + " is out of range for rank " +
-                           std::to_string(rank));
+    return opError(op, "axis " + std::to_string(axis) +
+                           " is out of range for rank " + std::to_string(rank));
   if (axis < 0)
     axis += rank;
   p->rows = 1;
@@ -196,8 +201,8 @@ rt::Status analyzeLayerNorm(const om::OpDef &op, LayerPlan *p) {
     (i < axis ? p->rows : p->cols) *= x[i];
   p->epsilon = attrFloat(op, "epsilon", 1e-5f);
   std::vector<int64_t> normalised(x.begin() + axis, x.end());
-  GEFLOW_RT_RETURN_IF_ERROR(broadcastIndex(op, shapeOf(op.input_desc(1)),
-                                           normalised, "Scale", &p->scaleIndex));
+  GEFLOW_RT_RETURN_IF_ERROR(broadcastIndex(
+      op, shapeOf(op.input_desc(1)), normalised, "Scale", &p->scaleIndex));
   p->paramElems = numElements(op.input_desc(1));
   p->hasBias = nn::hasInput(op, 2);
   if (p->hasBias) {
@@ -236,22 +241,25 @@ public:
     const int64_t cols = p_.cols;
     const float *x = static_cast<const float *>(inputs[0].data);
     float *y = static_cast<float *>(outputs[0].data);
-    float *meanOut = p_.outputs > 1 ? static_cast<float *>(outputs[1].data) : nullptr;
-    float *invOut = p_.outputs > 2 ? static_cast<float *>(outputs[2].data) : nullptr;
+    float *meanOut =
+        p_.outputs > 1 ? static_cast<float *>(outputs[1].data) : nullptr;
+    float *invOut =
+        p_.outputs > 2 ? static_cast<float *>(outputs[2].data) : nullptr;
     // Scale and B as full rows; broadcast ones expanded into scratch.
-    const float *scale = expand(static_cast<const float *>(inputs[1].data),
-                                p_.scaleIndex, 0);
-    const float *bias =
-        p_.hasBias ? expand(static_cast<const float *>(inputs[2].data),
-                            p_.biasIndex, 1)
-                   : nullptr;
+    const float *scale =
+        expand(static_cast<const float *>(inputs[1].data), p_.scaleIndex, 0);
+    const float *bias = p_.hasBias
+                            ? expand(static_cast<const float *>(inputs[2].data),
+                                     p_.biasIndex, 1)
+                            : nullptr;
     ConstArrayMap scaleRow(scale, cols);
     BlockRange rows = blockRange(p_.rows, blockIdx, blockDim);
     for (int64_t r = rows.begin; r < rows.end; ++r) {
       ConstArrayMap in(x + r * cols, cols);
       ArrayMap out(y + r * cols, cols);
       float mean = cols ? in.sum() / static_cast<float>(cols) : 0.0f;
-      float var = cols ? (in - mean).square().sum() / static_cast<float>(cols) : 0.0f;
+      float var =
+          cols ? (in - mean).square().sum() / static_cast<float>(cols) : 0.0f;
       float inv = 1.0f / std::sqrt(var + p_.epsilon);
       if (bias)
         out = (in - mean) * inv * scaleRow + ConstArrayMap(bias, cols);

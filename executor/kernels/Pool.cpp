@@ -1,4 +1,5 @@
-//===- Pool.cpp - average/max pooling and their global forms ---------------===//
+//===- Pool.cpp - average/max pooling and their global forms
+//---------------===//
 //
 // Vector work (AIV). Block split: N*C planes; a block owns a contiguous run of
 // planes. Cost: one FLOP per window element per output; bytes: input plus
@@ -83,7 +84,8 @@ rt::Status analyzePool(const om::OpDef &op, PoolKind kind, PoolPlan *p) {
   std::vector<int64_t> x = shapeOf(op.input_desc(0));
   std::vector<int64_t> y = shapeOf(op.output_desc(0));
   if (x.size() < 3 || x.size() > 5)
-    return opError(op, "X must have rank 3 to 5, got " + std::to_string(x.size()));
+    return opError(op,
+                   "X must have rank 3 to 5, got " + std::to_string(x.size()));
   if (y.size() != x.size() || y[0] != x[0] || y[1] != x[1])
     return opError(op, "Y must be [N, C, ...] like X");
   p->planes = x[0] * x[1];
@@ -121,14 +123,16 @@ rt::Status analyzePool(const om::OpDef &op, PoolKind kind, PoolPlan *p) {
   return rt::Status::ok();
 }
 
-template <PoolKind Kind> rt::Status planPool(const om::OpDef &op, KernelPlan *out) {
+template <PoolKind Kind>
+rt::Status planPool(const om::OpDef &op, KernelPlan *out) {
   PoolPlan p;
   GEFLOW_RT_RETURN_IF_ERROR(analyzePool(op, Kind, &p));
   out->engine = rt::Engine::kAiv;
   double perPlane = static_cast<double>(p.w.outSize()) * p.w.kernelSize();
   out->cost.flops = perPlane * p.planes;
-  out->cost.bytes = static_cast<double>(dtypeSize(p.dtype)) * (p.inElems + p.outElems) +
-                    (p.hasIndices ? 8.0 * p.outElems : 0.0);
+  out->cost.bytes =
+      static_cast<double>(dtypeSize(p.dtype)) * (p.inElems + p.outElems) +
+      (p.hasIndices ? 8.0 * p.outElems : 0.0);
   out->maxBlocks = nn::blocksForVectorWork(
       p.planes, perPlane, out->cost.bytes / std::max<int64_t>(p.planes, 1));
   return rt::Status::ok();
@@ -169,7 +173,8 @@ public:
         *out = inSize ? plane.sum() / static_cast<float>(inSize) : 0.0f;
         break;
       case PoolKind::kGlobalMax:
-        *out = inSize ? plane.maxCoeff() : -std::numeric_limits<float>::infinity();
+        *out =
+            inSize ? plane.maxCoeff() : -std::numeric_limits<float>::infinity();
         break;
       case PoolKind::kAverage:
         averagePlane(in, out);
@@ -351,7 +356,6 @@ private:
     return i0 + i1 * w.in[0] + i2 * w.in[0] * w.in[1];
   }
 
-
   /// Valid taps r = [begin, end) of dim d at output o, and in `pad` the taps
   /// inside the padded input (for count_include_pad).
   void windowDim(int d, int64_t o, int64_t *r, int64_t *pad) const {
@@ -376,9 +380,10 @@ rt::Status createPool(const KernelSpec &spec, std::unique_ptr<Kernel> *out) {
 } // namespace
 
 void geflow::kernels::registerPoolKernels(KernelRegistry &registry) {
-  registry.add("average_pool", {planPool<PoolKind::kAverage>,
-                                createPool<PoolKind::kAverage>});
-  registry.add("max_pool", {planPool<PoolKind::kMax>, createPool<PoolKind::kMax>});
+  registry.add("average_pool",
+               {planPool<PoolKind::kAverage>, createPool<PoolKind::kAverage>});
+  registry.add("max_pool",
+               {planPool<PoolKind::kMax>, createPool<PoolKind::kMax>});
   registry.add("global_average_pool", {planPool<PoolKind::kGlobalAverage>,
                                        createPool<PoolKind::kGlobalAverage>});
   registry.add("global_max_pool", {planPool<PoolKind::kGlobalMax>,

@@ -23,7 +23,8 @@ using namespace geflow::kernels::vec;
 
 namespace {
 
-// --- reductions ------------------------------------------------------------------
+// --- reductions
+// ------------------------------------------------------------------
 
 /// The reduced dims of an input, coalesced. Kept and reduced dims alternate
 /// in `dims` (unit dims dropped); when the reduced dims form one block, the
@@ -99,33 +100,48 @@ enum class Finalize { kNone, kSqrt, kMean };
 template <class T, bool Square, Combine C> struct Reducer {
   static T mapOne(T v) { return Square ? v * v : v; }
   static T combineOne(T a, T b) {
-    if constexpr (C == Combine::kSum) return a + b;
-    else if constexpr (C == Combine::kProd) return a * b;
-    else if constexpr (C == Combine::kMax) return std::max(a, b);
-    else return std::min(a, b);
+    if constexpr (C == Combine::kSum)
+      return a + b;
+    else if constexpr (C == Combine::kProd)
+      return a * b;
+    else if constexpr (C == Combine::kMax)
+      return std::max(a, b);
+    else
+      return std::min(a, b);
   }
   /// Whole contiguous segment.
   template <class X> static T reduce(const X &x) {
     if constexpr (Square) {
       return x.square().sum();
     } else {
-      if constexpr (C == Combine::kSum) return x.sum();
-      else if constexpr (C == Combine::kProd) return x.prod();
-      else if constexpr (C == Combine::kMax) return x.maxCoeff();
-      else return x.minCoeff();
+      if constexpr (C == Combine::kSum)
+        return x.sum();
+      else if constexpr (C == Combine::kProd)
+        return x.prod();
+      else if constexpr (C == Combine::kMax)
+        return x.maxCoeff();
+      else
+        return x.minCoeff();
     }
   }
   /// acc = combine(acc, map(x)) over a run.
   template <class A, class X> static void accumulate(A &acc, const X &x) {
-    if constexpr (Square) acc += x.square();
-    else if constexpr (C == Combine::kSum) acc += x;
-    else if constexpr (C == Combine::kProd) acc *= x;
-    else if constexpr (C == Combine::kMax) acc = acc.max(x);
-    else acc = acc.min(x);
+    if constexpr (Square)
+      acc += x.square();
+    else if constexpr (C == Combine::kSum)
+      acc += x;
+    else if constexpr (C == Combine::kProd)
+      acc *= x;
+    else if constexpr (C == Combine::kMax)
+      acc = acc.max(x);
+    else
+      acc = acc.min(x);
   }
   template <class A, class X> static void init(A &acc, const X &x) {
-    if constexpr (Square) acc = x.square();
-    else acc = x;
+    if constexpr (Square)
+      acc = x.square();
+    else
+      acc = x;
   }
 };
 
@@ -215,11 +231,14 @@ const ReduceOpInfo *findReduce(const std::string &type) {
   static const std::unordered_map<std::string, ReduceOpInfo> table = {
       {"reduce_l2", {&lookupReduce<true, Combine::kSum>, Finalize::kSqrt, 2}},
       {"reduce_max", {&lookupReduce<false, Combine::kMax>, Finalize::kNone, 1}},
-      {"reduce_mean", {&lookupReduce<false, Combine::kSum>, Finalize::kMean, 1}},
+      {"reduce_mean",
+       {&lookupReduce<false, Combine::kSum>, Finalize::kMean, 1}},
       {"reduce_min", {&lookupReduce<false, Combine::kMin>, Finalize::kNone, 1}},
-      {"reduce_prod", {&lookupReduce<false, Combine::kProd>, Finalize::kNone, 1}},
+      {"reduce_prod",
+       {&lookupReduce<false, Combine::kProd>, Finalize::kNone, 1}},
       {"reduce_sum", {&lookupReduce<false, Combine::kSum>, Finalize::kNone, 1}},
-      {"reduce_sum_square", {&lookupReduce<true, Combine::kSum>, Finalize::kNone, 2}},
+      {"reduce_sum_square",
+       {&lookupReduce<true, Combine::kSum>, Finalize::kNone, 2}},
   };
   auto it = table.find(type);
   return it == table.end() ? nullptr : &it->second;
@@ -227,7 +246,8 @@ const ReduceOpInfo *findReduce(const std::string &type) {
 
 class ReduceKernel final : public VectorKernel {
 public:
-  static rt::Status make(const KernelSpec &spec, std::unique_ptr<ReduceKernel> *out) {
+  static rt::Status make(const KernelSpec &spec,
+                         std::unique_ptr<ReduceKernel> *out) {
     const om::OpDef &op = *spec.op;
     GEFLOW_RT_RETURN_IF_ERROR(checkArity(op, 1, 1));
     const ReduceOpInfo *info = findReduce(op.type());
@@ -244,19 +264,21 @@ public:
     *k->op_.mutable_input_desc() = op.input_desc();
     k->noop_ = attrInt(op, "noop_with_empty_axes", 0) != 0;
     k->axesFromOperand_ = op.type() == "reduce_sum" && hasInput(op, 1);
-    std::vector<int64_t> axes = k->axesFromOperand_ ? std::vector<int64_t>{}
-                                                    : attrInts(op, "axes");
-    const void *axesConst = k->axesFromOperand_ ? constantInput(spec, 1) : nullptr;
+    std::vector<int64_t> axes =
+        k->axesFromOperand_ ? std::vector<int64_t>{} : attrInts(op, "axes");
+    const void *axesConst =
+        k->axesFromOperand_ ? constantInput(spec, 1) : nullptr;
     if (axesConst)
       axes = loadInts(axesConst, op.input_desc(1));
     // Without the operand's values the layout waits for the run.
     k->prebuilt_ = !k->axesFromOperand_ || axesConst;
     if (k->prebuilt_)
-      GEFLOW_RT_RETURN_IF_ERROR(
-          makeLayout(op, shapeOf(op.input_desc(0)), axes, k->noop_, &k->layout_));
+      GEFLOW_RT_RETURN_IF_ERROR(makeLayout(op, shapeOf(op.input_desc(0)), axes,
+                                           k->noop_, &k->layout_));
     k->outputs_ = numElements(op.output_desc(0));
     int64_t in = numElements(op.input_desc(0));
-    int64_t perOutput = std::max<int64_t>(1, in / std::max<int64_t>(1, k->outputs_));
+    int64_t perOutput =
+        std::max<int64_t>(1, in / std::max<int64_t>(1, k->outputs_));
     k->setPlan(op, k->outputs_, std::max<int64_t>(1, kGrain / perOutput),
                info->flopsPerElement * static_cast<double>(in));
     *out = std::move(k);
@@ -295,7 +317,8 @@ private:
 } // namespace
 
 void geflow::kernels::registerReduceKernels(KernelRegistry &registry) {
-  for (const char *type : {"reduce_l2", "reduce_max", "reduce_mean", "reduce_min",
-                           "reduce_prod", "reduce_sum", "reduce_sum_square"})
+  for (const char *type :
+       {"reduce_l2", "reduce_max", "reduce_mean", "reduce_min", "reduce_prod",
+        "reduce_sum", "reduce_sum_square"})
     registry.add(type, entryFor<ReduceKernel>());
 }

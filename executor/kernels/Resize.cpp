@@ -1,4 +1,5 @@
-//===- Resize.cpp - Resize kernels ------------------------------------------===//
+//===- Resize.cpp - Resize kernels
+//------------------------------------------===//
 //
 // ONNX Resize, modes nearest, linear and cubic (over every dim whose mapping
 // is not the identity), with the coordinate transformations
@@ -59,21 +60,34 @@ rt::Status parseAttrs(const om::OpDef &op, ResizeAttrs *a) {
   else if (mode == "cubic")
     a->mode = Mode::kCubic;
   else if (mode != "nearest")
-    return opError(op, "mode '" + mode + "' is not supported (nearest, linear, cubic)");
-  std::string ct = attrString(op, "coordinate_transformation_mode", "half_pixel");
-  if (ct == "half_pixel") a->transform = Transform::kHalfPixel;
-  else if (ct == "asymmetric") a->transform = Transform::kAsymmetric;
-  else if (ct == "align_corners") a->transform = Transform::kAlignCorners;
-  else if (ct == "pytorch_half_pixel") a->transform = Transform::kPytorchHalfPixel;
-  else if (ct == "tf_half_pixel_for_nn") a->transform = Transform::kTfHalfPixelForNn;
-  else if (ct == "tf_crop_and_resize") a->transform = Transform::kTfCropAndResize;
+    return opError(op, "mode '" + mode +
+                           "' is not supported (nearest, linear, cubic)");
+  std::string ct =
+      attrString(op, "coordinate_transformation_mode", "half_pixel");
+  if (ct == "half_pixel")
+    a->transform = Transform::kHalfPixel;
+  else if (ct == "asymmetric")
+    a->transform = Transform::kAsymmetric;
+  else if (ct == "align_corners")
+    a->transform = Transform::kAlignCorners;
+  else if (ct == "pytorch_half_pixel")
+    a->transform = Transform::kPytorchHalfPixel;
+  else if (ct == "tf_half_pixel_for_nn")
+    a->transform = Transform::kTfHalfPixelForNn;
+  else if (ct == "tf_crop_and_resize")
+    a->transform = Transform::kTfCropAndResize;
   else
-    return opError(op, "coordinate_transformation_mode '" + ct + "' is not supported");
+    return opError(op, "coordinate_transformation_mode '" + ct +
+                           "' is not supported");
   std::string nm = attrString(op, "nearest_mode", "round_prefer_floor");
-  if (nm == "round_prefer_floor") a->nearest = Nearest::kRoundPreferFloor;
-  else if (nm == "round_prefer_ceil") a->nearest = Nearest::kRoundPreferCeil;
-  else if (nm == "floor") a->nearest = Nearest::kFloor;
-  else if (nm == "ceil") a->nearest = Nearest::kCeil;
+  if (nm == "round_prefer_floor")
+    a->nearest = Nearest::kRoundPreferFloor;
+  else if (nm == "round_prefer_ceil")
+    a->nearest = Nearest::kRoundPreferCeil;
+  else if (nm == "floor")
+    a->nearest = Nearest::kFloor;
+  else if (nm == "ceil")
+    a->nearest = Nearest::kCeil;
   else
     return opError(op, "nearest_mode '" + nm + "' is not supported");
   a->excludeOutside = attrInt(op, "exclude_outside", 0) != 0;
@@ -116,10 +130,18 @@ int64_t nearestIndex(Nearest mode, double x) {
     return static_cast<int64_t>(f);
   bool up = false;
   switch (mode) {
-  case Nearest::kRoundPreferFloor: up = ratio > 0.5; break;
-  case Nearest::kRoundPreferCeil: up = ratio >= 0.5; break;
-  case Nearest::kFloor: up = false; break;
-  case Nearest::kCeil: up = true; break;
+  case Nearest::kRoundPreferFloor:
+    up = ratio > 0.5;
+    break;
+  case Nearest::kRoundPreferCeil:
+    up = ratio >= 0.5;
+    break;
+  case Nearest::kFloor:
+    up = false;
+    break;
+  case Nearest::kCeil:
+    up = true;
+    break;
   }
   return static_cast<int64_t>(f) + (up ? 1 : 0);
 }
@@ -178,7 +200,8 @@ rt::Status buildTables(const om::OpDef &op, const ResizeAttrs &a,
     roi[rank + d] = 1;
   }
   if (a.transform == Transform::kTfCropAndResize) {
-    if (!hasInput(op, 1) || !roiData || numElements(op.input_desc(1)) != 2 * rank)
+    if (!hasInput(op, 1) || !roiData ||
+        numElements(op.input_desc(1)) != 2 * rank)
       return opError(op, "tf_crop_and_resize needs roi with 2 values per dim");
     roi = loadDoubles(roiData, op.input_desc(1));
   }
@@ -196,8 +219,8 @@ rt::Status buildTables(const om::OpDef &op, const ResizeAttrs &a,
     std::vector<uint8_t> outside(m, 0);
     bool identity = true; // every index reads one input element, weight 1
     for (int64_t j = 0; j < m; ++j) {
-      double x = sourceCoordinate(a.transform, static_cast<double>(j), scales[d], n,
-                                  roi[d], roi[rank + d]);
+      double x = sourceCoordinate(a.transform, static_cast<double>(j),
+                                  scales[d], n, roi[d], roi[rank + d]);
       if (a.transform == Transform::kTfCropAndResize && (x < 0 || x > n - 1)) {
         outside[j] = 1;
         t.interp.anyOutside = true;
@@ -205,7 +228,8 @@ rt::Status buildTables(const om::OpDef &op, const ResizeAttrs &a,
         identity = false;
         continue;
       }
-      near[j] = std::clamp<int64_t>(nearestIndex(a.nearest, x), 0, n - 1) * strides[d];
+      near[j] = std::clamp<int64_t>(nearestIndex(a.nearest, x), 0, n - 1) *
+                strides[d];
       // ONNX's neighbours: the `taps` indexes nearest x, preferring the
       // smaller ones, so ratio is in (0, 1]; edge padding clamps them.
       double f = std::floor(x), r = x - f;
@@ -234,7 +258,8 @@ rt::Status buildTables(const om::OpDef &op, const ResizeAttrs &a,
       }
       int nonzero = 0;
       for (int k = 0; k < taps; ++k) {
-        off[j * taps + k] = std::clamp<int64_t>(first + k, 0, n - 1) * strides[d];
+        off[j * taps + k] =
+            std::clamp<int64_t>(first + k, 0, n - 1) * strides[d];
         w[j * taps + k] = coeffs[k];
         if (coeffs[k] != 0) {
           ++nonzero;
@@ -270,7 +295,8 @@ rt::Status buildTables(const om::OpDef &op, const ResizeAttrs &a,
 }
 
 using InterpFn = void (*)(const InterpTables &t, double extrapolation,
-                          const void *in, void *out, int64_t begin, int64_t end);
+                          const void *in, void *out, int64_t begin,
+                          int64_t end);
 
 template <class T>
 void interpRun(const InterpTables &t, double extrapolation, const void *inV,
@@ -345,14 +371,16 @@ void interpRun(const InterpTables &t, double extrapolation, const void *inV,
 
 class ResizeKernel final : public VectorKernel {
 public:
-  static rt::Status make(const KernelSpec &spec, std::unique_ptr<ResizeKernel> *out) {
+  static rt::Status make(const KernelSpec &spec,
+                         std::unique_ptr<ResizeKernel> *out) {
     const om::OpDef &op = *spec.op;
     GEFLOW_RT_RETURN_IF_ERROR(checkArity(op, 1, 1));
     auto k = std::unique_ptr<ResizeKernel>(new ResizeKernel);
     GEFLOW_RT_RETURN_IF_ERROR(parseAttrs(op, &k->attrs_));
     om::DataType dt = op.input_desc(0).dtype();
     k->elemSize_ = dtypeSize(dt);
-    if (k->elemSize_ == 0 || k->elemSize_ > 8 || op.output_desc(0).dtype() != dt)
+    if (k->elemSize_ == 0 || k->elemSize_ > 8 ||
+        op.output_desc(0).dtype() != dt)
       return unsupportedDtype(op, dt);
     const bool interp = k->attrs_.mode != Mode::kNearest;
     if (interp && !dispatch(FloatTypes{}, dt, [&](auto tag) {
@@ -369,14 +397,16 @@ public:
     k->op_.set_type(op.type());
     *k->op_.mutable_input_desc() = op.input_desc();
     *k->op_.mutable_output_desc() = op.output_desc();
-    const bool needScales = hasInput(op, 2) && numElements(op.input_desc(2)) > 0;
+    const bool needScales =
+        hasInput(op, 2) && numElements(op.input_desc(2)) > 0;
     const bool needRoi = k->attrs_.transform == Transform::kTfCropAndResize;
     k->roiConst_ = constantInput(spec, 1);
     k->scalesConst_ = constantInput(spec, 2);
-    k->prebuilt_ = (!needScales || k->scalesConst_) && (!needRoi || k->roiConst_);
+    k->prebuilt_ =
+        (!needScales || k->scalesConst_) && (!needRoi || k->roiConst_);
     if (k->prebuilt_)
-      GEFLOW_RT_RETURN_IF_ERROR(
-          buildTables(op, k->attrs_, k->roiConst_, k->scalesConst_, &k->tables_));
+      GEFLOW_RT_RETURN_IF_ERROR(buildTables(op, k->attrs_, k->roiConst_,
+                                            k->scalesConst_, &k->tables_));
     k->n_ = numElements(op.output_desc(0));
     double taps = 1;
     if (interp) {
@@ -385,7 +415,8 @@ public:
         if (in[d] != op.output_desc(0).shape(d))
           taps *= k->attrs_.mode == Mode::kCubic ? 4 : 2;
     }
-    k->setPlan(op, k->n_, kGrain, interp ? 2.0 * taps * static_cast<double>(k->n_) : 0.0);
+    k->setPlan(op, k->n_, kGrain,
+               interp ? 2.0 * taps * static_cast<double>(k->n_) : 0.0);
     *out = std::move(k);
     return rt::Status::ok();
   }
@@ -399,13 +430,15 @@ public:
     ResizeTables local;
     if (!prebuilt_) {
       GEFLOW_RT_RETURN_IF_ERROR(buildTables(
-          op_, attrs_, hasInput(op_, 1) ? operandData(roiConst_, inputs, 1) : nullptr,
-          hasInput(op_, 2) ? operandData(scalesConst_, inputs, 2) : nullptr, &local));
+          op_, attrs_,
+          hasInput(op_, 1) ? operandData(roiConst_, inputs, 1) : nullptr,
+          hasInput(op_, 2) ? operandData(scalesConst_, inputs, 2) : nullptr,
+          &local));
       t = &local;
     }
     if (interpFn_)
-      interpFn_(t->interp, attrs_.extrapolation, inputs[0].data, outputs[0].data,
-                r->begin, r->end);
+      interpFn_(t->interp, attrs_.extrapolation, inputs[0].data,
+                outputs[0].data, r->begin, r->end);
     else
       t->nearest.copy(elemSize_, inputs[0].data, outputs[0].data, fill_,
                       r->begin, r->end);

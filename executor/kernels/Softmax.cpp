@@ -28,7 +28,8 @@ using SoftmaxFn = void (*)(const AxisLayout &l, bool log, const void *in,
                            void *out, int64_t begin, int64_t end);
 
 /// One row x -> y, both Eigen arrays (contiguous or strided).
-template <class T, class X, class Y> void softmaxRow(const X &x, Y &y, bool log) {
+template <class T, class X, class Y>
+void softmaxRow(const X &x, Y &y, bool log) {
   const T m = x.maxCoeff();
   if (log) {
     T lse = std::log((x - m).exp().sum());
@@ -52,16 +53,18 @@ void softmaxRun(const AxisLayout &l, bool log, const void *inV, void *outV,
       MMap<T> y(out + base, n);
       softmaxRow<T>(CMap<T>(in + base, n), y, log);
     } else {
-      Eigen::Map<Arr<T>, 0, Eigen::InnerStride<>> y(out + base, n,
-                                                    Eigen::InnerStride<>(inner));
-      softmaxRow<T>(CStrided<T>(in + base, n, Eigen::InnerStride<>(inner)), y, log);
+      Eigen::Map<Arr<T>, 0, Eigen::InnerStride<>> y(
+          out + base, n, Eigen::InnerStride<>(inner));
+      softmaxRow<T>(CStrided<T>(in + base, n, Eigen::InnerStride<>(inner)), y,
+                    log);
     }
   }
 }
 
 class SoftmaxKernel final : public VectorKernel {
 public:
-  static rt::Status make(const KernelSpec &spec, std::unique_ptr<SoftmaxKernel> *out) {
+  static rt::Status make(const KernelSpec &spec,
+                         std::unique_ptr<SoftmaxKernel> *out) {
     const om::OpDef &op = *spec.op;
     GEFLOW_RT_RETURN_IF_ERROR(checkArity(op, 1, 1));
     auto k = std::unique_ptr<SoftmaxKernel>(new SoftmaxKernel);
@@ -75,8 +78,10 @@ public:
         axisLayout(op, op.input_desc(0), attrInt(op, "axis", -1), &k->layout_));
     k->rows_ = k->layout_.outer * k->layout_.inner;
     int64_t n = numElements(op.input_desc(0));
-    k->setPlan(op, k->rows_, std::max<int64_t>(1, kGrain / std::max<int64_t>(1, k->layout_.n)),
-               14.0 * static_cast<double>(n));
+    k->setPlan(
+        op, k->rows_,
+        std::max<int64_t>(1, kGrain / std::max<int64_t>(1, k->layout_.n)),
+        14.0 * static_cast<double>(n));
     *out = std::move(k);
     return rt::Status::ok();
   }

@@ -24,7 +24,8 @@ using namespace geflow::kernels::vec;
 
 namespace {
 
-// --- arg_max ---------------------------------------------------------------------
+// --- arg_max
+// ---------------------------------------------------------------------
 
 using ArgFn = void (*)(const AxisLayout &l, bool last, const void *in,
                        int64_t *out, int64_t begin, int64_t end);
@@ -52,7 +53,8 @@ using ArgTypes = TypeList<float, double, int32_t, int64_t, int8_t, uint8_t>;
 
 class ArgMaxKernel final : public VectorKernel {
 public:
-  static rt::Status make(const KernelSpec &spec, std::unique_ptr<ArgMaxKernel> *out) {
+  static rt::Status make(const KernelSpec &spec,
+                         std::unique_ptr<ArgMaxKernel> *out) {
     const om::OpDef &op = *spec.op;
     GEFLOW_RT_RETURN_IF_ERROR(checkArity(op, 1, 1));
     auto k = std::unique_ptr<ArgMaxKernel>(new ArgMaxKernel);
@@ -67,8 +69,10 @@ public:
     GEFLOW_RT_RETURN_IF_ERROR(
         axisLayout(op, op.input_desc(0), attrInt(op, "axis", 0), &k->layout_));
     k->rows_ = k->layout_.outer * k->layout_.inner;
-    k->setPlan(op, k->rows_, std::max<int64_t>(1, kGrain / std::max<int64_t>(1, k->layout_.n)),
-               static_cast<double>(numElements(op.input_desc(0))));
+    k->setPlan(
+        op, k->rows_,
+        std::max<int64_t>(1, kGrain / std::max<int64_t>(1, k->layout_.n)),
+        static_cast<double>(numElements(op.input_desc(0))));
     *out = std::move(k);
     return rt::Status::ok();
   }
@@ -77,8 +81,8 @@ public:
                  uint32_t blockIdx, uint32_t blockDim) const override {
     BlockRange r = blockRange(rows_, blockIdx, blockDim);
     if (layout_.n > 0)
-      fn_(layout_, last_, inputs[0].data, static_cast<int64_t *>(outputs[0].data),
-          r.begin, r.end);
+      fn_(layout_, last_, inputs[0].data,
+          static_cast<int64_t *>(outputs[0].data), r.begin, r.end);
     return rt::Status::ok();
   }
 
@@ -90,7 +94,8 @@ private:
   int64_t rows_ = 0;
 };
 
-// --- top_k -----------------------------------------------------------------------
+// --- top_k
+// -----------------------------------------------------------------------
 
 using TopKFn = void (*)(const AxisLayout &l, int64_t k, bool largest,
                         const void *in, void *values, int64_t *indices,
@@ -128,7 +133,8 @@ void topKRun(const AxisLayout &l, int64_t k, bool largest, const void *inV,
 
 class TopKKernel final : public VectorKernel {
 public:
-  static rt::Status make(const KernelSpec &spec, std::unique_ptr<TopKKernel> *out) {
+  static rt::Status make(const KernelSpec &spec,
+                         std::unique_ptr<TopKKernel> *out) {
     const om::OpDef &op = *spec.op;
     GEFLOW_RT_RETURN_IF_ERROR(checkArity(op, 1, 2));
     auto k = std::unique_ptr<TopKKernel>(new TopKKernel);
@@ -140,7 +146,8 @@ public:
     if (op.output_desc(1).dtype() != om::DT_INT64)
       return opError(op, "indices must be int64");
     int64_t axis = attrInt(op, "axis", -1);
-    GEFLOW_RT_RETURN_IF_ERROR(axisLayout(op, op.input_desc(0), axis, &k->layout_));
+    GEFLOW_RT_RETURN_IF_ERROR(
+        axisLayout(op, op.input_desc(0), axis, &k->layout_));
     // K is the values output's extent along the axis (static shapes); a
     // constant K operand must agree.
     auto outShape = shapeOf(op.output_desc(0));
@@ -154,9 +161,12 @@ public:
     k->largest_ = attrInt(op, "largest", 1) != 0;
     k->rows_ = k->layout_.outer * k->layout_.inner;
     double n = static_cast<double>(k->layout_.n);
-    k->setPlan(op, k->rows_, std::max<int64_t>(1, kGrain / std::max<int64_t>(1, k->layout_.n)),
-               static_cast<double>(k->rows_) * n *
-                   std::max(1.0, std::log2(static_cast<double>(std::max<int64_t>(2, k->k_)))));
+    k->setPlan(
+        op, k->rows_,
+        std::max<int64_t>(1, kGrain / std::max<int64_t>(1, k->layout_.n)),
+        static_cast<double>(k->rows_) * n *
+            std::max(1.0, std::log2(static_cast<double>(
+                              std::max<int64_t>(2, k->k_)))));
     *out = std::move(k);
     return rt::Status::ok();
   }

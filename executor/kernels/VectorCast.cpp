@@ -1,4 +1,5 @@
-//===- VectorCast.cpp - Cast between dtypes ----------------------------------===//
+//===- VectorCast.cpp - Cast between dtypes
+//----------------------------------===//
 //
 // Part of the elementwise family (registered by registerElementwiseKernels).
 // Block split: contiguous ranges of elements (grain 4096). Cost: one FLOP per
@@ -17,7 +18,8 @@ using namespace geflow::kernels::vec;
 
 namespace {
 
-// --- cast ------------------------------------------------------------------------
+// --- cast
+// ------------------------------------------------------------------------
 
 using CastTypes = TypeList<float, double, Eigen::half, Eigen::bfloat16, int8_t,
                            uint8_t, int32_t, int64_t, bool>;
@@ -42,7 +44,8 @@ template <class From, class To> To castOne(From v) {
     float f = static_cast<float>(v);
     uint32_t bits;
     std::memcpy(&bits, &f, 4);
-    uint16_t hi = std::isnan(f) ? uint16_t(0x7FC0) : static_cast<uint16_t>(bits >> 16);
+    uint16_t hi =
+        std::isnan(f) ? uint16_t(0x7FC0) : static_cast<uint16_t>(bits >> 16);
     return Eigen::numext::bit_cast<Eigen::bfloat16>(hi);
   } else if constexpr (kIsHalf<To>) {
     return To(static_cast<float>(v));
@@ -51,7 +54,8 @@ template <class From, class To> To castOne(From v) {
   }
 }
 
-template <class From, class To> void castRun(const void *in, void *out, int64_t n) {
+template <class From, class To>
+void castRun(const void *in, void *out, int64_t n) {
   auto *src = static_cast<const From *>(in);
   auto *dst = static_cast<To *>(out);
   for (int64_t i = 0; i < n; ++i)
@@ -60,11 +64,13 @@ template <class From, class To> void castRun(const void *in, void *out, int64_t 
 
 class CastKernel final : public VectorKernel {
 public:
-  static rt::Status make(const KernelSpec &spec, std::unique_ptr<CastKernel> *out) {
+  static rt::Status make(const KernelSpec &spec,
+                         std::unique_ptr<CastKernel> *out) {
     const om::OpDef &op = *spec.op;
     GEFLOW_RT_RETURN_IF_ERROR(checkArity(op, 1, 1));
     auto k = std::unique_ptr<CastKernel>(new CastKernel);
-    om::DataType from = op.input_desc(0).dtype(), to = op.output_desc(0).dtype();
+    om::DataType from = op.input_desc(0).dtype(),
+                 to = op.output_desc(0).dtype();
     k->inSize_ = dtypeSize(from);
     k->outSize_ = dtypeSize(to);
     k->n_ = numElements(op.output_desc(0));
@@ -74,7 +80,8 @@ public:
     } else {
       bool ok = dispatch(CastTypes{}, from, [&](auto f) {
         dispatch(CastTypes{}, to, [&](auto t) {
-          k->fn_ = &castRun<typename decltype(f)::type, typename decltype(t)::type>;
+          k->fn_ =
+              &castRun<typename decltype(f)::type, typename decltype(t)::type>;
         });
       });
       if (!ok || !k->fn_)

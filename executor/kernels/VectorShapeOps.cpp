@@ -1,4 +1,5 @@
-//===- VectorShapeOps.cpp - shape, constant_of_shape, range ------------------===//
+//===- VectorShapeOps.cpp - shape, constant_of_shape, range
+//------------------===//
 //
 // Part of the data-movement family (registered by
 // registerDataMovementKernels): ops whose output is made rather than moved.
@@ -18,11 +19,13 @@ using namespace geflow::kernels::vec;
 
 namespace {
 
-// --- shape, constant_of_shape, range ----------------------------------------------
+// --- shape, constant_of_shape, range
+// ----------------------------------------------
 
 class ShapeKernel final : public VectorKernel {
 public:
-  static rt::Status make(const KernelSpec &spec, std::unique_ptr<ShapeKernel> *out) {
+  static rt::Status make(const KernelSpec &spec,
+                         std::unique_ptr<ShapeKernel> *out) {
     const om::OpDef &op = *spec.op;
     GEFLOW_RT_RETURN_IF_ERROR(checkArity(op, 1, 1));
     auto k = std::unique_ptr<ShapeKernel>(new ShapeKernel);
@@ -39,15 +42,17 @@ public:
     for (int64_t d = start; d < end; ++d)
       k->values_.push_back(shape[d]);
     if (op.output_desc(0).dtype() != om::DT_INT64 ||
-        numElements(op.output_desc(0)) != static_cast<int64_t>(k->values_.size()))
-      return opError(op, "output must be int64 with one element per reported dim");
+        numElements(op.output_desc(0)) !=
+            static_cast<int64_t>(k->values_.size()))
+      return opError(op,
+                     "output must be int64 with one element per reported dim");
     k->setPlan(op, 1, 1, 0, static_cast<double>(k->values_.size() * 8));
     *out = std::move(k);
     return rt::Status::ok();
   }
 
-  rt::Status run(const TensorView *, const TensorView *outputs, uint32_t blockIdx,
-                 uint32_t) const override {
+  rt::Status run(const TensorView *, const TensorView *outputs,
+                 uint32_t blockIdx, uint32_t) const override {
     if (blockIdx == 0 && !values_.empty())
       std::memcpy(outputs[0].data, values_.data(), values_.size() * 8);
     return rt::Status::ok();
@@ -58,7 +63,8 @@ private:
   std::vector<int64_t> values_;
 };
 
-template <class U> void fillRange(void *out, int64_t begin, int64_t end, const void *v) {
+template <class U>
+void fillRange(void *out, int64_t begin, int64_t end, const void *v) {
   std::fill(static_cast<U *>(out) + begin, static_cast<U *>(out) + end,
             *static_cast<const U *>(v));
 }
@@ -89,14 +95,22 @@ public:
     return rt::Status::ok();
   }
 
-  rt::Status run(const TensorView *, const TensorView *outputs, uint32_t blockIdx,
-                 uint32_t blockDim) const override {
+  rt::Status run(const TensorView *, const TensorView *outputs,
+                 uint32_t blockIdx, uint32_t blockDim) const override {
     BlockRange r = blockRange(n_, blockIdx, blockDim);
     switch (elemSize_) {
-    case 1: fillRange<uint8_t>(outputs[0].data, r.begin, r.end, value_); break;
-    case 2: fillRange<uint16_t>(outputs[0].data, r.begin, r.end, value_); break;
-    case 4: fillRange<uint32_t>(outputs[0].data, r.begin, r.end, value_); break;
-    default: fillRange<uint64_t>(outputs[0].data, r.begin, r.end, value_); break;
+    case 1:
+      fillRange<uint8_t>(outputs[0].data, r.begin, r.end, value_);
+      break;
+    case 2:
+      fillRange<uint16_t>(outputs[0].data, r.begin, r.end, value_);
+      break;
+    case 4:
+      fillRange<uint32_t>(outputs[0].data, r.begin, r.end, value_);
+      break;
+    default:
+      fillRange<uint64_t>(outputs[0].data, r.begin, r.end, value_);
+      break;
     }
     return rt::Status::ok();
   }
@@ -110,7 +124,8 @@ private:
 
 class RangeKernel final : public VectorKernel {
 public:
-  static rt::Status make(const KernelSpec &spec, std::unique_ptr<RangeKernel> *out) {
+  static rt::Status make(const KernelSpec &spec,
+                         std::unique_ptr<RangeKernel> *out) {
     const om::OpDef &op = *spec.op;
     GEFLOW_RT_RETURN_IF_ERROR(checkArity(op, 3, 1));
     auto k = std::unique_ptr<RangeKernel>(new RangeKernel);
@@ -131,14 +146,16 @@ public:
     BlockRange r = blockRange(n_, blockIdx, blockDim);
     const void *startP = operandData(const_[0], inputs, 0);
     const void *deltaP = operandData(const_[2], inputs, 2);
-    dispatch(TypeList<float, double, int16_t, int32_t, int64_t>{}, dt_, [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      // ONNX: output[i] = start + i * delta, in the operands' type.
-      T start = *static_cast<const T *>(startP), delta = *static_cast<const T *>(deltaP);
-      T *o = static_cast<T *>(outputs[0].data);
-      for (int64_t i = r.begin; i < r.end; ++i)
-        o[i] = static_cast<T>(start + static_cast<T>(i) * delta);
-    });
+    dispatch(TypeList<float, double, int16_t, int32_t, int64_t>{}, dt_,
+             [&](auto tag) {
+               using T = typename decltype(tag)::type;
+               // ONNX: output[i] = start + i * delta, in the operands' type.
+               T start = *static_cast<const T *>(startP),
+                 delta = *static_cast<const T *>(deltaP);
+               T *o = static_cast<T *>(outputs[0].data);
+               for (int64_t i = r.begin; i < r.end; ++i)
+                 o[i] = static_cast<T>(start + static_cast<T>(i) * delta);
+             });
     return rt::Status::ok();
   }
 

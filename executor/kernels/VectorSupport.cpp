@@ -1,4 +1,5 @@
-//===- VectorSupport.cpp ----------------------------------------------------===//
+//===- VectorSupport.cpp
+//----------------------------------------------------===//
 
 #include "executor/kernels/VectorSupport.h"
 
@@ -26,7 +27,8 @@ int64_t vec::loadAsInt(const void *data, om::DataType dt, int64_t index) {
   dispatch(AllScalarTypes{}, dt, [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (std::is_same_v<T, Eigen::half>)
-      v = static_cast<int64_t>(static_cast<float>(static_cast<const T *>(data)[index]));
+      v = static_cast<int64_t>(
+          static_cast<float>(static_cast<const T *>(data)[index]));
     else
       v = static_cast<int64_t>(static_cast<const T *>(data)[index]);
   });
@@ -87,11 +89,13 @@ double vec::ioBytes(const om::OpDef &op) {
   return bytes;
 }
 
-// --- Broadcast -------------------------------------------------------------------
+// --- Broadcast
+// -------------------------------------------------------------------
 
 Broadcast::Broadcast(const std::vector<int64_t> &outShape,
                      const std::vector<std::vector<int64_t>> &inShapes)
-    : numOperands_(static_cast<int>(inShapes.size())), total_(product(outShape)) {
+    : numOperands_(static_cast<int>(inShapes.size())),
+      total_(product(outShape)) {
   const size_t rank = outShape.size();
   // Per output dim, each operand's element stride (0 where it broadcasts);
   // unit output dims are dropped.
@@ -106,7 +110,8 @@ Broadcast::Broadcast(const std::vector<int64_t> &outShape,
     std::array<int64_t, kMaxOperands> st{};
     for (int k = 0; k < numOperands_; ++k) {
       const auto &s = inShapes[k];
-      int64_t kd = static_cast<int64_t>(d) - static_cast<int64_t>(rank - s.size());
+      int64_t kd =
+          static_cast<int64_t>(d) - static_cast<int64_t>(rank - s.size());
       st[k] = (kd < 0 || s[kd] == 1) ? 0 : inStrides[k][kd];
     }
     // Merge into the previous dim when every operand continues it.
@@ -131,7 +136,8 @@ Broadcast::Broadcast(const std::vector<int64_t> &outShape,
   strides_ = std::move(strides);
 }
 
-// --- IndexMap --------------------------------------------------------------------
+// --- IndexMap
+// --------------------------------------------------------------------
 
 void IndexMap::simplify() {
   std::vector<int64_t> d2;
@@ -167,8 +173,7 @@ static void copyRow(const U *in, U *out, const int64_t *inner, int64_t base,
   }
 }
 
-template <class U>
-static void fillRow(U *out, int64_t len, const U *fill) {
+template <class U> static void fillRow(U *out, int64_t len, const U *fill) {
   std::fill(out, out + len, *fill);
 }
 
@@ -194,20 +199,48 @@ void IndexMap::copy(size_t elemSize, const void *in, void *out,
     char *o = dst + pos * elemSize;
     if (off < 0 && off <= kFill / 2) {
       switch (elemSize) {
-      case 1: fillRow(reinterpret_cast<uint8_t *>(o), len, static_cast<const uint8_t *>(fill)); break;
-      case 2: fillRow(reinterpret_cast<uint16_t *>(o), len, static_cast<const uint16_t *>(fill)); break;
-      case 4: fillRow(reinterpret_cast<uint32_t *>(o), len, static_cast<const uint32_t *>(fill)); break;
-      default: fillRow(reinterpret_cast<uint64_t *>(o), len, static_cast<const uint64_t *>(fill)); break;
+      case 1:
+        fillRow(reinterpret_cast<uint8_t *>(o), len,
+                static_cast<const uint8_t *>(fill));
+        break;
+      case 2:
+        fillRow(reinterpret_cast<uint16_t *>(o), len,
+                static_cast<const uint16_t *>(fill));
+        break;
+      case 4:
+        fillRow(reinterpret_cast<uint32_t *>(o), len,
+                static_cast<const uint32_t *>(fill));
+        break;
+      default:
+        fillRow(reinterpret_cast<uint64_t *>(o), len,
+                static_cast<const uint64_t *>(fill));
+        break;
       }
     } else if (contiguous) {
       std::memcpy(o, src + (off + innerOff[0] + j) * elemSize, len * elemSize);
     } else {
       const int64_t *io = innerOff.data() + j;
       switch (elemSize) {
-      case 1: copyRow(reinterpret_cast<const uint8_t *>(src), reinterpret_cast<uint8_t *>(o), io, off, len, static_cast<const uint8_t *>(fill)); break;
-      case 2: copyRow(reinterpret_cast<const uint16_t *>(src), reinterpret_cast<uint16_t *>(o), io, off, len, static_cast<const uint16_t *>(fill)); break;
-      case 4: copyRow(reinterpret_cast<const uint32_t *>(src), reinterpret_cast<uint32_t *>(o), io, off, len, static_cast<const uint32_t *>(fill)); break;
-      default: copyRow(reinterpret_cast<const uint64_t *>(src), reinterpret_cast<uint64_t *>(o), io, off, len, static_cast<const uint64_t *>(fill)); break;
+      case 1:
+        copyRow(reinterpret_cast<const uint8_t *>(src),
+                reinterpret_cast<uint8_t *>(o), io, off, len,
+                static_cast<const uint8_t *>(fill));
+        break;
+      case 2:
+        copyRow(reinterpret_cast<const uint16_t *>(src),
+                reinterpret_cast<uint16_t *>(o), io, off, len,
+                static_cast<const uint16_t *>(fill));
+        break;
+      case 4:
+        copyRow(reinterpret_cast<const uint32_t *>(src),
+                reinterpret_cast<uint32_t *>(o), io, off, len,
+                static_cast<const uint32_t *>(fill));
+        break;
+      default:
+        copyRow(reinterpret_cast<const uint64_t *>(src),
+                reinterpret_cast<uint64_t *>(o), io, off, len,
+                static_cast<const uint64_t *>(fill));
+        break;
       }
     }
     pos += len;
@@ -238,7 +271,8 @@ rt::Status vec::axisLayout(const om::OpDef &op,
   return rt::Status::ok();
 }
 
-// --- glue ----------------------------------------------------------------------
+// --- glue
+// ----------------------------------------------------------------------
 
 void VectorKernel::setPlan(const om::OpDef &op, int64_t work, int64_t grain,
                            double flops, double bytes) {
@@ -258,5 +292,6 @@ rt::Status vec::checkArity(const om::OpDef &op, int minInputs, int minOutputs) {
 }
 
 rt::Status vec::unsupportedDtype(const om::OpDef &op, om::DataType dt) {
-  return opError(op, std::string("dtype ") + dtypeName(dt) + " is not supported");
+  return opError(op,
+                 std::string("dtype ") + dtypeName(dt) + " is not supported");
 }

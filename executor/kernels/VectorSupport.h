@@ -36,13 +36,19 @@ template <class T> using MMap = Eigen::Map<Arr<T>>;
 
 // --- dtypes ------------------------------------------------------------------
 
-template <class T> struct TypeTag { using type = T; };
+template <class T> struct TypeTag {
+  using type = T;
+};
 
 template <class T> constexpr om::DataType dtypeOf();
 template <> constexpr om::DataType dtypeOf<float>() { return om::DT_FLOAT; }
 template <> constexpr om::DataType dtypeOf<double>() { return om::DT_DOUBLE; }
-template <> constexpr om::DataType dtypeOf<Eigen::half>() { return om::DT_FLOAT16; }
-template <> constexpr om::DataType dtypeOf<Eigen::bfloat16>() { return om::DT_BF16; }
+template <> constexpr om::DataType dtypeOf<Eigen::half>() {
+  return om::DT_FLOAT16;
+}
+template <> constexpr om::DataType dtypeOf<Eigen::bfloat16>() {
+  return om::DT_BF16;
+}
 template <> constexpr om::DataType dtypeOf<int8_t>() { return om::DT_INT8; }
 template <> constexpr om::DataType dtypeOf<int16_t>() { return om::DT_INT16; }
 template <> constexpr om::DataType dtypeOf<int32_t>() { return om::DT_INT32; }
@@ -70,15 +76,18 @@ bool dispatch(TypeList<Ts...>, [[maybe_unused]] om::DataType dt, F &&f) {
 double loadAsDouble(const void *data, om::DataType dt, int64_t index);
 int64_t loadAsInt(const void *data, om::DataType dt, int64_t index);
 /// All elements of an integer (or float) operand as int64.
-std::vector<int64_t> loadInts(const void *data, const om::TensorDescriptor &desc);
+std::vector<int64_t> loadInts(const void *data,
+                              const om::TensorDescriptor &desc);
 std::vector<double> loadDoubles(const void *data,
                                 const om::TensorDescriptor &desc);
 
-// --- operands ------------------------------------------------------------------
+// --- operands
+// ------------------------------------------------------------------
 
 /// True when input `i` of `op` is present (not an absent optional input).
 bool hasInput(const om::OpDef &op, int i);
-/// The constant bytes of input `i` when the compiler made it a weight, else null.
+/// The constant bytes of input `i` when the compiler made it a weight, else
+/// null.
 const void *constantInput(const KernelSpec &spec, int i);
 /// The bytes of input `i` for this run: the constant when there is one.
 inline const void *operandData(const void *constant, const TensorView *inputs,
@@ -93,7 +102,8 @@ int64_t product(const std::vector<int64_t> &dims);
 /// input bytes read + output bytes written by `op`.
 double ioBytes(const om::OpDef &op);
 
-// --- broadcasting --------------------------------------------------------------
+// --- broadcasting
+// --------------------------------------------------------------
 
 /// numpy multidirectional broadcasting of up to kMaxOperands inputs onto an
 /// output shape, with dims coalesced so the inner loop is as long as possible.
@@ -141,11 +151,13 @@ private:
   std::vector<std::array<int64_t, kMaxOperands>> strides_;
 };
 
-// --- index-table copy ------------------------------------------------------------
+// --- index-table copy
+// ------------------------------------------------------------
 
-/// Output element (i0, ..., in) reads input element base + sum_d offsets[d][i_d],
-/// or the fill value when any offsets[d][i_d] is kFill. Separable per dim, so
-/// it serves transpose, slice, tile, expand, pad, gather and nearest resize.
+/// Output element (i0, ..., in) reads input element base + sum_d
+/// offsets[d][i_d], or the fill value when any offsets[d][i_d] is kFill.
+/// Separable per dim, so it serves transpose, slice, tile, expand, pad, gather
+/// and nearest resize.
 struct IndexMap {
   static constexpr int64_t kFill = -(int64_t(1) << 56);
   std::vector<int64_t> dims;
@@ -174,7 +186,8 @@ struct AxisLayout {
 rt::Status axisLayout(const om::OpDef &op, const om::TensorDescriptor &desc,
                       int64_t axis, AxisLayout *out);
 
-// --- plan/create glue ------------------------------------------------------------
+// --- plan/create glue
+// ------------------------------------------------------------
 
 /// A vector kernel carries its plan; the registry's plan function builds the
 /// kernel without constants and returns that plan, so plan and run agree.

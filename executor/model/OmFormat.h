@@ -1,4 +1,5 @@
-//===- OmFormat.h - The OM file: header, partition table, checksums -*- C++ -*-===//
+//===- OmFormat.h - The OM file: header, partition table, checksums -*- C++
+//-*-===//
 //
 // GE's layout: a fixed 256-byte header, then a partition table, then the
 // partitions. All integers are little-endian. Offsets are from the start of

@@ -1,7 +1,8 @@
 //===- OmModel.h - An OM artifact in memory -------------------*- C++ -*-===//
 //
-// What the compiler hands to the OM writer and the loader hands to the executor.
-// The file format (header, partition table, checksums) is OmFormat.h's business.
+// What the compiler hands to the OM writer and the loader hands to the
+// executor. The file format (header, partition table, checksums) is
+// OmFormat.h's business.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEFLOW_EXECUTOR_MODEL_OMMODEL_H
@@ -34,8 +35,8 @@ struct BorrowedWeight {
 
 /// The artifact as the compiler builds it.
 struct OmModel {
-  std::string socName;      // the preset the model was compiled for
-  ModelDef modelDef;        // one GraphDef: Data, Const, compute, Send/Recv, NetOutput
+  std::string socName; // the preset the model was compiled for
+  ModelDef modelDef; // one GraphDef: Data, Const, compute, Send/Recv, NetOutput
   /// WEIGHTS up to the first borrowed constant (all of it when none is).
   std::vector<uint8_t> weights;
   /// The rest of WEIGHTS in offset order, from weights.size() on, zeros

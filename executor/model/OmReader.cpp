@@ -115,8 +115,8 @@ rt::Status parseAndValidate(LoadedOmImpl &om, const std::string &src,
                         " (trailing bytes)");
   uint32_t count = getU32(d + kHdrPartitionCount);
   if (count != kOmPartitionCount)
-    return bad(src, "partition count " + std::to_string(count) +
-                        " (expected " + std::to_string(kOmPartitionCount) +
+    return bad(src, "partition count " + std::to_string(count) + " (expected " +
+                        std::to_string(kOmPartitionCount) +
                         ": MODEL_DEF, WEIGHTS, TASK_INFO, MEMORY)");
   uint64_t tableOffset = getU64(d + kHdrTableOffset);
   uint64_t tableSize = uint64_t(count) * kOmPartitionEntrySize;
@@ -178,7 +178,8 @@ rt::Status parseAndValidate(LoadedOmImpl &om, const std::string &src,
     for (const auto &[begin, end] : used) {
       for (uint64_t k = at; k < begin; ++k)
         if (d[k] != 0)
-          return bad(src, "nonzero padding byte at offset " + std::to_string(k));
+          return bad(src,
+                     "nonzero padding byte at offset " + std::to_string(k));
       at = std::max(at, end);
     }
     for (uint64_t k = at; k < total; ++k)
@@ -263,8 +264,8 @@ rt::Status loadOmBytes(const std::string &bytes, const std::string &sourceName,
   GEFLOW_RT_RETURN_IF_ERROR(checkModelBytes(bytes.size(), sourceName, limits));
   auto om = std::make_unique<LoadedOmImpl>();
   // A 64-aligned copy, so WEIGHTS is aligned as it would be in a mapping.
-  size_t cap = (bytes.size() + kWeightAlignment) / kWeightAlignment *
-               kWeightAlignment;
+  size_t cap =
+      (bytes.size() + kWeightAlignment) / kWeightAlignment * kWeightAlignment;
   void *p = std::aligned_alloc(kWeightAlignment, cap);
   if (!p)
     return rt::makeStatus(rt::StatusCode::kOutOfMemory,

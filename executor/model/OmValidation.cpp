@@ -74,8 +74,8 @@ private:
   }
 
   /// Resolves "producer:k" to (op index, k). Empty string = absent input.
-  rt::Status resolve(const std::string &ref, const std::string &where,
-                     int *op, int *k) const {
+  rt::Status resolve(const std::string &ref, const std::string &where, int *op,
+                     int *k) const {
     size_t colon = ref.rfind(':');
     if (colon == std::string::npos || colon == 0 || colon + 1 == ref.size())
       return bad(where + ": input reference '" + clean(ref) +
@@ -98,8 +98,7 @@ private:
     if (*k >= outs)
       return bad(where + ": input '" + clean(ref) + "': output " +
                  std::to_string(*k) + " out of range ('" + clean(name) +
-                 "' has " + std::to_string(outs) +
-                 " outputs)");
+                 "' has " + std::to_string(outs) + " outputs)");
     return rt::Status::ok();
   }
 
@@ -142,9 +141,9 @@ private:
         return bad(where + ": dim " + std::to_string(i) + " is " +
                    std::to_string(d.shape(i)));
       if (__builtin_mul_overflow(bytes, uint64_t(d.shape(i)), &bytes))
-        return bad(where + ": shape of more than 2^64 bytes, over the limit of " +
-                   std::to_string(limits_.maxTensorBytes) +
-                   " (--max-tensor-bytes)");
+        return bad(
+            where + ": shape of more than 2^64 bytes, over the limit of " +
+            std::to_string(limits_.maxTensorBytes) + " (--max-tensor-bytes)");
     }
     if (bytes > limits_.maxTensorBytes)
       return bad(
@@ -255,8 +254,8 @@ private:
       return bad(where + ": missing int attr 'index'");
     if (v < 0 || v >= g.input_size())
       return bad(where + ": index " + std::to_string(v) +
-                 " out of range (graph has " +
-                 std::to_string(g.input_size()) + " inputs)");
+                 " out of range (graph has " + std::to_string(g.input_size()) +
+                 " inputs)");
     if (!dataIndices.insert(v).second)
       return bad(where + ": index " + std::to_string(v) +
                  " used by two Data ops");
@@ -269,17 +268,15 @@ private:
     int64_t off, size;
     if (!intAttr(op, "weight_offset", &off) ||
         !intAttr(op, "weight_size", &size))
-      return bad(where +
-                 ": missing int attr 'weight_offset' or 'weight_size'");
+      return bad(where + ": missing int attr 'weight_offset' or 'weight_size'");
     if (off < 0 || size < 0 || uint64_t(off) > weightsSize_ ||
         uint64_t(size) > weightsSize_ - uint64_t(off))
       return bad(where + ": weights [" + std::to_string(off) + ", +" +
                  std::to_string(size) + ") outside WEIGHTS (" +
                  std::to_string(weightsSize_) + " bytes)");
     if (off % int64_t(kWeightAlignment) != 0)
-      return bad(where + ": weight_offset " + std::to_string(off) +
-                 " is not " + std::to_string(kWeightAlignment) +
-                 "-byte aligned");
+      return bad(where + ": weight_offset " + std::to_string(off) + " is not " +
+                 std::to_string(kWeightAlignment) + "-byte aligned");
     if (op.output_desc_size() != 1)
       return bad(where + ": Const needs exactly 1 output descriptor");
     if (op.output_desc(0).size() > size)
@@ -337,11 +334,16 @@ private:
                  " is negative");
     uint64_t limit = 0;
     switch (m.kind()) {
-    case MemRef::WORKSPACE: limit = mem_.workspace_size(); break;
-    case MemRef::WEIGHT: limit = weightsSize_; break;
+    case MemRef::WORKSPACE:
+      limit = mem_.workspace_size();
+      break;
+    case MemRef::WEIGHT:
+      limit = weightsSize_;
+      break;
     case MemRef::INPUT:
     case MemRef::OUTPUT: {
-      const auto &bytes = m.kind() == MemRef::INPUT ? inputBytes_ : outputBytes_;
+      const auto &bytes =
+          m.kind() == MemRef::INPUT ? inputBytes_ : outputBytes_;
       if (m.index() < 0 || uint64_t(m.index()) >= bytes.size())
         return bad(where + ": " + kind + " index " + std::to_string(m.index()) +
                    " out of range (model has " + std::to_string(bytes.size()) +
@@ -350,7 +352,8 @@ private:
       kind += " " + std::to_string(m.index());
       break;
     }
-    default: break;
+    default:
+      break;
     }
     if (isDst && (m.kind() == MemRef::INPUT || m.kind() == MemRef::WEIGHT))
       return bad(where + ": destination " + kind + " is read-only");
@@ -385,7 +388,8 @@ private:
         return bad(where + ": size " + std::to_string(p.size()) +
                    " smaller than the output's " + std::to_string(need) +
                    " bytes");
-      GEFLOW_RT_RETURN_IF_ERROR(checkMemRef(p.location(), p.size(), false, where));
+      GEFLOW_RT_RETURN_IF_ERROR(
+          checkMemRef(p.location(), p.size(), false, where));
       if (p.location().kind() == MemRef::WEIGHT &&
           p.location().offset() % int64_t(kWeightAlignment) != 0)
         return bad(where + ": WEIGHT offset " +
@@ -419,10 +423,9 @@ private:
     if (streams == 0)
       return bad("TASK_INFO has stream_num 0");
     if (uint32_t(tasks_.stream_priority_size()) != streams)
-      return bad("TASK_INFO has " +
-                 std::to_string(tasks_.stream_priority_size()) +
-                 " stream priorities for " + std::to_string(streams) +
-                 " streams");
+      return bad(
+          "TASK_INFO has " + std::to_string(tasks_.stream_priority_size()) +
+          " stream priorities for " + std::to_string(streams) + " streams");
     std::vector<bool> recorded(events, false);
     for (int i = 0; i < tasks_.task_size(); ++i) {
       const TaskDef &t = tasks_.task(i);
@@ -472,10 +475,10 @@ private:
                      " before any EVENT_RECORD of it");
         break;
       case MEMCPY_ASYNC:
-        GEFLOW_RT_RETURN_IF_ERROR(checkMemRef(t.src(), t.size(), false,
-                                              where + ": src"));
-        GEFLOW_RT_RETURN_IF_ERROR(checkMemRef(t.dst(), t.size(), true,
-                                              where + ": dst"));
+        GEFLOW_RT_RETURN_IF_ERROR(
+            checkMemRef(t.src(), t.size(), false, where + ": src"));
+        GEFLOW_RT_RETURN_IF_ERROR(
+            checkMemRef(t.dst(), t.size(), true, where + ": dst"));
         break;
       default:
         return bad(where + ": unknown task type " + std::to_string(t.type()));

@@ -22,9 +22,10 @@ public:
     return d_.createEvent(out);
   }
   rt::Status destroyEvent(rt::Event *e) override { return d_.destroyEvent(e); }
-  rt::Status launchKernel(
-      rt::Stream *s, const rt::KernelLaunch &launch, const rt::KernelFn *fn,
-      const std::vector<rt::MemoryAccess> *accesses) override {
+  rt::Status
+  launchKernel(rt::Stream *s, const rt::KernelLaunch &launch,
+               const rt::KernelFn *fn,
+               const std::vector<rt::MemoryAccess> *accesses) override {
     rt::KernelLaunch l = launch;
     if (accesses)
       l.accesses = *accesses;

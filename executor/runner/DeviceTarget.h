@@ -1,4 +1,5 @@
-//===- DeviceTarget.h - What the model executor needs of a device -*- C++ -*-===//
+//===- DeviceTarget.h - What the model executor needs of a device -*- C++
+//-*-===//
 //
 // The executor drives a device through this small face so that one executor
 // serves both the C++ API (an rt::Device the caller owns) and aclmdl* (the
@@ -32,10 +33,10 @@ public:
   /// `launch.fn` is ignored; `fn` (which must outlive the task) runs instead.
   /// `accesses` (may be null) replace `launch.accesses`, so a launch shared
   /// by every execution is not copied to declare one execution's memory.
-  virtual rt::Status launchKernel(rt::Stream *stream,
-                                  const rt::KernelLaunch &launch,
-                                  const rt::KernelFn *fn,
-                                  const std::vector<rt::MemoryAccess> *accesses) = 0;
+  virtual rt::Status
+  launchKernel(rt::Stream *stream, const rt::KernelLaunch &launch,
+               const rt::KernelFn *fn,
+               const std::vector<rt::MemoryAccess> *accesses) = 0;
   /// Device to device.
   virtual rt::Status memcpyAsync(rt::Stream *stream, void *dst, size_t dstMax,
                                  const void *src, size_t count) = 0;

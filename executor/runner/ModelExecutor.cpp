@@ -23,13 +23,18 @@ std::pair<std::string, int> splitRef(const std::string &ref) {
 
 rt::Engine toEngine(om::Engine e) {
   switch (e) {
-  case om::AIC: return rt::Engine::kAic;
-  case om::AIV: return rt::Engine::kAiv;
-  case om::MIX: return rt::Engine::kMix;
-  case om::DVPP: return rt::Engine::kDvpp;
+  case om::AIC:
+    return rt::Engine::kAic;
+  case om::AIV:
+    return rt::Engine::kAiv;
+  case om::MIX:
+    return rt::Engine::kMix;
+  case om::DVPP:
+    return rt::Engine::kDvpp;
   case om::AICPU:
   case om::HOST: // host kernels run where AICPU ones do in the simulation
-  default: return rt::Engine::kAiCpu;
+  default:
+    return rt::Engine::kAiCpu;
   }
 }
 
@@ -99,7 +104,7 @@ rt::Status LoadedModel::create(std::shared_ptr<DeviceTarget> target,
   m->target_ = std::move(target);
   m->om_ = std::move(om);
   m->name_ = m->om_->modelDef().name().empty() ? sourceName
-                                                : m->om_->modelDef().name();
+                                               : m->om_->modelDef().name();
   m->skipTask_ = options.skipTask;
   GEFLOW_RT_RETURN_IF_ERROR(m->prepare(options));
   *out = std::move(m);
@@ -147,8 +152,8 @@ void LoadedModel::describeInputsAndOutputs(OpIndexByName &byName) {
   for (int i = 0; i < g.output_size(); ++i) {
     auto [producer, k] = splitRef(g.output(i));
     std::string name = i < int(outputNames.size()) ? outputNames[i]
-                       : k == 0 ? producer
-                                : g.output(i);
+                       : k == 0                    ? producer
+                                                   : g.output(i);
     outputs_.push_back(infoOf(name, g.op(byName[producer]).output_desc(k)));
   }
 }
@@ -208,7 +213,8 @@ rt::Status LoadedModel::prepareKernels(const LoadOptions &options,
     }
     kt.numInputs = kt.bindings.size();
     for (int k = 0; k < op.output_desc_size(); ++k)
-      kt.bindings.push_back(bindingOf(int(t.op_index()), k, &op.output_desc(k)));
+      kt.bindings.push_back(
+          bindingOf(int(t.op_index()), k, &op.output_desc(k)));
     if (!kernels_[t.op_index()]) {
       kernels::KernelSpec spec;
       spec.op = &op;
@@ -333,9 +339,10 @@ rt::Status LoadedModel::enqueue(const std::vector<Buffer> &inputs,
       const TensorBinding &tb = kt.bindings[b];
       kernels::TensorView &v = exec->views[kt.viewBase + b];
       v.desc = tb.desc;
-      v.data = tb.where == TensorBinding::kWorkspace ? exec->workspace + tb.offset
-               : tb.where == TensorBinding::kWeight  ? weights + tb.offset
-                                                     : nullptr;
+      v.data = tb.where == TensorBinding::kWorkspace
+                   ? exec->workspace + tb.offset
+               : tb.where == TensorBinding::kWeight ? weights + tb.offset
+                                                    : nullptr;
     }
   }
 
@@ -374,9 +381,9 @@ rt::Status LoadedModel::enqueue(const std::vector<Buffer> &inputs,
           if (!st.isOk())
             e->recordError(st);
         } catch (const std::exception &ex) {
-          e->recordError(rt::makeStatus(rt::StatusCode::kKernelFailed,
-                                        std::string("kernel threw: ") +
-                                            ex.what()));
+          e->recordError(
+              rt::makeStatus(rt::StatusCode::kKernelFailed,
+                             std::string("kernel threw: ") + ex.what()));
         }
         return rt::Status::ok();
       };
@@ -405,13 +412,16 @@ rt::Status LoadedModel::enqueue(const std::vector<Buffer> &inputs,
     case om::MEMCPY_ASYNC: {
       auto addr = [&](const om::MemRef &m) -> uint8_t * {
         switch (m.kind()) {
-        case om::MemRef::WORKSPACE: return e->workspace + m.offset();
-        case om::MemRef::WEIGHT: return weights + m.offset();
+        case om::MemRef::WORKSPACE:
+          return e->workspace + m.offset();
+        case om::MemRef::WEIGHT:
+          return weights + m.offset();
         case om::MemRef::INPUT:
           return static_cast<uint8_t *>(inputs[m.index()].data) + m.offset();
         case om::MemRef::OUTPUT:
           return static_cast<uint8_t *>(outputs[m.index()].data) + m.offset();
-        default: return nullptr;
+        default:
+          return nullptr;
         }
       };
       if (t.size() > 0)
@@ -442,7 +452,8 @@ rt::Status LoadedModel::enqueue(const std::vector<Buffer> &inputs,
   if (exec->workspace)
     keep(target_->freeAsync(exec->workspace, caller));
   // The execution (views, closures) lives until the caller's stream is here.
-  keep(target_->launchCallback(caller, [hold = exec]() mutable { hold.reset(); }));
+  keep(target_->launchCallback(caller,
+                               [hold = exec]() mutable { hold.reset(); }));
   if (!first.isOk())
     return fail(first.code(), name_ + ": " + first.message());
   if (out)

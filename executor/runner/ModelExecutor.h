@@ -1,4 +1,5 @@
-//===- ModelExecutor.h - Load an OM artifact and run it on a device -*- C++ -*-===//
+//===- ModelExecutor.h - Load an OM artifact and run it on a device -*- C++
+//-*-===//
 //
 // LoadedModel is one OM file loaded onto one device: validated, kernels created
 // once (constants read in place from the mapped WEIGHTS), the model's streams
@@ -119,8 +120,7 @@ private:
   // prepare's phases. Op indices by name; the loader has checked every name.
   using OpIndexByName = std::map<std::string, int>;
   void describeInputsAndOutputs(OpIndexByName &byName);
-  rt::Status prepareKernels(const LoadOptions &options,
-                            OpIndexByName &byName);
+  rt::Status prepareKernels(const LoadOptions &options, OpIndexByName &byName);
   rt::Status createStreamsAndEvents();
   rt::Status checkBuffers(const std::vector<Buffer> &inputs,
                           const std::vector<Buffer> &outputs) const;
@@ -152,7 +152,7 @@ private:
   // Immutable after load.
   std::vector<std::unique_ptr<kernels::Kernel>> kernels_; // by op index
   std::vector<KernelTask> kernelTasks_;                   // by task index
-  std::function<bool(int)> skipTask_;                     // LoadOptions::skipTask
+  std::function<bool(int)> skipTask_; // LoadOptions::skipTask
   size_t viewCount_ = 0;
   std::vector<rt::Stream *> streams_;
   std::vector<rt::Event *> events_;

@@ -1,8 +1,8 @@
 //===- GraphImporter.cpp - walk a prepared ONNX graph into ge ops ---------===//
 //
-// Ops are built generically (OperationState by name) from the table in OpTable.cpp,
-// so this walk stays one loop; the dialect's verifiers then check every op against
-// ir/README.md.
+// Ops are built generically (OperationState by name) from the table in
+// OpTable.cpp, so this walk stays one loop; the dialect's verifiers then check
+// every op against ir/README.md.
 //
 //===----------------------------------------------------------------------===//
 
@@ -85,7 +85,8 @@ private:
   llvm::Error importOutputs(func::FuncOp func);
   llvm::Error importGraph(func::FuncOp func);
   bool shouldSkip(const onnx::NodeProto &node);
-  llvm::Expected<Value> lookup(const std::string &name, const std::string &where);
+  llvm::Expected<Value> lookup(const std::string &name,
+                               const std::string &where);
   llvm::Error verifyModule(ModuleOp module, llvm::StringRef stage);
   llvm::Error checkStatic(func::FuncOp func);
   std::string describeOp(Operation *op);
@@ -124,19 +125,21 @@ llvm::Expected<Value> GraphImporter::lookup(const std::string &name,
                                             const std::string &where) {
   auto it = values.find(name);
   if (it == values.end())
-    return makeError(where + ": input '" + name +
-                     "' is not a graph input, an initializer or the output of an "
-                     "earlier node");
+    return makeError(
+        where + ": input '" + name +
+        "' is not a graph input, an initializer or the output of an "
+        "earlier node");
   return it->second;
 }
 
 llvm::Error GraphImporter::importInputs(func::FuncOp func) {
   SmallVector<Type> types;
   for (const auto &input : graph.input()) {
-    if (input.type().has_tensor_type() && !input.type().tensor_type().has_shape())
+    if (input.type().has_tensor_type() &&
+        !input.type().tensor_type().has_shape())
       return makeError("graph input '" + input.name() +
-                       "' has no shape; give it with --input-shape " + input.name() +
-                       ":<d0,d1,...>");
+                       "' has no shape; give it with --input-shape " +
+                       input.name() + ":<d0,d1,...>");
     auto type = convertTensorType(context, input.type());
     if (!type)
       return makeError("graph input '" + input.name() +
@@ -144,13 +147,14 @@ llvm::Error GraphImporter::importInputs(func::FuncOp func) {
     if (!type->hasStaticShape()) {
       std::string dims;
       for (const auto &dim : input.type().tensor_type().shape().dim())
-        dims += (dims.empty() ? "" : ",") +
-                (dim.has_dim_value() ? std::to_string(dim.dim_value())
-                                     : (dim.dim_param().empty() ? std::string("?")
-                                                                : dim.dim_param()));
-      return makeError("graph input '" + input.name() + "' has a dynamic shape [" +
-                       dims + "]; fix it with --input-shape " + input.name() +
-                       ":<d0,d1,...>");
+        dims +=
+            (dims.empty() ? "" : ",") +
+            (dim.has_dim_value() ? std::to_string(dim.dim_value())
+                                 : (dim.dim_param().empty() ? std::string("?")
+                                                            : dim.dim_param()));
+      return makeError(
+          "graph input '" + input.name() + "' has a dynamic shape [" + dims +
+          "]; fix it with --input-shape " + input.name() + ":<d0,d1,...>");
     }
     types.push_back(*type);
   }
@@ -426,8 +430,9 @@ llvm::Error GraphImporter::importOutputs(func::FuncOp func) {
         probeNames.push_back(input);
       }
     builder.create<func::ReturnOp>(nameLoc("return"), results);
-    func.setFunctionType(builder.getFunctionType(
-        func.getBody().front().getArgumentTypes(), ValueRange(results).getTypes()));
+    func.setFunctionType(
+        builder.getFunctionType(func.getBody().front().getArgumentTypes(),
+                                ValueRange(results).getTypes()));
     return llvm::Error::success();
   }
 
@@ -439,8 +444,9 @@ llvm::Error GraphImporter::importOutputs(func::FuncOp func) {
     results.push_back(*value);
   }
   builder.create<func::ReturnOp>(nameLoc("return"), results);
-  func.setFunctionType(builder.getFunctionType(
-      func.getBody().front().getArgumentTypes(), ValueRange(results).getTypes()));
+  func.setFunctionType(
+      builder.getFunctionType(func.getBody().front().getArgumentTypes(),
+                              ValueRange(results).getTypes()));
   for (auto [i, output] : llvm::enumerate(graph.output()))
     func.setResultAttr(i, "ge.name", builder.getStringAttr(output.name()));
   return llvm::Error::success();
@@ -452,14 +458,16 @@ std::string GraphImporter::describeOp(Operation *op) {
   if (auto named = llvm::dyn_cast<NameLoc>(loc))
     name = named.getName().str();
   auto it = nodeTypes.find(name);
-  std::string type = it != nodeTypes.end() ? it->second
-                                           : op->getName().getStringRef().str();
+  std::string type =
+      it != nodeTypes.end() ? it->second : op->getName().getStringRef().str();
   if (name.empty())
     name = op->getName().getStringRef().str();
-  return "node '" + name + "' (" + type + ", opset " + std::to_string(opset) + ")";
+  return "node '" + name + "' (" + type + ", opset " + std::to_string(opset) +
+         ")";
 }
 
-llvm::Error GraphImporter::verifyModule(ModuleOp module, llvm::StringRef stage) {
+llvm::Error GraphImporter::verifyModule(ModuleOp module,
+                                        llvm::StringRef stage) {
   std::string message;
   {
     ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
@@ -493,9 +501,10 @@ llvm::Error GraphImporter::checkStatic(func::FuncOp func) {
       if (!type || type.hasStaticShape())
         continue;
       std::string tensor = tensorNames.lookup(result);
-      err = makeError(describeOp(op) + ": output '" + tensor +
-                      "' has no static shape (" + typeToString(result.getType()) +
-                      ") after shape inference and folding");
+      err =
+          makeError(describeOp(op) + ": output '" + tensor +
+                    "' has no static shape (" + typeToString(result.getType()) +
+                    ") after shape inference and folding");
       return WalkResult::interrupt();
     }
     return WalkResult::advance();
@@ -526,10 +535,9 @@ llvm::Expected<OwningOpRef<ModuleOp>> GraphImporter::build() {
   Location fileLoc = FileLineColLoc::get(&context, sourceName, 0, 0);
   OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc);
   builder.setInsertionPointToEnd(module->getBody());
-  auto func = builder.create<func::FuncOp>(nameLoc(graph.name().empty()
-                                                       ? "main"
-                                                       : graph.name()),
-                                           "main", builder.getFunctionType({}, {}));
+  auto func = builder.create<func::FuncOp>(
+      nameLoc(graph.name().empty() ? "main" : graph.name()), "main",
+      builder.getFunctionType({}, {}));
   if (auto err = importGraph(func))
     return std::move(err);
   return std::move(module);
@@ -545,7 +553,8 @@ llvm::Error GraphImporter::importGraph(func::FuncOp func) {
       return err;
   if (planApplier) {
     llvm::SmallVector<llvm::StringRef> nodeNames(nodeTypes.keys());
-    if (auto err = planApplier->finish(func.getBody().front(), nodeNames, values))
+    if (auto err =
+            planApplier->finish(func.getBody().front(), nodeNames, values))
       return err;
   }
   return importOutputs(func);

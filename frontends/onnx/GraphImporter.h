@@ -1,4 +1,5 @@
-//===- GraphImporter.h - walk a prepared ONNX graph into ge ops ---*- C++ -*-===//
+//===- GraphImporter.h - walk a prepared ONNX graph into ge ops ---*- C++
+//-*-===//
 #ifndef GEFLOW_FRONTENDS_ONNX_GRAPHIMPORTER_H
 #define GEFLOW_FRONTENDS_ONNX_GRAPHIMPORTER_H
 
@@ -24,17 +25,18 @@ importPreparedModel(mlir::MLIRContext &context, onnx::ModelProto &model,
                     const OnnxImportOptions &options,
                     const MappedTensors *mapped = nullptr);
 
-/// What a probe import learnt: whether some node still lacks a static output type,
-/// and the values that folding computed for those nodes' inputs.
+/// What a probe import learnt: whether some node still lacks a static output
+/// type, and the values that folding computed for those nodes' inputs.
 struct ProbeResult {
   bool anySkipped = false;
   std::vector<std::pair<std::string, mlir::DenseElementsAttr>> constants;
 };
 
-/// Imports the part of the graph whose types are static, folds it, and returns the
-/// inputs of the remaining nodes that folded to constants (ONNX's data propagation
-/// stops at ops such as Div; the dialect's folders do not). Large initializers
-/// enter as function arguments so the probe neither copies nor folds weights.
+/// Imports the part of the graph whose types are static, folds it, and returns
+/// the inputs of the remaining nodes that folded to constants (ONNX's data
+/// propagation stops at ops such as Div; the dialect's folders do not). Large
+/// initializers enter as function arguments so the probe neither copies nor
+/// folds weights.
 llvm::Expected<ProbeResult> probeFoldedInputs(mlir::MLIRContext &context,
                                               onnx::ModelProto &model,
                                               llvm::StringRef sourceName);

@@ -1,9 +1,11 @@
-//===- ModelLoader.h - parse, convert and infer an ONNX model -----*- C++ -*-===//
+//===- ModelLoader.h - parse, convert and infer an ONNX model -----*- C++
+//-*-===//
 //
 // Everything the frontend does on the protobuf before any MLIR exists: parsing,
-// external data, initializer-as-input cleanup, --input-shape, the opset upgrade with
-// libonnx's version converter and libonnx's shape inference. All of it may meet C++
-// exceptions from libonnx and protobuf; they are caught here and become llvm::Error.
+// external data, initializer-as-input cleanup, --input-shape, the opset upgrade
+// with libonnx's version converter and libonnx's shape inference. All of it may
+// meet C++ exceptions from libonnx and protobuf; they are caught here and
+// become llvm::Error.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEFLOW_FRONTENDS_ONNX_MODELLOADER_H
@@ -24,8 +26,8 @@ namespace geflow::onnxfe {
 /// Builds the one-line error the whole frontend uses.
 llvm::Error makeError(const llvm::Twine &message);
 
-/// `node 'name' (OpType, opset N)`: how messages name a node. With its index, an
-/// unnamed node is called `<OpType>_<index>`, as in its location.
+/// `node 'name' (OpType, opset N)`: how messages name a node. With its index,
+/// an unnamed node is called `<OpType>_<index>`, as in its location.
 std::string describeNode(const onnx::NodeProto &node, int64_t opset,
                          int64_t index = -1);
 

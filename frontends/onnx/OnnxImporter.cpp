@@ -79,8 +79,8 @@ importParsedModel(mlir::MLIRContext &context, onnx::ModelProto &model,
       return std::move(err);
     return importPreparedModel(context, model, sourceName, options, mapped);
   } catch (const std::exception &e) {
-    // prepareModel catches libonnx's exceptions itself; this is the last guard so
-    // that nothing escapes the library (std::bad_alloc, protobuf internals).
+    // prepareModel catches libonnx's exceptions itself; this is the last guard
+    // so that nothing escapes the library (std::bad_alloc, protobuf internals).
     return makeError("'" + sourceName + "': import failed: " + e.what());
   }
 }
@@ -106,7 +106,8 @@ llvm::Expected<mlir::OwningOpRef<mlir::ModuleOp>>
 geflow::importOnnxFile(mlir::MLIRContext &context, llvm::StringRef path,
                        const OnnxImportOptions &options) {
   MappedTensors mapped;
-  llvm::Expected<onnx::ModelProto> model = [&]() -> llvm::Expected<onnx::ModelProto> {
+  llvm::Expected<onnx::ModelProto> model =
+      [&]() -> llvm::Expected<onnx::ModelProto> {
     try {
       return readModelFile(path, &mapped, options.limits);
     } catch (const std::exception &e) {

@@ -1,11 +1,13 @@
-//===- OnnxImporter.h - ONNX model -> ge dialect ------------------*- C++ -*-===//
+//===- OnnxImporter.h - ONNX model -> ge dialect ------------------*- C++
+//-*-===//
 //
-// The public face of the ONNX frontend. A model is parsed with libonnx's protobuf
-// classes, brought to one opset with libonnx's version converter, given static shapes
-// by libonnx's shape inference (with data propagation, so Shape->Gather->Concat chains
-// feed Reshape), and then walked into one `func.func @main` of `ge` ops as described in
-// ir/README.md. The dialect's folders run afterwards; the result verifies and every
-// tensor in it has a static shape, or the import fails.
+// The public face of the ONNX frontend. A model is parsed with libonnx's
+// protobuf classes, brought to one opset with libonnx's version converter,
+// given static shapes by libonnx's shape inference (with data propagation, so
+// Shape->Gather->Concat chains feed Reshape), and then walked into one
+// `func.func @main` of `ge` ops as described in ir/README.md. The dialect's
+// folders run afterwards; the result verifies and every tensor in it has a
+// static shape, or the import fails.
 //
 // Errors are llvm::StringError with one line and no "error: " prefix, e.g.
 //   node 'foo' (NonMaxSuppression, opset 17): unsupported op
@@ -52,36 +54,41 @@ struct ImportLimits {
 };
 
 struct OnnxImportOptions {
-  /// Shapes that replace the declared (possibly symbolic) shapes of graph inputs
-  /// before shape inference. A declared static dim must agree with the given one.
+  /// Shapes that replace the declared (possibly symbolic) shapes of graph
+  /// inputs before shape inference. A declared static dim must agree with the
+  /// given one.
   std::vector<InputShape> inputShapes;
   /// Every model is converted to this ai.onnx opset before import.
   int64_t targetOpset = 17;
-  /// Run the dialect's folders (Shape->Gather->Concat->Reshape chains, ...) after
-  /// building. Turning this off is for tests of the raw import only; the static-shape
-  /// check still runs.
+  /// Run the dialect's folders (Shape->Gather->Concat->Reshape chains, ...)
+  /// after building. Turning this off is for tests of the raw import only; the
+  /// static-shape check still runs.
   bool fold = true;
-  /// A stream plan (`--stream-plan`), applied to the nodes and tensors it names:
-  /// scheduling attributes on the selected nodes' ops (replacing the nodes' own
-  /// annotations key by key) and a ge.npu_wait_tensor per wait_tensor entry.
+  /// A stream plan (`--stream-plan`), applied to the nodes and tensors it
+  /// names: scheduling attributes on the selected nodes' ops (replacing the
+  /// nodes' own annotations key by key) and a ge.npu_wait_tensor per
+  /// wait_tensor entry.
   std::optional<streamplan::StreamPlan> streamPlan;
   ImportLimits limits;
 };
 
-/// Parses the value of `--input-shape`: `name:d0,d1,...`, several entries separated
-/// by spaces (a repeated flag gives one value per flag; concatenate the results).
-/// `name:` alone is a rank-0 shape. The name is everything before the last ':'.
+/// Parses the value of `--input-shape`: `name:d0,d1,...`, several entries
+/// separated by spaces (a repeated flag gives one value per flag; concatenate
+/// the results). `name:` alone is a rank-0 shape. The name is everything before
+/// the last ':'.
 llvm::Expected<std::vector<InputShape>>
 parseInputShapeOption(llvm::StringRef value);
 
-/// Imports the `.onnx` file at `path`. The path also names the file in locations
+/// Imports the `.onnx` file at `path`. The path also names the file in
+/// locations
 /// (`loc("node"("path":0:0))`) and is the base for external tensor data.
 llvm::Expected<mlir::OwningOpRef<mlir::ModuleOp>>
 importOnnxFile(mlir::MLIRContext &context, llvm::StringRef path,
                const OnnxImportOptions &options = {});
 
-/// Imports a serialized ModelProto held in memory (tests, fuzzing). `sourceName`
-/// is used in locations and messages; external data is not available.
+/// Imports a serialized ModelProto held in memory (tests, fuzzing).
+/// `sourceName` is used in locations and messages; external data is not
+/// available.
 llvm::Expected<mlir::OwningOpRef<mlir::ModuleOp>>
 importOnnxBytes(mlir::MLIRContext &context, llvm::StringRef bytes,
                 llvm::StringRef sourceName = "<memory>",

@@ -69,7 +69,8 @@ llvm::SmallVector<llvm::StringRef> geflow::onnxfe::supportedOnnxOps() {
   return ops;
 }
 
-// --- user annotations ----------------------------------------------------------
+// --- user annotations
+// ----------------------------------------------------------
 
 /// Reads an annotation written as INT or as a decimal STRING (torchair writes
 /// strings, hand-made ONNX files usually ints).
@@ -97,12 +98,13 @@ static std::string shownAnnotationValue(const onnx::AttributeProto &attr) {
     return text;
   }
   default:
-    return "a value of type " + onnx::AttributeProto::AttributeType_Name(attr.type());
+    return "a value of type " +
+           onnx::AttributeProto::AttributeType_Name(attr.type());
   }
 }
 
-/// `_user_stream_label` -> ge.stream_label and friends (ir/README.md, "Scheduling
-/// attributes"). Returns true when `attr` was an annotation.
+/// `_user_stream_label` -> ge.stream_label and friends (ir/README.md,
+/// "Scheduling attributes"). Returns true when `attr` was an annotation.
 static llvm::Expected<bool>
 convertAnnotation(MLIRContext &context, const onnx::AttributeProto &attr,
                   const std::string &where,
@@ -116,7 +118,8 @@ convertAnnotation(MLIRContext &context, const onnx::AttributeProto &attr,
   if (name == "_user_stream_label") {
     if (attr.type() != onnx::AttributeProto::STRING || attr.s().empty())
       return bad("a non-empty string");
-    attrs.push_back(b.getNamedAttr("ge.stream_label", b.getStringAttr(attr.s())));
+    attrs.push_back(
+        b.getNamedAttr("ge.stream_label", b.getStringAttr(attr.s())));
     return true;
   }
   if (name == "_user_stream_priority") {
@@ -148,20 +151,23 @@ convertAnnotation(MLIRContext &context, const onnx::AttributeProto &attr,
     auto value = annotationInt(attr);
     if (!value || *value < (aicore ? 1 : 0))
       return bad(aicore ? "an integer >= 1" : "an integer >= 0");
-    attrs.push_back(b.getNamedAttr(aicore ? "ge.aicore_num" : "ge.vectorcore_num",
-                                   b.getI64IntegerAttr(*value)));
+    attrs.push_back(
+        b.getNamedAttr(aicore ? "ge.aicore_num" : "ge.vectorcore_num",
+                       b.getI64IntegerAttr(*value)));
     return true;
   }
   return false;
 }
 
-// --- Constant ------------------------------------------------------------------
+// --- Constant
+// ------------------------------------------------------------------
 
-/// ONNX Constant carries its value in one of value, value_float(s), value_int(s),
-/// value_string(s) or sparse_value; ge.constant has exactly `value`.
-static llvm::Expected<Attribute>
-constantValue(MLIRContext &context, const onnx::NodeProto &node,
-              const std::string &where) {
+/// ONNX Constant carries its value in one of value, value_float(s),
+/// value_int(s), value_string(s) or sparse_value; ge.constant has exactly
+/// `value`.
+static llvm::Expected<Attribute> constantValue(MLIRContext &context,
+                                               const onnx::NodeProto &node,
+                                               const std::string &where) {
   Builder b(&context);
   for (const auto &attr : node.attribute()) {
     llvm::StringRef name = attr.name();
@@ -189,8 +195,10 @@ constantValue(MLIRContext &context, const onnx::NodeProto &node,
           RankedTensorType::get({(int64_t)values.size()}, b.getI64Type()),
           llvm::ArrayRef<int64_t>(values)));
     }
-    if (name == "value_string" || name == "value_strings" || name == "sparse_value")
-      return makeError(where + ": Constant with '" + name + "' is not supported");
+    if (name == "value_string" || name == "value_strings" ||
+        name == "sparse_value")
+      return makeError(where + ": Constant with '" + name +
+                       "' is not supported");
   }
   return makeError(where + ": Constant has no value attribute");
 }
@@ -212,7 +220,8 @@ llvm::Error geflow::onnxfe::convertNodeAttributes(
       auto handled = convertAnnotation(context, attr, where, attrs);
       if (!handled)
         return handled.takeError();
-      // Other private attributes of exporters carry nothing the IR has a place for.
+      // Other private attributes of exporters carry nothing the IR has a place
+      // for.
       continue;
     }
     if (isConstant)
@@ -222,8 +231,8 @@ llvm::Error geflow::onnxfe::convertNodeAttributes(
       continue;
     if (spec.onnxType == "BatchNormalization" && name == "training_mode" &&
         attr.i() != 0)
-      return makeError(where +
-                       ": training_mode=1 is not supported (inference form only)");
+      return makeError(
+          where + ": training_mode=1 is not supported (inference form only)");
     if (attr.type() == onnx::AttributeProto::GRAPH ||
         attr.type() == onnx::AttributeProto::GRAPHS)
       return makeError(where + ": subgraph attribute '" + name +

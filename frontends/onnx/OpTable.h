@@ -1,10 +1,12 @@
-//===- OpTable.h - which ge op each ONNX op becomes ---------------*- C++ -*-===//
+//===- OpTable.h - which ge op each ONNX op becomes ---------------*- C++
+//-*-===//
 //
 // The importer's view of the op table (ir/GeOpTable.def): for each ai.onnx op
 // type it imports (opset 17), the ge op, how the ONNX inputs map to operands
 // (ops with more than one optional input use AttrSizedOperandSegments over
-// every ONNX input position) and how many results the ge op has. Also the per-node attribute rules: Constant's value_* forms, Cast's
-// `to`, BatchNormalization's training form, and the user annotations
+// every ONNX input position) and how many results the ge op has. Also the
+// per-node attribute rules: Constant's value_* forms, Cast's `to`,
+// BatchNormalization's training form, and the user annotations
 // (`_user_stream_label`, ...) that become ge.* discardable attributes.
 //
 //===----------------------------------------------------------------------===//
@@ -48,13 +50,14 @@ const OpSpec *lookupOpSpec(llvm::StringRef onnxType);
 /// Every supported ONNX op type, in table order.
 llvm::SmallVector<llvm::StringRef> supportedOnnxOps();
 
-/// Converts `node`'s attributes into `attrs`: ONNX names verbatim with ODS types,
-/// Constant's value_* folded into `value`, Cast's `to` dropped, user annotations
-/// mapped to ge.* attributes. `where` is the node's description for messages.
-llvm::Error convertNodeAttributes(mlir::MLIRContext &context,
-                                  const onnx::NodeProto &node, const OpSpec &spec,
-                                  const std::string &where,
-                                  llvm::SmallVectorImpl<mlir::NamedAttribute> &attrs);
+/// Converts `node`'s attributes into `attrs`: ONNX names verbatim with ODS
+/// types, Constant's value_* folded into `value`, Cast's `to` dropped, user
+/// annotations mapped to ge.* attributes. `where` is the node's description for
+/// messages.
+llvm::Error
+convertNodeAttributes(mlir::MLIRContext &context, const onnx::NodeProto &node,
+                      const OpSpec &spec, const std::string &where,
+                      llvm::SmallVectorImpl<mlir::NamedAttribute> &attrs);
 
 } // namespace geflow::onnxfe
 

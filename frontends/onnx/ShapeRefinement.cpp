@@ -60,7 +60,8 @@ static std::optional<int32_t> onnxDataType(Type type) {
   }
 }
 
-/// DenseElementsAttr -> TensorProto with little-endian raw_data (bool: one byte).
+/// DenseElementsAttr -> TensorProto with little-endian raw_data (bool: one
+/// byte).
 static std::optional<onnx::TensorProto> toTensorProto(const std::string &name,
                                                       DenseElementsAttr attr) {
   auto type = llvm::cast<ShapedType>(attr.getType());
@@ -122,8 +123,8 @@ llvm::Error geflow::onnxfe::refineShapesByFolding(MLIRContext &context,
         continue;
       taken.insert(folded);
       *graph.add_initializer() = std::move(*tensor);
-      // Every reader now sees the constant; the producing chain is left dead and
-      // folds away in the final import.
+      // Every reader now sees the constant; the producing chain is left dead
+      // and folds away in the final import.
       for (onnx::NodeProto &node : *graph.mutable_node())
         for (std::string &input : *node.mutable_input())
           if (input == name)

@@ -17,7 +17,8 @@ using onnx::TensorProto;
 
 llvm::StringRef geflow::onnxfe::dataTypeName(int32_t dataType) {
   if (TensorProto::DataType_IsValid(dataType))
-    return TensorProto::DataType_Name(static_cast<TensorProto::DataType>(dataType));
+    return TensorProto::DataType_Name(
+        static_cast<TensorProto::DataType>(dataType));
   return "unknown data type";
 }
 
@@ -58,10 +59,12 @@ llvm::Expected<Type> geflow::onnxfe::convertElementType(MLIRContext &context,
 }
 
 llvm::Expected<RankedTensorType>
-geflow::onnxfe::convertTensorType(MLIRContext &context, const onnx::TypeProto &type) {
+geflow::onnxfe::convertTensorType(MLIRContext &context,
+                                  const onnx::TypeProto &type) {
   if (!type.has_tensor_type())
-    return makeError("only tensor values are supported (sequence, map and optional "
-                     "types are not)");
+    return makeError(
+        "only tensor values are supported (sequence, map and optional "
+        "types are not)");
   const auto &tensorType = type.tensor_type();
   auto elementType = convertElementType(context, tensorType.elem_type());
   if (!elementType)
@@ -70,8 +73,9 @@ geflow::onnxfe::convertTensorType(MLIRContext &context, const onnx::TypeProto &t
     return makeError("the rank is unknown");
   SmallVector<int64_t> shape;
   for (const auto &dim : tensorType.shape().dim())
-    shape.push_back(dim.has_dim_value() && dim.dim_value() >= 0 ? dim.dim_value()
-                                                                 : ShapedType::kDynamic);
+    shape.push_back(dim.has_dim_value() && dim.dim_value() >= 0
+                        ? dim.dim_value()
+                        : ShapedType::kDynamic);
   return RankedTensorType::get(shape, *elementType);
 }
 
@@ -99,9 +103,10 @@ size_t geflow::onnxfe::elementByteWidth(int32_t dataType) {
   }
 }
 
-/// Copies the typed repeated field that holds `dataType` into little-endian bytes of
-/// the element width. Returns the number of elements found.
-static int64_t packTypedData(const TensorProto &tensor, std::vector<char> &bytes) {
+/// Copies the typed repeated field that holds `dataType` into little-endian
+/// bytes of the element width. Returns the number of elements found.
+static int64_t packTypedData(const TensorProto &tensor,
+                             std::vector<char> &bytes) {
   size_t width = elementByteWidth(tensor.data_type());
   auto append = [&](const void *value) {
     const char *p = static_cast<const char *>(value);
@@ -132,8 +137,8 @@ static int64_t packTypedData(const TensorProto &tensor, std::vector<char> &bytes
     }
     return tensor.uint64_data_size();
   default:
-    // int8/16/32, uint8/16, bool, float16, bfloat16: int32_data, truncated to the
-    // element width (float16/bfloat16 hold their bit patterns there).
+    // int8/16/32, uint8/16, bool, float16, bfloat16: int32_data, truncated to
+    // the element width (float16/bfloat16 hold their bit patterns there).
     for (int32_t v : tensor.int32_data()) {
       uint32_t bits = static_cast<uint32_t>(v);
       if (width == 4) {
@@ -154,7 +159,8 @@ static int64_t packTypedData(const TensorProto &tensor, std::vector<char> &bytes
 /// (a letter or '_', then letters, digits, '_', '.'), here the tensor's name
 /// with every other character replaced. The blob manager makes it unique.
 static std::string resourceKey(llvm::StringRef name) {
-  bool bare = !name.empty() && (llvm::isAlpha(name.front()) || name.front() == '_');
+  bool bare =
+      !name.empty() && (llvm::isAlpha(name.front()) || name.front() == '_');
   std::string key = bare ? "" : "w_";
   for (char c : name)
     key.push_back(llvm::isAlnum(c) || c == '_' || c == '.' ? c : '_');
@@ -201,7 +207,8 @@ geflow::onnxfe::convertTensor(MLIRContext &context, const TensorProto &tensor,
   if (external) {
     bytes = external->bytes;
   } else if (tensor.has_raw_data()) {
-    bytes = llvm::ArrayRef<char>(tensor.raw_data().data(), tensor.raw_data().size());
+    bytes = llvm::ArrayRef<char>(tensor.raw_data().data(),
+                                 tensor.raw_data().size());
   } else {
     int64_t count = packTypedData(tensor, packed);
     if (count != numElements)

@@ -1,9 +1,11 @@
-//===- TypeConversion.h - ONNX types, tensors, attributes -> MLIR -*- C++ -*-===//
+//===- TypeConversion.h - ONNX types, tensors, attributes -> MLIR -*- C++
+//-*-===//
 //
-// The type mapping of ir/README.md: ONNX element types to builtin types, value types
-// to ranked tensor types, TensorProtos to elements attributes and node attributes to
-// the ODS attribute kinds (INT -> I64Attr, FLOAT -> F32Attr, STRING -> StrAttr,
-// INTS -> DenseI64ArrayAttr, FLOATS -> DenseF32ArrayAttr, TENSOR -> ElementsAttr).
+// The type mapping of ir/README.md: ONNX element types to builtin types, value
+// types to ranked tensor types, TensorProtos to elements attributes and node
+// attributes to the ODS attribute kinds (INT -> I64Attr, FLOAT -> F32Attr,
+// STRING -> StrAttr, INTS -> DenseI64ArrayAttr, FLOATS -> DenseF32ArrayAttr,
+// TENSOR -> ElementsAttr).
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEFLOW_FRONTENDS_ONNX_TYPECONVERSION_H
@@ -48,8 +50,8 @@ convertTensor(mlir::MLIRContext &context, const onnx::TensorProto &tensor,
               std::optional<ExternalBytes> external = std::nullopt);
 
 /// One node attribute -> the ODS attribute kind of its ONNX type.
-llvm::Expected<mlir::Attribute> convertAttribute(mlir::MLIRContext &context,
-                                                 const onnx::AttributeProto &attr);
+llvm::Expected<mlir::Attribute>
+convertAttribute(mlir::MLIRContext &context, const onnx::AttributeProto &attr);
 
 /// Renders a type for messages: `tensor<?x3xf32>`.
 std::string typeToString(mlir::Type type);

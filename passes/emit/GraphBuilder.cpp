@@ -114,9 +114,8 @@ void GraphBuilder::addData() {
   for (BlockArgument arg : func_.getArguments()) {
     unsigned i = arg.getArgNumber();
     auto geName = func_.getArgAttrOfType<StringAttr>(i, GeDialect::kNameAttr);
-    om::OpDef &def =
-        addOp(geName ? geName.str() : "input_" + std::to_string(i),
-              om::kDataType, 0, nullptr);
+    om::OpDef &def = addOp(geName ? geName.str() : "input_" + std::to_string(i),
+                           om::kDataType, 0, nullptr);
     (*def.mutable_attr())["index"].set_i(i);
     *def.add_output_desc() = toTensorDescriptor(arg.getType());
     build_.graph.add_input(def.name());
@@ -143,8 +142,9 @@ llvm::Error GraphBuilder::addConst(Operation *op) {
 std::string GraphBuilder::addEvent(StringRef type, int64_t eventId,
                                    int64_t stream, const std::string &base,
                                    ArrayRef<std::string> after) {
-  om::OpDef &def = addOp(base + "_" + type.str() + "_" + std::to_string(eventId),
-                         type, stream, nullptr);
+  om::OpDef &def =
+      addOp(base + "_" + type.str() + "_" + std::to_string(eventId), type,
+            stream, nullptr);
   (*def.mutable_attr())["event_id"].set_i(eventId);
   for (const std::string &op : after)
     def.add_input("^" + op);
@@ -160,8 +160,8 @@ llvm::Error GraphBuilder::addCompute(Operation *op,
     return scope.get(name);
   };
   int64_t stream = 0;
-  if (auto id = dyn_cast_or_null<IntegerAttr>(
-          scheduleAttr(GeDialect::kStreamAttr)))
+  if (auto id =
+          dyn_cast_or_null<IntegerAttr>(scheduleAttr(GeDialect::kStreamAttr)))
     stream = id.getInt();
 
   std::string base = nameFromLoc(op->getLoc());
@@ -177,8 +177,8 @@ llvm::Error GraphBuilder::addCompute(Operation *op,
   om::OpDef &def = addOp(base, "", stream, op);
   std::string name = def.name();
   int defIndex = def.id();
-  if (llvm::Error err = fillOpDef(
-          op, def, [&](Value v) { return refOf(v, control); }))
+  if (llvm::Error err =
+          fillOpDef(op, def, [&](Value v) { return refOf(v, control); }))
     return err;
   if (!failure_.empty())
     return opError(op, failure_);
@@ -214,7 +214,8 @@ llvm::Error GraphBuilder::addNetOutput(Operation *terminator) {
     net.add_input(ref);
     *net.add_input_desc() = toTensorDescriptor(operand.get().getType());
     build_.graph.add_output(ref);
-    auto geName = func_.getResultAttrOfType<StringAttr>(k, GeDialect::kNameAttr);
+    auto geName =
+        func_.getResultAttrOfType<StringAttr>(k, GeDialect::kNameAttr);
     names->add_s(geName ? geName.str() : ref);
   }
   return llvm::Error::success();

@@ -83,16 +83,14 @@ RankedTensorType tensorType(MLIRContext *context,
 }
 
 /// appendElementsBytes' inverse: row-major little-endian bytes, one per bool.
-llvm::Expected<DenseElementsAttr> elementsFromBytes(RankedTensorType type,
-                                                    const uint8_t *data,
-                                                    size_t size) {
+llvm::Expected<DenseElementsAttr>
+elementsFromBytes(RankedTensorType type, const uint8_t *data, size_t size) {
   unsigned bits = type.getElementTypeBitWidth();
   size_t elementBytes = bits == 1 ? 1 : bits / 8;
   size_t count = type.getNumElements();
   if (size != count * elementBytes)
     return makeError(llvm::Twine(size) + " bytes for " + llvm::Twine(count) +
-                     " elements of " + llvm::Twine(elementBytes) +
-                     " byte(s)");
+                     " elements of " + llvm::Twine(elementBytes) + " byte(s)");
   if (bits == 1) {
     llvm::SmallVector<bool> values(data, data + size);
     return DenseElementsAttr::get(type, llvm::ArrayRef<bool>(values));
@@ -217,9 +215,9 @@ llvm::Expected<Value> ModuleFromOm::valueOf(const om::OpDef &user,
 }
 
 llvm::Error ModuleFromOm::addConst(const om::OpDef &def) {
-  RankedTensorType type =
-      def.output_desc_size() == 1 ? tensorType(context_, def.output_desc(0))
-                                  : RankedTensorType();
+  RankedTensorType type = def.output_desc_size() == 1
+                              ? tensorType(context_, def.output_desc(0))
+                              : RankedTensorType();
   auto offset = def.attr().find("weight_offset");
   auto size = def.attr().find("weight_size");
   if (!type || offset == def.attr().end() || size == def.attr().end())
@@ -280,9 +278,8 @@ llvm::Error ModuleFromOm::addCompute(const om::OpDef &def, int index) {
         op->getInherentAttr("operandSegmentSizes").value_or(Attribute()));
     size_t count = sizes ? sizes.size() : 0;
     if (segments.size() > count)
-      return nodeError(def, llvm::Twine(segments.size()) +
-                                " inputs for " + llvm::Twine(count) +
-                                " operand groups");
+      return nodeError(def, llvm::Twine(segments.size()) + " inputs for " +
+                                llvm::Twine(count) + " operand groups");
     segments.resize(count, 0);
     op->setInherentAttr(b_.getStringAttr("operandSegmentSizes"),
                         b_.getDenseI32ArrayAttr(segments));
@@ -335,7 +332,8 @@ llvm::Error ModuleFromOm::addEvent(const om::OpDef &def) {
   for (const std::string &ref : def.input()) {
     llvm::StringRef after = llvm::StringRef(ref).drop_front();
     if (Operation *op = computeOps_.lookup(after)) {
-      auto ids = op->getAttrOfType<DenseI64ArrayAttr>(GeDialect::kSendEventsAttr);
+      auto ids =
+          op->getAttrOfType<DenseI64ArrayAttr>(GeDialect::kSendEventsAttr);
       llvm::SmallVector<int64_t> all(ids ? ids.asArrayRef()
                                          : llvm::ArrayRef<int64_t>());
       all.push_back(id->second.i());
@@ -357,13 +355,13 @@ llvm::Error ModuleFromOm::addReturn(const om::OpDef &def) {
   }
   b_.create<func::ReturnOp>(NameLoc::get(b_.getStringAttr(def.name())),
                             results);
-  func_.setFunctionType(b_.getFunctionType(
-      func_.getArgumentTypes(), llvm::to_vector(ValueRange(results).getTypes())));
+  func_.setFunctionType(
+      b_.getFunctionType(func_.getArgumentTypes(),
+                         llvm::to_vector(ValueRange(results).getTypes())));
   auto names = def.attr().find("output_names");
   if (names != def.attr().end())
-    for (int k = 0; k < names->second.list().s_size() &&
-                    k < int(results.size());
-         ++k)
+    for (int k = 0;
+         k < names->second.list().s_size() && k < int(results.size()); ++k)
       func_.setResultAttr(k, GeDialect::kNameAttr,
                           b_.getStringAttr(names->second.list().s(k)));
   return llvm::Error::success();
@@ -398,8 +396,8 @@ llvm::Expected<OwningOpRef<ModuleOp>> ModuleFromOm::run() {
   Location loc = NameLoc::get(b_.getStringAttr(om_.modelDef().name()));
   OwningOpRef<ModuleOp> module = ModuleOp::create(loc, om_.modelDef().name());
   b_.setInsertionPointToEnd(module->getBody());
-  func_ = b_.create<func::FuncOp>(loc, "main",
-                                  b_.getFunctionType(inputTypes, {}));
+  func_ =
+      b_.create<func::FuncOp>(loc, "main", b_.getFunctionType(inputTypes, {}));
   Block *body = func_.addEntryBlock();
   int argument = 0;
   for (const auto &[index, def] : data) {

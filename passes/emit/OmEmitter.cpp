@@ -109,8 +109,8 @@ private:
     p.set_output_index(output);
     *p.mutable_location() = where;
     p.set_size(size);
-    locations_[def.name() + ":" + std::to_string(output)] = {
-        where, def.stream_id()};
+    locations_[def.name() + ":" + std::to_string(output)] = {where,
+                                                             def.stream_id()};
   }
 
   llvm::Error emitData(const om::OpDef &def);

@@ -199,8 +199,8 @@ std::optional<Activation> matchActivation(Operation *op) {
   if (const mlir::ge::ElementwiseParams *params =
           mlir::ge::elementwiseParams(name))
     for (unsigned i = 0; i < *paramCount; ++i)
-      activation.params.push_back(floatAttrOr(op, params->names[i],
-                                              params->defaults[i]));
+      activation.params.push_back(
+          floatAttrOr(op, params->names[i], params->defaults[i]));
   return activation;
 }
 

@@ -9,8 +9,7 @@
 namespace geflow::passes {
 
 MakespanPredictor::MakespanPredictor(const rt::SocSpec &spec,
-                                     uint32_t aicoreNum,
-                                     uint32_t vectorcoreNum)
+                                     uint32_t aicoreNum, uint32_t vectorcoreNum)
     : spec_(spec), aicoreNum_(aicoreNum), vectorcoreNum_(vectorcoreNum) {}
 
 double MakespanPredictor::predictNs(const TaskGraph &graph,

@@ -1,4 +1,5 @@
-//===- MakespanPredictor.h - time a stream assignment on the simulator -*- C++ -*-===//
+//===- MakespanPredictor.h - time a stream assignment on the simulator -*- C++
+//-*-===//
 //
 // `--streams auto` keeps a stream only where it pays, so it needs the makespan
 // a candidate assignment would have. Rather than a second model of the

@@ -23,13 +23,15 @@ bool runsApart(rt::Engine engine) {
 
 /// Raw stream 0 is the main stream, 1 + k the stream of label k; streams the
 /// automatic split opens follow.
-int baseStream(const TaskNode &node) { return node.label < 0 ? 0 : 1 + node.label; }
+int baseStream(const TaskNode &node) {
+  return node.label < 0 ? 0 : 1 + node.label;
+}
 
 /// An assignment under construction: raw stream ids, and for every stream
 /// the split opened, the stream it forked from (where a merge sends it).
 struct Split {
   std::vector<int> streamOf;
-  std::vector<int> parent;   // per raw stream; -1 for base streams
+  std::vector<int> parent; // per raw stream; -1 for base streams
   std::vector<bool> mergeable;
 
   explicit Split(const TaskGraph &graph)
@@ -141,9 +143,8 @@ Split splitByDependency(const TaskGraph &graph,
         mine.push_back(split.open(forkedFrom));
         assign(i, mine.back());
       } else {
-        assign(i, *llvm::min_element(mine, [&](int a, int b) {
-          return load[a] < load[b];
-        }));
+        assign(i, *llvm::min_element(
+                      mine, [&](int a, int b) { return load[a] < load[b]; }));
       }
     }
   }
@@ -216,8 +217,8 @@ assignStreams(const TaskGraph &graph, const StreamAssignmentOptions &options,
     return compact(graph, labelStreams);
 
   Split split = splitByDependency(graph, options);
-  double single = predictor.predictNs(
-      graph, std::vector<int>(graph.nodes.size(), 0));
+  double single =
+      predictor.predictNs(graph, std::vector<int>(graph.nodes.size(), 0));
   double labels =
       graph.labels.empty() ? single : predictor.predictNs(graph, labelStreams);
   double current = predictor.predictNs(graph, split.streamOf);
@@ -230,8 +231,7 @@ assignStreams(const TaskGraph &graph, const StreamAssignmentOptions &options,
     std::map<int, int> load;
     for (int s : split.streamOf)
       ++load[s];
-    llvm::stable_sort(streams,
-                      [&](int a, int b) { return load[a] < load[b]; });
+    llvm::stable_sort(streams, [&](int a, int b) { return load[a] < load[b]; });
     return streams;
   };
   for (int stream : byLoad(split.liveMergeable())) {

@@ -1,4 +1,5 @@
-//===- TaskGraph.h - the compute ops as stream assignment sees them -*- C++ -*-===//
+//===- TaskGraph.h - the compute ops as stream assignment sees them -*- C++
+//-*-===//
 //
 // Stream assignment and the makespan predictor work on this MLIR-free view of
 // a function: one node per compute op, in op order (a topological order), with

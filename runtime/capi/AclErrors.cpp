@@ -12,18 +12,30 @@ thread_local std::string recentErrMsg;
 
 aclError codeFor(StatusCode c) {
   switch (c) {
-  case StatusCode::kOk: return ACL_SUCCESS;
-  case StatusCode::kInvalidArgument: return ACL_ERROR_INVALID_PARAM;
-  case StatusCode::kNotFound: return ACL_ERROR_INVALID_FILE;
-  case StatusCode::kInvalidSpec: return ACL_ERROR_PARSE_FILE;
-  case StatusCode::kOutOfMemory: return ACL_ERROR_RT_MEMORY_ALLOCATION;
-  case StatusCode::kKernelFailed: return ACL_ERROR_RT_AICORE_EXCEPTION;
-  case StatusCode::kDeadlock: return GEFLOW_ERROR_RT_DEADLOCK;
-  case StatusCode::kNotReady: return ACL_ERROR_RT_EVENT_NOT_COMPLETE;
-  case StatusCode::kTimeout: return ACL_ERROR_RT_REPORT_TIMEOUT;
-  case StatusCode::kFailedPrecondition: return ACL_ERROR_FAILURE;
-  case StatusCode::kDataRace: return ACL_ERROR_FAILURE;
-  case StatusCode::kInternal: return ACL_ERROR_RT_INTERNAL_ERROR;
+  case StatusCode::kOk:
+    return ACL_SUCCESS;
+  case StatusCode::kInvalidArgument:
+    return ACL_ERROR_INVALID_PARAM;
+  case StatusCode::kNotFound:
+    return ACL_ERROR_INVALID_FILE;
+  case StatusCode::kInvalidSpec:
+    return ACL_ERROR_PARSE_FILE;
+  case StatusCode::kOutOfMemory:
+    return ACL_ERROR_RT_MEMORY_ALLOCATION;
+  case StatusCode::kKernelFailed:
+    return ACL_ERROR_RT_AICORE_EXCEPTION;
+  case StatusCode::kDeadlock:
+    return GEFLOW_ERROR_RT_DEADLOCK;
+  case StatusCode::kNotReady:
+    return ACL_ERROR_RT_EVENT_NOT_COMPLETE;
+  case StatusCode::kTimeout:
+    return ACL_ERROR_RT_REPORT_TIMEOUT;
+  case StatusCode::kFailedPrecondition:
+    return ACL_ERROR_FAILURE;
+  case StatusCode::kDataRace:
+    return ACL_ERROR_FAILURE;
+  case StatusCode::kInternal:
+    return ACL_ERROR_RT_INTERNAL_ERROR;
   }
   return ACL_ERROR_FAILURE;
 }

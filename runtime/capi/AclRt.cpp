@@ -93,10 +93,14 @@ Event *asEvent(aclrtEvent e) { return toEvent(e); }
 
 rt::MemcpyKind toKind(aclrtMemcpyKind k) {
   switch (k) {
-  case ACL_MEMCPY_HOST_TO_HOST: return rt::MemcpyKind::kHostToHost;
-  case ACL_MEMCPY_HOST_TO_DEVICE: return rt::MemcpyKind::kHostToDevice;
-  case ACL_MEMCPY_DEVICE_TO_HOST: return rt::MemcpyKind::kDeviceToHost;
-  case ACL_MEMCPY_DEVICE_TO_DEVICE: return rt::MemcpyKind::kDeviceToDevice;
+  case ACL_MEMCPY_HOST_TO_HOST:
+    return rt::MemcpyKind::kHostToHost;
+  case ACL_MEMCPY_HOST_TO_DEVICE:
+    return rt::MemcpyKind::kHostToDevice;
+  case ACL_MEMCPY_DEVICE_TO_HOST:
+    return rt::MemcpyKind::kDeviceToHost;
+  case ACL_MEMCPY_DEVICE_TO_DEVICE:
+    return rt::MemcpyKind::kDeviceToDevice;
   }
   return rt::MemcpyKind::kHostToHost;
 }
@@ -113,7 +117,8 @@ aclError aclInit(const char *configPath) {
   AclState &st = state();
   std::lock_guard<std::mutex> lock(st.mu);
   if (st.initialized)
-    return failWith(ACL_ERROR_REPEAT_INITIALIZE, "aclInit: already initialized");
+    return failWith(ACL_ERROR_REPEAT_INITIALIZE,
+                    "aclInit: already initialized");
   if (configPath && *configPath && !std::ifstream(configPath))
     return failWith(ACL_ERROR_INVALID_FILE,
                     std::string("aclInit: cannot read config '") + configPath +
@@ -128,7 +133,8 @@ aclError aclFinalize(void) {
   {
     std::lock_guard<std::mutex> lock(st.mu);
     if (!st.initialized)
-      return failWith(ACL_ERROR_UNINITIALIZE, "aclFinalize: aclInit not called");
+      return failWith(ACL_ERROR_UNINITIALIZE,
+                      "aclFinalize: aclInit not called");
     st.initialized = false;
     doomed.swap(st.devices);
     st.lastSet = nullptr;
@@ -142,7 +148,8 @@ aclError aclrtSetDevice(int32_t deviceId) {
   AclState &st = state();
   std::lock_guard<std::mutex> lock(st.mu);
   if (!st.initialized)
-    return failWith(ACL_ERROR_UNINITIALIZE, "aclrtSetDevice: call aclInit first");
+    return failWith(ACL_ERROR_UNINITIALIZE,
+                    "aclrtSetDevice: call aclInit first");
   if (deviceId < 0 || deviceId >= kMaxDevices)
     return failWith(ACL_ERROR_RT_INVALID_DEVICEID,
                     "aclrtSetDevice: device id " + std::to_string(deviceId) +
@@ -181,7 +188,8 @@ aclError aclrtResetDevice(int32_t deviceId) {
     doomed = std::move(it->second);
     st.devices.erase(it);
     if (st.lastSet == doomed.get())
-      st.lastSet = st.devices.empty() ? nullptr : st.devices.begin()->second.get();
+      st.lastSet =
+          st.devices.empty() ? nullptr : st.devices.begin()->second.get();
     st.generation.fetch_add(1, std::memory_order_release);
   }
   if (tlsCurrent.device == doomed.get())
@@ -219,7 +227,8 @@ aclError aclrtCreateStreamWithConfig(aclrtStream *stream, uint32_t priority,
     return failWith(ACL_ERROR_INVALID_PARAM, "aclrtCreateStream: null stream");
   GEFLOW_DEVICE_OR_FAIL(dev);
   Stream *s = nullptr;
-  aclError err = toAclError(dev->createStream(static_cast<int32_t>(priority), &s));
+  aclError err =
+      toAclError(dev->createStream(static_cast<int32_t>(priority), &s));
   *stream = s;
   return err;
 }
@@ -269,7 +278,8 @@ aclError aclrtSynchronizeEvent(aclrtEvent event) {
 aclError aclrtQueryEventStatus(aclrtEvent event,
                                aclrtEventRecordedStatus *status) {
   if (!status)
-    return failWith(ACL_ERROR_INVALID_PARAM, "aclrtQueryEventStatus: null status");
+    return failWith(ACL_ERROR_INVALID_PARAM,
+                    "aclrtQueryEventStatus: null status");
   GEFLOW_DEVICE_OR_FAIL(dev);
   bool complete = false;
   aclError err = toAclError(dev->queryEvent(asEvent(event), &complete));
@@ -325,8 +335,8 @@ aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src,
   if (!validKind(kind))
     return failWith(ACL_ERROR_INVALID_PARAM, "aclrtMemcpyAsync: invalid kind");
   GEFLOW_DEVICE_OR_FAIL(dev);
-  return toAclError(dev->memcpyAsync(asStream(stream), dst, destMax, src,
-                                     count, toKind(kind)));
+  return toAclError(dev->memcpyAsync(asStream(stream), dst, destMax, src, count,
+                                     toKind(kind)));
 }
 
 aclError aclrtMallocFromStream(void **devPtr, size_t size, aclrtStream stream) {
@@ -362,8 +372,8 @@ aclError aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream) {
 
 aclError aclrtProcessReport(int32_t timeout) {
   GEFLOW_DEVICE_OR_FAIL(dev);
-  rt::Status st = dev->processReport(
-      static_cast<uint64_t>(pthread_self()), timeout);
+  rt::Status st =
+      dev->processReport(static_cast<uint64_t>(pthread_self()), timeout);
   if (st.code() == rt::StatusCode::kFailedPrecondition)
     return failWith(ACL_ERROR_RT_STREAM_NO_CB_REG, st.message());
   return toAclError(st);
@@ -389,8 +399,9 @@ aclError geflowrtLaunchKernel(const geflowrtKernelDesc *desc,
   k.cost = {desc->flops, desc->bytes};
   if (desc->accesses && dev->sanitizer())
     for (uint32_t i = 0; i < desc->numAccesses; ++i)
-      k.accesses.push_back({desc->accesses[i].ptr, desc->accesses[i].bytes,
-                            static_cast<rt::AccessMode>(desc->accesses[i].mode)});
+      k.accesses.push_back(
+          {desc->accesses[i].ptr, desc->accesses[i].bytes,
+           static_cast<rt::AccessMode>(desc->accesses[i].mode)});
   if (desc->func) {
     geflowrtKernelFunc func = desc->func;
     void *user = desc->userData;

@@ -32,14 +32,14 @@
 namespace geflow::rt {
 
 struct PoolStats {
-  uint64_t inUseBytes = 0;     // handed out (rounded sizes)
-  uint64_t reservedBytes = 0;  // taken from the host, in segments
+  uint64_t inUseBytes = 0;    // handed out (rounded sizes)
+  uint64_t reservedBytes = 0; // taken from the host, in segments
   uint64_t peakInUseBytes = 0;
   uint64_t largestFreeBlock = 0;
-  uint64_t limitBytes = 0;     // 0 = no limit
+  uint64_t limitBytes = 0; // 0 = no limit
   uint64_t numSegments = 0;
-  uint64_t numAllocs = 0;      // successful allocations
-  uint64_t numCacheHits = 0;   // allocations served without a new segment
+  uint64_t numAllocs = 0;    // successful allocations
+  uint64_t numCacheHits = 0; // allocations served without a new segment
   uint64_t numOoms = 0;
   /// 1 - largest free block / free bytes: 0 when free space is one piece.
   double fragmentation = 0;
@@ -55,10 +55,10 @@ using StreamOrderOracle =
 
 class MemoryPool {
 public:
-  static constexpr size_t kAlignment = 512;          // every block
-  static constexpr size_t kSmallLimit = 1 << 20;     // small pool: <= 1 MiB
-  static constexpr size_t kSmallSegment = 2 << 20;   // small pool segments
-  static constexpr size_t kLargeRounding = 2 << 20;  // large segment rounding
+  static constexpr size_t kAlignment = 512;         // every block
+  static constexpr size_t kSmallLimit = 1 << 20;    // small pool: <= 1 MiB
+  static constexpr size_t kSmallSegment = 2 << 20;  // small pool segments
+  static constexpr size_t kLargeRounding = 2 << 20; // large segment rounding
   /// Larger requests fail as out of memory; rounding them up cannot wrap.
   static constexpr size_t kMaxAllocation = SIZE_MAX / 2;
 

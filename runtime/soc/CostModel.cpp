@@ -8,31 +8,44 @@ namespace geflow::rt {
 
 const char *engineName(Engine e) {
   switch (e) {
-  case Engine::kAic: return "AIC";
-  case Engine::kAiv: return "AIV";
-  case Engine::kMix: return "MIX";
-  case Engine::kAiCpu: return "AICPU";
-  case Engine::kDvpp: return "DVPP";
+  case Engine::kAic:
+    return "AIC";
+  case Engine::kAiv:
+    return "AIV";
+  case Engine::kMix:
+    return "MIX";
+  case Engine::kAiCpu:
+    return "AICPU";
+  case Engine::kDvpp:
+    return "DVPP";
   }
   return "?";
 }
 
 const char *coreGroupName(CoreGroup g) {
   switch (g) {
-  case CoreGroup::kCube: return "cube";
-  case CoreGroup::kVector: return "vector";
-  case CoreGroup::kAiCpu: return "aicpu";
-  case CoreGroup::kDvpp: return "dvpp";
+  case CoreGroup::kCube:
+    return "cube";
+  case CoreGroup::kVector:
+    return "vector";
+  case CoreGroup::kAiCpu:
+    return "aicpu";
+  case CoreGroup::kDvpp:
+    return "dvpp";
   }
   return "?";
 }
 
 const char *memcpyKindName(MemcpyKind k) {
   switch (k) {
-  case MemcpyKind::kHostToHost: return "H2H";
-  case MemcpyKind::kHostToDevice: return "H2D";
-  case MemcpyKind::kDeviceToHost: return "D2H";
-  case MemcpyKind::kDeviceToDevice: return "D2D";
+  case MemcpyKind::kHostToHost:
+    return "H2H";
+  case MemcpyKind::kHostToDevice:
+    return "H2D";
+  case MemcpyKind::kDeviceToHost:
+    return "D2H";
+  case MemcpyKind::kDeviceToDevice:
+    return "D2D";
   }
   return "?";
 }
@@ -54,22 +67,30 @@ CostModel::CostModel(const SocSpec &spec) : spec_(spec) {
 
 uint32_t CostModel::groupSize(CoreGroup g) const {
   switch (g) {
-  case CoreGroup::kCube: return spec_.cubeCoreCnt;
-  case CoreGroup::kVector: return spec_.vectorCoreCnt;
-  case CoreGroup::kAiCpu: return spec_.aiCpuCnt;
-  case CoreGroup::kDvpp: return spec_.dvppCoreCnt;
+  case CoreGroup::kCube:
+    return spec_.cubeCoreCnt;
+  case CoreGroup::kVector:
+    return spec_.vectorCoreCnt;
+  case CoreGroup::kAiCpu:
+    return spec_.aiCpuCnt;
+  case CoreGroup::kDvpp:
+    return spec_.dvppCoreCnt;
   }
   return 0;
 }
 
 uint32_t CostModel::engineCores(Engine e) const {
   switch (e) {
-  case Engine::kAic: return spec_.cubeCoreCnt;
-  case Engine::kAiv: return spec_.vectorCoreCnt;
+  case Engine::kAic:
+    return spec_.cubeCoreCnt;
+  case Engine::kAiv:
+    return spec_.vectorCoreCnt;
   case Engine::kMix:
     return std::min(spec_.cubeCoreCnt, spec_.vectorCoreCnt / mixRatio_);
-  case Engine::kAiCpu: return spec_.aiCpuCnt;
-  case Engine::kDvpp: return spec_.dvppCoreCnt;
+  case Engine::kAiCpu:
+    return spec_.aiCpuCnt;
+  case Engine::kDvpp:
+    return spec_.dvppCoreCnt;
   }
   return 0;
 }
@@ -77,14 +98,18 @@ uint32_t CostModel::engineCores(Engine e) const {
 double CostModel::flopsPerNsPerCore(Engine e) const {
   double ghz = spec_.clockMhz / 1000.0;
   switch (e) {
-  case Engine::kAic: return spec_.cubeFlopsPerCycle * ghz;
-  case Engine::kAiv: return spec_.vectorFlopsPerCycle * ghz;
+  case Engine::kAic:
+    return spec_.cubeFlopsPerCycle * ghz;
+  case Engine::kAiv:
+    return spec_.vectorFlopsPerCycle * ghz;
   // A MIX block has its cube core and its vector cores working together.
   case Engine::kMix:
     return (spec_.cubeFlopsPerCycle + mixRatio_ * spec_.vectorFlopsPerCycle) *
            ghz;
-  case Engine::kAiCpu: return spec_.aiCpuFlopsPerCycle * ghz;
-  case Engine::kDvpp: return spec_.dvppFlopsPerCycle * ghz;
+  case Engine::kAiCpu:
+    return spec_.aiCpuFlopsPerCycle * ghz;
+  case Engine::kDvpp:
+    return spec_.dvppFlopsPerCycle * ghz;
   }
   return 1;
 }
@@ -118,7 +143,8 @@ VirtualNs CostModel::memcpyTimeNs(MemcpyKind kind, uint64_t bytes) const {
 
 uint32_t CostModel::bestBlockDim(Engine e, const KernelCost &cost,
                                  uint32_t maxCores) const {
-  maxCores = std::clamp<uint32_t>(maxCores, 1, std::max<uint32_t>(1, engineCores(e)));
+  maxCores =
+      std::clamp<uint32_t>(maxCores, 1, std::max<uint32_t>(1, engineCores(e)));
   uint32_t best = 1;
   VirtualNs bestNs = kernelTimeNs(e, cost, 1, 1);
   for (uint32_t b = 2; b <= maxCores; ++b) {

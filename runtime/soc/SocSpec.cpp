@@ -67,8 +67,7 @@ Status parseIni(const std::string &text, const std::string &source,
     IniSection &sec = out[section];
     if (sec.count(key))
       return specError(source, "[" + section + "] " + key + " (line " +
-                                   std::to_string(lineNo) +
-                                   ") is set twice");
+                                   std::to_string(lineNo) + ") is set twice");
     sec[key] = IniValue{trim(line.substr(eq + 1)), lineNo};
   }
   return Status::ok();
@@ -125,11 +124,10 @@ Status validateSocSpec(const SocSpec &s) {
   if (s.vectorCoreCnt == 0)
     return specError(src, "[SoCInfo] vector_core_cnt must be at least 1");
   if (s.aiCoreCnt != s.cubeCoreCnt)
-    return specError(src, "[SoCInfo] ai_core_cnt = " +
-                              std::to_string(s.aiCoreCnt) +
-                              " but cube_core_cnt = " +
-                              std::to_string(s.cubeCoreCnt) +
-                              "; an AI core is one cube core, they must match");
+    return specError(
+        src, "[SoCInfo] ai_core_cnt = " + std::to_string(s.aiCoreCnt) +
+                 " but cube_core_cnt = " + std::to_string(s.cubeCoreCnt) +
+                 "; an AI core is one cube core, they must match");
   auto positive = [&](double v, const char *key) -> Status {
     if (!(v > 0))
       return specError(src, std::string("[Sim] ") + key + " must be > 0");
@@ -140,8 +138,7 @@ Status validateSocSpec(const SocSpec &s) {
       positive(s.cubeFlopsPerCycle, "cube_flops_per_cycle"));
   GEFLOW_RT_RETURN_IF_ERROR(
       positive(s.vectorFlopsPerCycle, "vector_flops_per_cycle"));
-  GEFLOW_RT_RETURN_IF_ERROR(
-      positive(s.hbmBandwidthGBps, "hbm_bandwidth_gbps"));
+  GEFLOW_RT_RETURN_IF_ERROR(positive(s.hbmBandwidthGBps, "hbm_bandwidth_gbps"));
   GEFLOW_RT_RETURN_IF_ERROR(
       positive(s.hostLinkBandwidthGBps, "host_link_bandwidth_gbps"));
   if (s.aiCpuCnt > 0)
@@ -170,11 +167,16 @@ Status parseSocSpec(const std::string &text, const std::string &source,
 
   SocSpec s;
   s.source = source;
-  static const char *kSimKeys[] = {
-      "clock_mhz",          "cube_flops_per_cycle",   "vector_flops_per_cycle",
-      "aicpu_flops_per_cycle", "dvpp_core_cnt",       "dvpp_flops_per_cycle",
-      "hbm_bandwidth_gbps", "host_link_bandwidth_gbps", "launch_latency_us",
-      "event_latency_us"};
+  static const char *kSimKeys[] = {"clock_mhz",
+                                   "cube_flops_per_cycle",
+                                   "vector_flops_per_cycle",
+                                   "aicpu_flops_per_cycle",
+                                   "dvpp_core_cnt",
+                                   "dvpp_flops_per_cycle",
+                                   "hbm_bandwidth_gbps",
+                                   "host_link_bandwidth_gbps",
+                                   "launch_latency_us",
+                                   "event_latency_us"};
   // [Sim] is ours, so a key we do not know is a typo, not a CANN extension.
   for (const auto &[key, value] : sim) {
     if (std::find_if(std::begin(kSimKeys), std::end(kSimKeys),
@@ -201,9 +203,8 @@ Status parseSocSpec(const std::string &text, const std::string &source,
       readCount(source, soc, "SoCInfo", "ai_core_cnt", true, 1, s.aiCoreCnt));
   GEFLOW_RT_RETURN_IF_ERROR(readCount(source, soc, "SoCInfo", "cube_core_cnt",
                                       true, 1, s.cubeCoreCnt));
-  GEFLOW_RT_RETURN_IF_ERROR(readCount(source, soc, "SoCInfo",
-                                      "vector_core_cnt", true, 1,
-                                      s.vectorCoreCnt));
+  GEFLOW_RT_RETURN_IF_ERROR(readCount(source, soc, "SoCInfo", "vector_core_cnt",
+                                      true, 1, s.vectorCoreCnt));
   GEFLOW_RT_RETURN_IF_ERROR(
       readCount(source, soc, "SoCInfo", "ai_cpu_cnt", false, 0, s.aiCpuCnt));
 
@@ -224,15 +225,13 @@ Status parseSocSpec(const std::string &text, const std::string &source,
   GEFLOW_RT_RETURN_IF_ERROR(readNumber(source, sim, "Sim",
                                        "dvpp_flops_per_cycle", false, 0, kBig,
                                        s.dvppFlopsPerCycle));
-  GEFLOW_RT_RETURN_IF_ERROR(readNumber(source, sim, "Sim",
-                                       "hbm_bandwidth_gbps", true, 1e-3, kBig,
-                                       s.hbmBandwidthGBps));
+  GEFLOW_RT_RETURN_IF_ERROR(readNumber(source, sim, "Sim", "hbm_bandwidth_gbps",
+                                       true, 1e-3, kBig, s.hbmBandwidthGBps));
   GEFLOW_RT_RETURN_IF_ERROR(readNumber(source, sim, "Sim",
                                        "host_link_bandwidth_gbps", true, 1e-3,
                                        kBig, s.hostLinkBandwidthGBps));
-  GEFLOW_RT_RETURN_IF_ERROR(readNumber(source, sim, "Sim",
-                                       "launch_latency_us", true, 0, 1e6,
-                                       s.launchLatencyUs));
+  GEFLOW_RT_RETURN_IF_ERROR(readNumber(source, sim, "Sim", "launch_latency_us",
+                                       true, 0, 1e6, s.launchLatencyUs));
   GEFLOW_RT_RETURN_IF_ERROR(readNumber(source, sim, "Sim", "event_latency_us",
                                        true, 0, 1e6, s.eventLatencyUs));
   GEFLOW_RT_RETURN_IF_ERROR(validateSocSpec(s));
@@ -268,10 +267,9 @@ Status loadSocSpec(const std::string &nameOrPath, SocSpec &out) {
   std::string known;
   for (const std::string &n : socPresetNames())
     known += (known.empty() ? "" : ", ") + n;
-  return makeStatus(StatusCode::kNotFound,
-                    "soc spec '" + nameOrPath +
-                        "' is neither a preset (" + known +
-                        ") nor a readable file");
+  return makeStatus(StatusCode::kNotFound, "soc spec '" + nameOrPath +
+                                               "' is neither a preset (" +
+                                               known + ") nor a readable file");
 }
 
 } // namespace geflow::rt

@@ -1,4 +1,5 @@
-//===- SocSpec.h - A simulated chip, as CANN's platform config describes it ===//
+//===- SocSpec.h - A simulated chip, as CANN's platform config describes it
+//===//
 //
 // CANN describes a chip in an INI file (`[SoCInfo] ai_core_cnt=...`). geflow
 // reads the same shape plus a `[Sim]` section with the figures the simulator
@@ -18,27 +19,28 @@
 namespace geflow::rt {
 
 struct SocSpec {
-  // Where the spec came from ("ascend910b-sim", or a file path): errors cite it.
+  // Where the spec came from ("ascend910b-sim", or a file path): errors cite
+  // it.
   std::string source;
 
   // [SoCInfo]
-  std::string socVersion;      // soc_version
-  uint32_t aiCoreCnt = 0;      // ai_core_cnt: AI cores; equals cube_core_cnt
-  uint32_t cubeCoreCnt = 0;    // cube_core_cnt: AIC
-  uint32_t vectorCoreCnt = 0;  // vector_core_cnt: AIV
-  uint32_t aiCpuCnt = 0;       // ai_cpu_cnt: AICPU (0 = engine absent)
+  std::string socVersion;     // soc_version
+  uint32_t aiCoreCnt = 0;     // ai_core_cnt: AI cores; equals cube_core_cnt
+  uint32_t cubeCoreCnt = 0;   // cube_core_cnt: AIC
+  uint32_t vectorCoreCnt = 0; // vector_core_cnt: AIV
+  uint32_t aiCpuCnt = 0;      // ai_cpu_cnt: AICPU (0 = engine absent)
 
   // [Sim]
-  double clockMhz = 0;             // clock_mhz
-  double cubeFlopsPerCycle = 0;    // cube_flops_per_cycle, per cube core
-  double vectorFlopsPerCycle = 0;  // vector_flops_per_cycle, per vector core
-  double aiCpuFlopsPerCycle = 0;   // aicpu_flops_per_cycle, per AICPU core
-  uint32_t dvppCoreCnt = 0;        // dvpp_core_cnt (0 = engine absent)
-  double dvppFlopsPerCycle = 0;    // dvpp_flops_per_cycle, per DVPP core
-  double hbmBandwidthGBps = 0;     // hbm_bandwidth_gbps, whole chip
+  double clockMhz = 0;              // clock_mhz
+  double cubeFlopsPerCycle = 0;     // cube_flops_per_cycle, per cube core
+  double vectorFlopsPerCycle = 0;   // vector_flops_per_cycle, per vector core
+  double aiCpuFlopsPerCycle = 0;    // aicpu_flops_per_cycle, per AICPU core
+  uint32_t dvppCoreCnt = 0;         // dvpp_core_cnt (0 = engine absent)
+  double dvppFlopsPerCycle = 0;     // dvpp_flops_per_cycle, per DVPP core
+  double hbmBandwidthGBps = 0;      // hbm_bandwidth_gbps, whole chip
   double hostLinkBandwidthGBps = 0; // host_link_bandwidth_gbps (PCIe)
-  double launchLatencyUs = 0;      // launch_latency_us, per task
-  double eventLatencyUs = 0;       // event_latency_us, record -> wait wake-up
+  double launchLatencyUs = 0;       // launch_latency_us, per task
+  double eventLatencyUs = 0;        // event_latency_us, record -> wait wake-up
 
   /// Every other [SoCInfo] key, kept so a CANN config can be read as is.
   std::map<std::string, std::string> extraSocInfo;

@@ -16,16 +16,16 @@ namespace geflow::rt {
 
 enum class StatusCode : int {
   kOk = 0,
-  kInvalidArgument,  // A parameter is out of range or null.
-  kNotFound,         // A preset, file or handle does not exist.
-  kInvalidSpec,      // A SoC spec is malformed or inconsistent.
-  kOutOfMemory,      // The device pool limit was reached.
-  kKernelFailed,     // A kernel's host function reported an error.
-  kDeadlock,         // A wait can never be satisfied.
-  kNotReady,         // Query: the work has not completed yet.
-  kTimeout,          // A bounded wait expired (aclrtProcessReport).
+  kInvalidArgument,    // A parameter is out of range or null.
+  kNotFound,           // A preset, file or handle does not exist.
+  kInvalidSpec,        // A SoC spec is malformed or inconsistent.
+  kOutOfMemory,        // The device pool limit was reached.
+  kKernelFailed,       // A kernel's host function reported an error.
+  kDeadlock,           // A wait can never be satisfied.
+  kNotReady,           // Query: the work has not completed yet.
+  kTimeout,            // A bounded wait expired (aclrtProcessReport).
   kFailedPrecondition, // The call is legal but not in this state.
-  kDataRace,         // The stream sanitizer found unordered accesses.
+  kDataRace,           // The stream sanitizer found unordered accesses.
   kInternal,
 };
 
@@ -39,9 +39,9 @@ public:
   Status() = default;
   Status(StatusCode code, std::string message)
       : code_(code),
-        message_(code == StatusCode::kOk
-                     ? nullptr
-                     : std::make_shared<const std::string>(std::move(message))) {}
+        message_(code == StatusCode::kOk ? nullptr
+                                         : std::make_shared<const std::string>(
+                                               std::move(message))) {}
 
   static Status ok() { return Status(); }
 

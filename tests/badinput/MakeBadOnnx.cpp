@@ -155,17 +155,13 @@ const std::vector<OnnxCase> &onnxCases() {
          setInts(conv, "kernel_shape", {9, 9, 9});
        }},
       {"negative_input_dim",
-       [](OnnxModelBuilder &b) {
-         setInputDims(b, {int64_t(1), int64_t(-4)});
-       }},
+       [](OnnxModelBuilder &b) { setInputDims(b, {int64_t(1), int64_t(-4)}); }},
       {"huge_input_dims",
        [](OnnxModelBuilder &b) {
          setInputDims(b, {int64_t(1) << 40, int64_t(1) << 40});
        }},
       {"overflow_input_dims",
-       [](OnnxModelBuilder &b) {
-         setInputDims(b, {kInt64Max, int64_t(4)});
-       }},
+       [](OnnxModelBuilder &b) { setInputDims(b, {kInt64Max, int64_t(4)}); }},
       {"symbolic_input_dim",
        [](OnnxModelBuilder &b) {
          setInputDims(b, {std::string("batch"), int64_t(4)});
@@ -197,9 +193,7 @@ const std::vector<OnnxCase> &onnxCases() {
          setDims(initializer(b, "w"), {int64_t(1) << 32, int64_t(1) << 32});
        }},
       {"initializer_negative_dim",
-       [](OnnxModelBuilder &b) {
-         setDims(initializer(b, "w"), {4, -2});
-       }},
+       [](OnnxModelBuilder &b) { setDims(initializer(b, "w"), {4, -2}); }},
       {"initializer_float_data_count",
        [](OnnxModelBuilder &b) {
          onnx::TensorProto &w = initializer(b, "w");

@@ -177,16 +177,19 @@ private:
                      rt::VirtualNs *deviceTime) {
     if (runtimeInputs.size() != model.inputs().size())
       return fail("model has " + std::to_string(model.inputs().size()) +
-                  " inputs, test data binds " + std::to_string(runtimeInputs.size()));
+                  " inputs, test data binds " +
+                  std::to_string(runtimeInputs.size()));
     std::vector<cli::HostTensor> inputs;
     std::vector<exec::Buffer> inputBuffers;
     for (size_t i = 0; i < runtimeInputs.size(); ++i) {
-      auto path = dataSet / ("input_" + std::to_string(runtimeInputs[i]) + ".pb");
+      auto path =
+          dataSet / ("input_" + std::to_string(runtimeInputs[i]) + ".pb");
       auto tensor = cli::readTensorFile(path.string());
       if (!tensor)
         return fail(llvm::toString(tensor.takeError()));
       const exec::TensorInfo &info = model.inputs()[i];
-      if (cli::describe(tensor->dtype, tensor->shape) != cli::describe(info.dtype, info.shape))
+      if (cli::describe(tensor->dtype, tensor->shape) !=
+          cli::describe(info.dtype, info.shape))
         return fail("input " + std::to_string(i) + ": model wants " +
                     cli::describe(info.dtype, info.shape) + ", data is " +
                     cli::describe(tensor->dtype, tensor->shape));
@@ -202,7 +205,8 @@ private:
       outputs[i].dtype = info.dtype;
       outputs[i].shape = info.shape;
       outputs[i].bytes.resize(info.bytes);
-      outputBuffers.push_back({outputs[i].bytes.data(), outputs[i].bytes.size()});
+      outputBuffers.push_back(
+          {outputs[i].bytes.data(), outputs[i].bytes.size()});
     }
     exec::ExecutionStats stats;
     if (rt::Status s = model.execute(inputBuffers, outputBuffers, &stats);
@@ -253,28 +257,36 @@ int main(int argc, char **argv) {
     std::string arg = argv[i];
     auto next = [&]() -> std::string {
       if (i + 1 >= argc) {
-        llvm::errs() << "geflow-conformance: error: " << arg << " needs a value\n";
+        llvm::errs() << "geflow-conformance: error: " << arg
+                     << " needs a value\n";
         std::exit(2);
       }
       return argv[++i];
     };
-    if (arg == "--root") root = next();
-    else if (arg == "--folder") folders.push_back(next());
-    else if (arg == "--expected-failures") expectedFailuresPath = next();
-    else if (arg == "--filter") filter = next();
-    else if (arg == "--verbose") verbose = true;
-    else if (arg == "--sanitize") sanitize = true;
+    if (arg == "--root")
+      root = next();
+    else if (arg == "--folder")
+      folders.push_back(next());
+    else if (arg == "--expected-failures")
+      expectedFailuresPath = next();
+    else if (arg == "--filter")
+      filter = next();
+    else if (arg == "--verbose")
+      verbose = true;
+    else if (arg == "--sanitize")
+      sanitize = true;
     else if (arg == "--streams") {
       std::string mode = next();
-      if (auto parsed = passes::parseStreamMode(mode)) streams = *parsed;
+      if (auto parsed = passes::parseStreamMode(mode))
+        streams = *parsed;
       else {
         llvm::errs() << "geflow-conformance: error: --streams '" << mode
                      << "' is not one of single, label, auto\n";
         return 2;
       }
-    }
-    else {
-      llvm::errs() << "geflow-conformance: error: unknown argument '" << arg << "'\n";
+    } else {
+      llvm::errs() << "geflow-conformance: error: unknown argument '" << arg
+                   << "'\n";
       return 2;
     }
   }
@@ -293,9 +305,11 @@ int main(int argc, char **argv) {
     return 1;
   }
   llvm::SmallString<128> tempDir;
-  if (std::error_code ec = llvm::sys::fs::createUniqueDirectory("geflow-conformance", tempDir)) {
-    llvm::errs() << "geflow-conformance: error: cannot make a temporary folder: "
-                 << ec.message() << "\n";
+  if (std::error_code ec =
+          llvm::sys::fs::createUniqueDirectory("geflow-conformance", tempDir)) {
+    llvm::errs()
+        << "geflow-conformance: error: cannot make a temporary folder: "
+        << ec.message() << "\n";
     return 1;
   }
   Runner runner(*device, std::string(tempDir), streams);
@@ -345,8 +359,8 @@ int main(int argc, char **argv) {
   llvm::sys::fs::remove_directories(tempDir);
 
   for (const auto &[folder, counts] : perFolder)
-    llvm::outs() << "  " << folder << ": " << counts[0] << " passed, " << counts[1]
-                 << " failed, " << counts[2] << " skipped\n";
+    llvm::outs() << "  " << folder << ": " << counts[0] << " passed, "
+                 << counts[1] << " failed, " << counts[2] << " skipped\n";
   if (unexpected)
     llvm::outs() << unexpected
                  << " result(s) disagree with the expected-failures list\n";

@@ -1,19 +1,23 @@
 //===- ImportSweep.cpp - import every ONNX backend-test model -------------===//
 //
-// geflow-import-sweep [--root DIR] [--floor FOLDER=N]... [--verbose] [FOLDER...]
+// geflow-import-sweep [--root DIR] [--floor FOLDER=N]... [--verbose]
+// [FOLDER...]
 //
 // Imports and verifies every model.onnx under DIR/{node,pytorch-converted,
 // pytorch-operator} (libonnx-testdata), and sorts each into
 //   imported     the module verifies and every tensor is static,
-//   bound        imported once the model's integer inputs and the inputs feeding
-//                shape operands were bound to the values of test_data_set_0 (node
-//                tests pass Reshape shapes, Slice starts, Resize scales, ... as
-//                graph inputs; a static-shape compiler needs them constant, as GE
-//                does). Reported apart from the strict count,
-//   unsupported  it uses an op outside ir/README.md's list (or a foreign domain),
-//   failed       anything else; one line each, with the importer's message.
-// Prints per-folder totals and the unsupported op types by frequency. Exits 1 when
-// a folder's imported count is below its --floor, so a regression fails ctest.
+//   bound        imported once the model's integer inputs and the inputs
+//   feeding
+//                shape operands were bound to the values of test_data_set_0
+//                (node tests pass Reshape shapes, Slice starts, Resize scales,
+//                ... as graph inputs; a static-shape compiler needs them
+//                constant, as GE does). Reported apart from the strict count,
+//   unsupported  it uses an op outside ir/README.md's list (or a foreign
+//   domain), failed       anything else; one line each, with the importer's
+//   message.
+// Prints per-folder totals and the unsupported op types by frequency. Exits 1
+// when a folder's imported count is below its --floor, so a regression fails
+// ctest.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,9 +33,9 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <map>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -52,12 +56,14 @@ bool importWithBoundIntInputs(const fs::path &model, std::string &message) {
       return false;
   }
   size_t before = proto.graph().initializer_size();
-  geflow::conformance::bindShapeInputs(proto, model.parent_path() / "test_data_set_0",
+  geflow::conformance::bindShapeInputs(proto,
+                                       model.parent_path() / "test_data_set_0",
                                        /*alsoIntegerInputs=*/true);
   if (proto.graph().initializer_size() == static_cast<int>(before))
     return false;
   mlir::MLIRContext context(mlir::MLIRContext::Threading::DISABLED);
-  auto module = geflow::importOnnxModel(context, std::move(proto), model.string());
+  auto module =
+      geflow::importOnnxModel(context, std::move(proto), model.string());
   if (module)
     return true;
   message = llvm::toString(module.takeError());
@@ -96,8 +102,9 @@ int main(int argc, char **argv) {
     } else if (!arg.empty() && arg[0] != '-') {
       folders.push_back(arg);
     } else {
-      llvm::errs() << "usage: geflow-import-sweep [--root DIR] [--floor FOLDER=N]... "
-                      "[--verbose] [FOLDER...]\n";
+      llvm::errs()
+          << "usage: geflow-import-sweep [--root DIR] [--floor FOLDER=N]... "
+             "[--verbose] [FOLDER...]\n";
       return 2;
     }
   }
@@ -148,8 +155,8 @@ int main(int argc, char **argv) {
         continue;
       }
       ++t.failed;
-      llvm::outs() << "FAILED       " << folder << "/" << test << ": " << message
-                   << "\n";
+      llvm::outs() << "FAILED       " << folder << "/" << test << ": "
+                   << message << "\n";
     }
 
     std::vector<std::pair<int, std::string>> byCount;
@@ -162,17 +169,19 @@ int main(int argc, char **argv) {
     llvm::outs() << "\n";
   }
 
-  llvm::outs() << "\nfolder               imported  +bound  unsupported  failed  "
-                  "total  imported/supported (strict, with bound)\n";
+  llvm::outs()
+      << "\nfolder               imported  +bound  unsupported  failed  "
+         "total  imported/supported (strict, with bound)\n";
   for (const std::string &folder : folders) {
     const Totals &t = totals[folder];
     int supported = t.imported + t.bound + t.failed;
     double strict = supported ? 100.0 * t.imported / supported : 100.0;
-    double withBound = supported ? 100.0 * (t.imported + t.bound) / supported : 100.0;
-    llvm::outs() << llvm::format("%-20s %8d  %6d  %11d  %6d  %5d  %6.1f%%  %6.1f%%",
-                                 folder.c_str(), t.imported, t.bound, t.unsupported,
-                                 t.failed, supported + t.unsupported, strict,
-                                 withBound);
+    double withBound =
+        supported ? 100.0 * (t.imported + t.bound) / supported : 100.0;
+    llvm::outs() << llvm::format(
+        "%-20s %8d  %6d  %11d  %6d  %5d  %6.1f%%  %6.1f%%", folder.c_str(),
+        t.imported, t.bound, t.unsupported, t.failed, supported + t.unsupported,
+        strict, withBound);
     auto floor = floors.find(folder);
     if (floor != floors.end()) {
       llvm::outs() << "  (floor " << floor->second << ")";

@@ -16,7 +16,8 @@ bool conformance::needsBinding(const std::string &importError) {
 /// The inputs (by position) that decide an op's result shape.
 static bool isShapeOperand(const std::string &op, int position) {
   if (op == "Reshape" || op == "Expand" || op == "Tile" || op == "TopK" ||
-      op == "Split" || op == "Squeeze" || op == "Unsqueeze" || op == "ReduceSum")
+      op == "Split" || op == "Squeeze" || op == "Unsqueeze" ||
+      op == "ReduceSum")
     return position == 1;
   if (op == "Slice" || op == "Pad" || op == "Resize" || op == "Upsample")
     return position >= 1;
@@ -30,7 +31,8 @@ static std::set<std::string> initializerNames(const onnx::GraphProto &graph) {
   return names;
 }
 
-std::vector<int> conformance::runtimeInputPositions(const onnx::ModelProto &model) {
+std::vector<int>
+conformance::runtimeInputPositions(const onnx::ModelProto &model) {
   std::set<std::string> initializers = initializerNames(model.graph());
   std::vector<int> positions;
   int k = 0;

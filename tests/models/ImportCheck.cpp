@@ -1,12 +1,14 @@
 //===- ImportCheck.cpp - import one real model and check the result -------===//
 //
-// geflow-import-check MODEL.onnx [--input-shape NAME:D0,...]... [--expect-error TEXT]
+// geflow-import-check MODEL.onnx [--input-shape NAME:D0,...]... [--expect-error
+// TEXT]
 //
-// Imports MODEL through the frontend library, verifies the module and checks that
-// every tensor in it (arguments and results of every op) is static. Prints the op
-// histogram so a person can see what the exporter produced. With --expect-error, the
-// import must fail with a message containing TEXT. Exit 0 on success, 1 on failure,
-// 77 (skip) when MODEL does not exist (the exporter was skipped).
+// Imports MODEL through the frontend library, verifies the module and checks
+// that every tensor in it (arguments and results of every op) is static. Prints
+// the op histogram so a person can see what the exporter produced. With
+// --expect-error, the import must fail with a message containing TEXT. Exit 0
+// on success, 1 on failure, 77 (skip) when MODEL does not exist (the exporter
+// was skipped).
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,8 +25,9 @@
 
 int main(int argc, char **argv) {
   if (argc < 2) {
-    llvm::errs() << "usage: geflow-import-check MODEL.onnx [--input-shape S]... "
-                    "[--expect-error TEXT]\n";
+    llvm::errs()
+        << "usage: geflow-import-check MODEL.onnx [--input-shape S]... "
+           "[--expect-error TEXT]\n";
     return 2;
   }
   std::string path = argv[1];
@@ -63,7 +66,8 @@ int main(int argc, char **argv) {
     std::string message = llvm::toString(module.takeError());
     llvm::outs() << "error (expected): " << message << "\n";
     if (message.find(expectError) == std::string::npos) {
-      llvm::errs() << "FAIL: the message does not contain '" << expectError << "'\n";
+      llvm::errs() << "FAIL: the message does not contain '" << expectError
+                   << "'\n";
       return 1;
     }
     return 0;
@@ -96,8 +100,9 @@ int main(int argc, char **argv) {
         for (mlir::BlockArgument arg : block.getArguments())
           check(arg.getType());
   });
-  llvm::outs() << path << ": " << tensors << " tensors, all static: "
-               << (dynamic ? "no" : "yes") << "\n  ops:";
+  llvm::outs() << path << ": " << tensors
+               << " tensors, all static: " << (dynamic ? "no" : "yes")
+               << "\n  ops:";
   for (const auto &[name, count] : histogram)
     llvm::outs() << " " << name << "=" << count;
   llvm::outs() << "\n";

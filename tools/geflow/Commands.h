@@ -1,7 +1,7 @@
 //===- Commands.h - the geflow subcommands ----------------------*- C++ -*-===//
 //
-// Each subcommand lives in its own file and owns its llvm::cl options, which are
-// bound to its SubCommand. Main.cpp dispatches on the one the user named.
+// Each subcommand lives in its own file and owns its llvm::cl options, which
+// are bound to its SubCommand. Main.cpp dispatches on the one the user named.
 //
 //===----------------------------------------------------------------------===//
 

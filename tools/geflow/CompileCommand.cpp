@@ -30,19 +30,22 @@ cl::SubCommand compileSub("compile", "Compile an ONNX model to an OM artifact");
 cl::opt<std::string> inputPath(cl::Positional, cl::Required,
                                cl::desc("<model.onnx>"), cl::sub(compileSub),
                                cl::cat(geflowCategory()));
-cl::opt<std::string> outputPath("o", cl::desc("The OM file to write (default: MODEL.om beside the input)"),
-                                cl::value_desc("file"), cl::sub(compileSub),
-                                cl::cat(geflowCategory()));
+cl::opt<std::string> outputPath(
+    "o", cl::desc("The OM file to write (default: MODEL.om beside the input)"),
+    cl::value_desc("file"), cl::sub(compileSub), cl::cat(geflowCategory()));
 cl::opt<std::string> socName("soc",
                              cl::desc("SoC preset or spec file to compile for"),
                              cl::value_desc("name"), cl::init("ascend910b-sim"),
                              cl::sub(compileSub), cl::cat(geflowCategory()));
 cl::list<std::string> inputShapes(
-    "input-shape", cl::desc("Fix an input's shape, e.g. image:1,3,224,224 (repeatable)"),
-    cl::value_desc("name:d0,d1,..."), cl::sub(compileSub), cl::cat(geflowCategory()));
-cl::opt<bool> noMemoryReuse("no-memory-reuse",
-                            cl::desc("Give every tensor its own workspace bytes"),
-                            cl::sub(compileSub), cl::cat(geflowCategory()));
+    "input-shape",
+    cl::desc("Fix an input's shape, e.g. image:1,3,224,224 (repeatable)"),
+    cl::value_desc("name:d0,d1,..."), cl::sub(compileSub),
+    cl::cat(geflowCategory()));
+cl::opt<bool>
+    noMemoryReuse("no-memory-reuse",
+                  cl::desc("Give every tensor its own workspace bytes"),
+                  cl::sub(compileSub), cl::cat(geflowCategory()));
 cl::opt<passes::StreamMode> streamMode(
     "streams", cl::desc("Logical stream assignment"),
     cl::values(clEnumValN(passes::StreamMode::kSingle, "single",
@@ -58,16 +61,19 @@ cl::opt<unsigned> maxStreams("max-streams",
                              cl::desc("At most N streams (0: no cap)"),
                              cl::value_desc("N"), cl::init(0),
                              cl::sub(compileSub), cl::cat(geflowCategory()));
-cl::opt<std::string> streamPlanPath(
-    "stream-plan", cl::desc("JSON stream plan: scopes and wait_tensor edges"),
-    cl::value_desc("plan.json"), cl::sub(compileSub), cl::cat(geflowCategory()));
+cl::opt<std::string>
+    streamPlanPath("stream-plan",
+                   cl::desc("JSON stream plan: scopes and wait_tensor edges"),
+                   cl::value_desc("plan.json"), cl::sub(compileSub),
+                   cl::cat(geflowCategory()));
 cl::opt<std::string> aicoreNum(
     "aicore-num", cl::desc("Global core limit \"aic|aiv\", e.g. \"8|16\""),
     cl::value_desc("aic|aiv"), cl::sub(compileSub), cl::cat(geflowCategory()));
-cl::list<std::string> disabledFusions(
-    "no-fuse", cl::desc("Switch a fusion pass off (repeatable, or a,b,c)"),
-    cl::value_desc("name"), cl::CommaSeparated, cl::sub(compileSub),
-    cl::cat(geflowCategory()));
+cl::list<std::string>
+    disabledFusions("no-fuse",
+                    cl::desc("Switch a fusion pass off (repeatable, or a,b,c)"),
+                    cl::value_desc("name"), cl::CommaSeparated,
+                    cl::sub(compileSub), cl::cat(geflowCategory()));
 cl::opt<std::string> dumpGraphDir(
     "dump-graph",
     cl::desc("Write ge_proto_<index>_<stage>.txt graphs after each stage"),
@@ -99,7 +105,8 @@ int runCompile() {
   options.streamMode = streamMode;
   options.maxStreams = maxStreams;
   options.streamPlanPath = streamPlanPath;
-  options.disabledFusions.assign(disabledFusions.begin(), disabledFusions.end());
+  options.disabledFusions.assign(disabledFusions.begin(),
+                                 disabledFusions.end());
   options.dumpGraphDir = dumpGraphDir;
   // The SoC first: its errors are about --soc, not about the model.
   rt::SocSpec spec;
@@ -141,7 +148,8 @@ int runCompile() {
   const passes::CompileStats &s = result->stats;
   outs() << formatv("geflow compile: {0} -> {1} ({2})\n", inputPath, output,
                     result->model.socName);
-  outs() << formatv("  ops           {0} ({1} compute)\n", s.opCount, s.computeOpCount);
+  outs() << formatv("  ops           {0} ({1} compute)\n", s.opCount,
+                    s.computeOpCount);
   outs() << formatv("  kernels       {0}\n", s.kernelCount);
   outs() << formatv("  tasks         {0}\n", s.taskCount);
   outs() << formatv("  streams       {0}\n", s.streamCount);
@@ -149,13 +157,14 @@ int runCompile() {
                     "before reduction)\n",
                     s.eventCount, s.eventsBeforeReduction);
   if (s.predictedNs > 0)
-    outs() << formatv("  predicted     {0:F1} us on {1} stream(s), {2:F1} us on "
-                      "one (simulated)\n",
-                      s.predictedNs / 1e3, s.streamCount,
-                      s.predictedSingleStreamNs / 1e3);
+    outs() << formatv(
+        "  predicted     {0:F1} us on {1} stream(s), {2:F1} us on "
+        "one (simulated)\n",
+        s.predictedNs / 1e3, s.streamCount, s.predictedSingleStreamNs / 1e3);
   outs() << formatv("  weights       {0}\n", humanBytes(s.weightsBytes));
   outs() << formatv("  workspace     {0} ({1} without reuse)\n",
-                    humanBytes(s.workspaceBytes), humanBytes(s.workspaceBytesWithoutReuse));
+                    humanBytes(s.workspaceBytes),
+                    humanBytes(s.workspaceBytesWithoutReuse));
   outs() << formatv("  compile time  {0:F1} ms\n", s.compileTimeMs);
   return 0;
 }

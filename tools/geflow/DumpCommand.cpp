@@ -40,8 +40,7 @@ cl::opt<DumpFormat> format(
                clEnumValN(DumpFormat::kMlir, "mlir",
                           "the ge module rebuilt from the model")),
     cl::init(DumpFormat::kPbtxt), cl::sub(dumpSub), cl::cat(geflowCategory()));
-cl::opt<std::string> outputPath("o",
-                                cl::desc("Write here (default: stdout)"),
+cl::opt<std::string> outputPath("o", cl::desc("Write here (default: stdout)"),
                                 cl::value_desc("file"), cl::init("-"),
                                 cl::sub(dumpSub), cl::cat(geflowCategory()));
 cl::opt<unsigned> elideWeightsOver(
@@ -89,8 +88,8 @@ int runDump() {
   context.loadAllAvailableDialects();
   auto module = passes::buildModuleFromOm(context, *om);
   if (!module)
-    return reportError(dumpError(modelPath + ": " +
-                                 toString(module.takeError())));
+    return reportError(
+        dumpError(modelPath + ": " + toString(module.takeError())));
   // Locations carry the node names, so the pbtxt and the module line up.
   if (Error error = writeModule(**module, outputPath, elideWeightsOver,
                                 /*withLocations=*/true))

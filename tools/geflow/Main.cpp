@@ -6,15 +6,15 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tools/geflow/Commands.h"
 #include "tools/geflow/CommandLineErrors.h"
+#include "tools/geflow/Commands.h"
 #include "tools/geflow/RemoveOnSignal.h"
 
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 
-#include <google/protobuf/stubs/logging.h>
 #include "llvm/Support/WithColor.h"
+#include <google/protobuf/stubs/logging.h>
 
 using namespace geflow::cli;
 
@@ -44,10 +44,14 @@ int main(int argc, char **argv) {
   std::string clMessages;
   if (!parseCommandLine(
           argc, argv,
-          "geflow: a GE-style graph compiler and executor for a simulated NPU\n\n"
-          "  geflow import  MODEL.onnx [-o OUT.mlir] [--input-shape NAME:D0,D1,...]\n"
-          "  geflow compile MODEL.onnx [-o MODEL.om] [--soc NAME] [--input-shape ...]\n"
-          "  geflow run     MODEL.om [--input NAME=FILE ...] [--output-dir DIR] "
+          "geflow: a GE-style graph compiler and executor for a simulated "
+          "NPU\n\n"
+          "  geflow import  MODEL.onnx [-o OUT.mlir] [--input-shape "
+          "NAME:D0,D1,...]\n"
+          "  geflow compile MODEL.onnx [-o MODEL.om] [--soc NAME] "
+          "[--input-shape ...]\n"
+          "  geflow run     MODEL.om [--input NAME=FILE ...] [--output-dir "
+          "DIR] "
           "[--repeat N] [--threads N] [--trace FILE] [--profile DIR]\n"
           "  geflow dump    MODEL.om [--format pbtxt|mlir] [-o FILE]\n"
           "  geflow profile DIR\n",
@@ -62,9 +66,8 @@ int main(int argc, char **argv) {
     return reportError(llvm::createStringError(
         llvm::inconvertibleErrorCode(),
         describeCommandLineError(
-            clMessages,
-            commandLineContext(llvm::sys::path::filename(argv[0]), *named,
-                               names))));
+            clMessages, commandLineContext(llvm::sys::path::filename(argv[0]),
+                                           *named, names))));
   }
 
   for (Command *command : commands)

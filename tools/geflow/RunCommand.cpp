@@ -41,27 +41,30 @@ using namespace geflow::cli;
 namespace {
 cl::SubCommand runSub("run", "Run a compiled OM model on the simulated device");
 
-cl::opt<std::string> modelPath(cl::Positional, cl::Required, cl::desc("<model.om>"),
-                               cl::sub(runSub), cl::cat(geflowCategory()));
+cl::opt<std::string> modelPath(cl::Positional, cl::Required,
+                               cl::desc("<model.om>"), cl::sub(runSub),
+                               cl::cat(geflowCategory()));
 cl::list<std::string> inputFiles(
-    "input", cl::desc("An input tensor file, .npy or ONNX TensorProto .pb (repeatable); "
-                      "without any, seeded random inputs are used"),
+    "input",
+    cl::desc("An input tensor file, .npy or ONNX TensorProto .pb (repeatable); "
+             "without any, seeded random inputs are used"),
     cl::value_desc("name=file"), cl::sub(runSub), cl::cat(geflowCategory()));
 cl::opt<std::string> outputDir("output-dir",
                                cl::desc("Write every output here as <name>.npy "
                                         "(or .pb when the inputs were .pb)"),
                                cl::value_desc("dir"), cl::sub(runSub),
                                cl::cat(geflowCategory()));
-cl::opt<unsigned> repeat("repeat", cl::desc("Executions to time (median reported)"),
-                         cl::init(1), cl::sub(runSub), cl::cat(geflowCategory()));
+cl::opt<unsigned> repeat("repeat",
+                         cl::desc("Executions to time (median reported)"),
+                         cl::init(1), cl::sub(runSub),
+                         cl::cat(geflowCategory()));
 cl::opt<int> threads("threads",
                      cl::desc("Host threads running kernels, the calling one "
                               "included (default: one per hardware thread)"),
                      cl::init(-1), cl::sub(runSub), cl::cat(geflowCategory()));
-cl::opt<std::string> tracePath("trace",
-                               cl::desc("Write a Chrome/Perfetto trace of the last execution"),
-                               cl::value_desc("file"), cl::sub(runSub),
-                               cl::cat(geflowCategory()));
+cl::opt<std::string> tracePath(
+    "trace", cl::desc("Write a Chrome/Perfetto trace of the last execution"),
+    cl::value_desc("file"), cl::sub(runSub), cl::cat(geflowCategory()));
 cl::opt<std::string> profileDir(
     "profile",
     cl::desc("Write a profile of the last execution here: trace.json, "
@@ -74,12 +77,15 @@ cl::opt<double> profileGapUs("profile-gap-us",
                              cl::init(1.0), cl::sub(runSub),
                              cl::cat(geflowCategory()));
 cl::list<std::string> expectFiles(
-    "expect", cl::desc("Check an output against a reference tensor file (repeatable)"),
+    "expect",
+    cl::desc("Check an output against a reference tensor file (repeatable)"),
     cl::value_desc("name=file"), cl::sub(runSub), cl::cat(geflowCategory()));
-cl::opt<double> rtol("rtol", cl::desc("Relative tolerance of --expect"), cl::init(1e-3),
-                     cl::sub(runSub), cl::cat(geflowCategory()));
-cl::opt<double> atol("atol", cl::desc("Absolute tolerance of --expect"), cl::init(1e-5),
-                     cl::sub(runSub), cl::cat(geflowCategory()));
+cl::opt<double> rtol("rtol", cl::desc("Relative tolerance of --expect"),
+                     cl::init(1e-3), cl::sub(runSub),
+                     cl::cat(geflowCategory()));
+cl::opt<double> atol("atol", cl::desc("Absolute tolerance of --expect"),
+                     cl::init(1e-5), cl::sub(runSub),
+                     cl::cat(geflowCategory()));
 cl::opt<bool> sanitize(
     "sanitize",
     cl::desc("Check every task's reads and writes for pairs no stream order, "
@@ -90,9 +96,10 @@ cl::list<unsigned> dropWaits(
     "drop-wait",
     cl::desc("Test hook: leave the N-th EVENT_WAIT task (from 0) of TASK_INFO "
              "out of every execution, to seed a missing wait"),
-    cl::value_desc("N"), cl::Hidden, cl::sub(runSub), cl::cat(geflowCategory()));
-cl::opt<uint64_t> seed("seed", cl::desc("Seed of the random inputs"), cl::init(0),
-                       cl::sub(runSub), cl::cat(geflowCategory()));
+    cl::value_desc("N"), cl::Hidden, cl::sub(runSub),
+    cl::cat(geflowCategory()));
+cl::opt<uint64_t> seed("seed", cl::desc("Seed of the random inputs"),
+                       cl::init(0), cl::sub(runSub), cl::cat(geflowCategory()));
 LimitFlags limitFlags(runSub,
                       LimitFlags::kModelBytes | LimitFlags::kTensorBytes |
                           LimitFlags::kNodes | LimitFlags::kWorkspaceBytes);
@@ -100,7 +107,9 @@ LimitFlags limitFlags(runSub,
 Error runError(const Twine &message) {
   return createStringError(inconvertibleErrorCode(), message);
 }
-Error statusError(const rt::Status &status) { return runError(status.message()); }
+Error statusError(const rt::Status &status) {
+  return runError(status.message());
+}
 
 /// Gathers one host tensor per model input, from files or random.
 Expected<std::vector<HostTensor>> bindInputs(const exec::LoadedModel &model,
@@ -120,8 +129,8 @@ Expected<std::vector<HostTensor>> bindInputs(const exec::LoadedModel &model,
       std::string names;
       for (const exec::TensorInfo &info : model.inputs())
         names += (names.empty() ? "" : ", ") + info.name;
-      return runError("--input: the model has no input named '" + entry.getKey() +
-                      "' (inputs: " + names + ")");
+      return runError("--input: the model has no input named '" +
+                      entry.getKey() + "' (inputs: " + names + ")");
     }
 
   std::vector<HostTensor> tensors;
@@ -142,9 +151,10 @@ Expected<std::vector<HostTensor>> bindInputs(const exec::LoadedModel &model,
       return tensor.takeError();
     std::string given = describe(tensor->dtype, tensor->shape);
     if (given != expected)
-      return runError("input '" + info.name + "': expected " + expected + ", given " +
-                      given + " (from '" + it->second + "')");
-    *inputsArePb |= !sys::path::extension(it->second).equals_insensitive(".npy");
+      return runError("input '" + info.name + "': expected " + expected +
+                      ", given " + given + " (from '" + it->second + "')");
+    *inputsArePb |=
+        !sys::path::extension(it->second).equals_insensitive(".npy");
     tensors.push_back(std::move(*tensor));
   }
   return tensors;
@@ -173,7 +183,8 @@ std::string summarizeValues(const HostTensor &tensor) {
     lo = std::min<double>(lo, v[i]);
     hi = std::max<double>(hi, v[i]);
   }
-  return formatv("  min {0:G4}  max {1:G4}  mean {2:G4}", lo, hi, sum / n).str();
+  return formatv("  min {0:G4}  max {1:G4}  mean {2:G4}", lo, hi, sum / n)
+      .str();
 }
 
 /// The sanitizer's line of the report: its findings, its work, and the host
@@ -187,8 +198,7 @@ void printSanitizerSummary(const rt::StreamSanitizer &sanitizer,
   double checkMs = stats.checkSeconds * 1e3;
   outs() << formatv("  sanitizer: {0} findings, {1} accesses checked, "
                     "{2:F3} ms in checks of {3:F3} ms host time ({4:F1}%)\n",
-                    stats.findings, stats.accessesChecked, checkMs,
-                    totalHostMs,
+                    stats.findings, stats.accessesChecked, checkMs, totalHostMs,
                     100.0 * checkMs / std::max(totalHostMs, 1e-9));
 }
 
@@ -207,17 +217,20 @@ void printFindings(const rt::StreamSanitizer &sanitizer) {
 Error checkExpectations(const std::vector<HostTensor> &outputs) {
   for (const std::string &spec : expectFiles) {
     auto [name, file] = StringRef(spec).split('=');
-    auto it = llvm::find_if(outputs, [&](const HostTensor &t) { return t.name == name; });
+    auto it = llvm::find_if(
+        outputs, [&](const HostTensor &t) { return t.name == name; });
     if (file.empty() || it == outputs.end())
-      return runError("--expect '" + spec + "': expected OUTPUT=FILE naming an output");
+      return runError("--expect '" + spec +
+                      "': expected OUTPUT=FILE naming an output");
     auto want = readTensorFile(file.str());
     if (!want)
       return want.takeError();
     std::string diff = compareTensors(*it, *want, rtol, atol);
     if (!diff.empty())
-      return runError("output '" + name + "' differs from '" + file + "': " + diff);
-    outs() << formatv("  output {0} matches {1} (rtol {2:E0}, atol {3:E0})\n", name, file,
-                      rtol.getValue(), atol.getValue());
+      return runError("output '" + name + "' differs from '" + file +
+                      "': " + diff);
+    outs() << formatv("  output {0} matches {1} (rtol {2:E0}, atol {3:E0})\n",
+                      name, file, rtol.getValue(), atol.getValue());
   }
   return Error::success();
 }
@@ -378,9 +391,9 @@ Error runModel() {
   if (!loadOptions)
     return loadOptions.takeError();
   std::unique_ptr<exec::LoadedModel> model;
-  if (rt::Status s = exec::LoadedModel::create(
-          exec::makeDeviceTarget(**device), std::move(om), modelPath, &model,
-          *loadOptions);
+  if (rt::Status s = exec::LoadedModel::create(exec::makeDeviceTarget(**device),
+                                               std::move(om), modelPath, &model,
+                                               *loadOptions);
       !s.isOk())
     return statusError(s);
 

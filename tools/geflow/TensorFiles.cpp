@@ -65,8 +65,9 @@ const DTypeInfo *byNpy(llvm::StringRef descr) {
   // numpy writes '<' for little-endian and '|' where order does not apply;
   // '=' is native, which is little-endian on every host we run on.
   for (const DTypeInfo &info : kDTypes)
-    if (info.npyDescr && (descr == info.npyDescr ||
-                          descr.drop_front() == llvm::StringRef(info.npyDescr).drop_front()) &&
+    if (info.npyDescr &&
+        (descr == info.npyDescr ||
+         descr.drop_front() == llvm::StringRef(info.npyDescr).drop_front()) &&
         descr[0] != '>')
       return &info;
   return nullptr;
@@ -110,7 +111,8 @@ Expected<HostTensor> fromTensorProto(const onnx::TensorProto &proto,
   const DTypeInfo *info = byOnnx(proto.data_type());
   if (!info)
     return fileError(path, "tensor element type " +
-                               llvm::Twine(proto.data_type()) + " is not supported");
+                               llvm::Twine(proto.data_type()) +
+                               " is not supported");
   if (proto.data_location() == onnx::TensorProto::EXTERNAL)
     return fileError(path, "tensors with external data are not supported");
   HostTensor tensor;
@@ -127,28 +129,59 @@ Expected<HostTensor> fromTensorProto(const onnx::TensorProto &proto,
     tensor.bytes.assign(proto.raw_data().begin(), proto.raw_data().end());
   } else {
     switch (info->dtype) {
-    case om::DT_FLOAT: copyField<decltype(proto.float_data()), float>(proto.float_data(), tensor.bytes); break;
-    case om::DT_DOUBLE: copyField<decltype(proto.double_data()), double>(proto.double_data(), tensor.bytes); break;
-    case om::DT_INT64: copyField<decltype(proto.int64_data()), int64_t>(proto.int64_data(), tensor.bytes); break;
-    case om::DT_INT32: copyField<decltype(proto.int32_data()), int32_t>(proto.int32_data(), tensor.bytes); break;
-    case om::DT_INT16: copyField<decltype(proto.int32_data()), int16_t>(proto.int32_data(), tensor.bytes); break;
-    case om::DT_INT8: copyField<decltype(proto.int32_data()), int8_t>(proto.int32_data(), tensor.bytes); break;
+    case om::DT_FLOAT:
+      copyField<decltype(proto.float_data()), float>(proto.float_data(),
+                                                     tensor.bytes);
+      break;
+    case om::DT_DOUBLE:
+      copyField<decltype(proto.double_data()), double>(proto.double_data(),
+                                                       tensor.bytes);
+      break;
+    case om::DT_INT64:
+      copyField<decltype(proto.int64_data()), int64_t>(proto.int64_data(),
+                                                       tensor.bytes);
+      break;
+    case om::DT_INT32:
+      copyField<decltype(proto.int32_data()), int32_t>(proto.int32_data(),
+                                                       tensor.bytes);
+      break;
+    case om::DT_INT16:
+      copyField<decltype(proto.int32_data()), int16_t>(proto.int32_data(),
+                                                       tensor.bytes);
+      break;
+    case om::DT_INT8:
+      copyField<decltype(proto.int32_data()), int8_t>(proto.int32_data(),
+                                                      tensor.bytes);
+      break;
     case om::DT_UINT8:
-    case om::DT_BOOL: copyField<decltype(proto.int32_data()), uint8_t>(proto.int32_data(), tensor.bytes); break;
+    case om::DT_BOOL:
+      copyField<decltype(proto.int32_data()), uint8_t>(proto.int32_data(),
+                                                       tensor.bytes);
+      break;
     case om::DT_UINT16:
     case om::DT_FLOAT16:
-    case om::DT_BF16: copyField<decltype(proto.int32_data()), uint16_t>(proto.int32_data(), tensor.bytes); break;
-    case om::DT_UINT32: copyField<decltype(proto.uint64_data()), uint32_t>(proto.uint64_data(), tensor.bytes); break;
-    case om::DT_UINT64: copyField<decltype(proto.uint64_data()), uint64_t>(proto.uint64_data(), tensor.bytes); break;
-    default: break;
+    case om::DT_BF16:
+      copyField<decltype(proto.int32_data()), uint16_t>(proto.int32_data(),
+                                                        tensor.bytes);
+      break;
+    case om::DT_UINT32:
+      copyField<decltype(proto.uint64_data()), uint32_t>(proto.uint64_data(),
+                                                         tensor.bytes);
+      break;
+    case om::DT_UINT64:
+      copyField<decltype(proto.uint64_data()), uint64_t>(proto.uint64_data(),
+                                                         tensor.bytes);
+      break;
+    default:
+      break;
     }
   }
   uint64_t expected = *tensor.byteSize();
   if (tensor.bytes.size() != expected)
     return fileError(path, "holds " + llvm::Twine(tensor.bytes.size()) +
                                " bytes of data but " +
-                               describe(tensor.dtype, tensor.shape) + " needs " +
-                               llvm::Twine(expected));
+                               describe(tensor.dtype, tensor.shape) +
+                               " needs " + llvm::Twine(expected));
   return tensor;
 }
 
@@ -160,14 +193,16 @@ Expected<HostTensor> readNpy(llvm::StringRef data, const std::string &path,
   unsigned major = static_cast<uint8_t>(data[6]);
   size_t headerLen, headerStart;
   if (major == 1) {
-    headerLen = static_cast<uint8_t>(data[8]) | static_cast<uint8_t>(data[9]) << 8;
+    headerLen = static_cast<uint8_t>(data[8]) | static_cast<uint8_t>(data[9])
+                                                    << 8;
     headerStart = 10;
   } else if (major == 2 || major == 3) {
     if (data.size() < 12)
       return fileError(path, "truncated .npy header");
     headerLen = 0;
     for (int i = 0; i < 4; ++i)
-      headerLen |= static_cast<size_t>(static_cast<uint8_t>(data[8 + i])) << (8 * i);
+      headerLen |= static_cast<size_t>(static_cast<uint8_t>(data[8 + i]))
+                   << (8 * i);
     headerStart = 12;
   } else {
     return fileError(path, ".npy format version " + llvm::Twine(major) +
@@ -182,10 +217,12 @@ Expected<HostTensor> readNpy(llvm::StringRef data, const std::string &path,
     return fileError(path, ".npy header has no 'descr'");
   const DTypeInfo *info = byNpy(m[1].str());
   if (!info)
-    return fileError(path, ".npy element type '" + m[1].str() + "' is not supported");
+    return fileError(path,
+                     ".npy element type '" + m[1].str() + "' is not supported");
   if (std::regex_search(header, m, std::regex("'fortran_order'\\s*:\\s*True")))
     return fileError(path, "Fortran-ordered .npy arrays are not supported");
-  if (!std::regex_search(header, m, std::regex("'shape'\\s*:\\s*\\(([^)]*)\\)")))
+  if (!std::regex_search(header, m,
+                         std::regex("'shape'\\s*:\\s*\\(([^)]*)\\)")))
     return fileError(path, ".npy header has no 'shape'");
 
   HostTensor tensor;
@@ -210,8 +247,8 @@ Expected<HostTensor> readNpy(llvm::StringRef data, const std::string &path,
   if (data.size() - payload != expected)
     return fileError(path, "holds " + llvm::Twine(data.size() - payload) +
                                " bytes of data but " +
-                               describe(tensor.dtype, tensor.shape) + " needs " +
-                               llvm::Twine(expected));
+                               describe(tensor.dtype, tensor.shape) +
+                               " needs " + llvm::Twine(expected));
   tensor.bytes.assign(data.begin() + payload, data.end());
   return tensor;
 }
@@ -235,7 +272,8 @@ std::string npyBytes(const HostTensor &tensor, const DTypeInfo &info) {
   out.push_back(static_cast<char>(header.size() & 0xff));
   out.push_back(static_cast<char>(header.size() >> 8));
   out += header;
-  out.append(reinterpret_cast<const char *>(tensor.bytes.data()), tensor.bytes.size());
+  out.append(reinterpret_cast<const char *>(tensor.bytes.data()),
+             tensor.bytes.size());
   return out;
 }
 
@@ -257,7 +295,8 @@ int64_t HostTensor::numElements() const {
   return n;
 }
 
-std::string cli::describe(om::DataType dtype, const std::vector<int64_t> &shape) {
+std::string cli::describe(om::DataType dtype,
+                          const std::vector<int64_t> &shape) {
   const DTypeInfo *info = byGe(dtype);
   std::string text = info ? info->name : "undefined";
   text += "[";
@@ -278,7 +317,8 @@ Expected<HostTensor> cli::readTensorFile(const std::string &path,
   onnx::TensorProto proto;
   if (data.size() > static_cast<size_t>(INT32_MAX) ||
       !proto.ParseFromArray(data.data(), static_cast<int>(data.size())))
-    return fileError(path, "not an ONNX TensorProto (truncated or another format)");
+    return fileError(path,
+                     "not an ONNX TensorProto (truncated or another format)");
   return fromTensorProto(proto, path, maxTensorBytes);
 }
 
@@ -290,7 +330,8 @@ Error cli::stageTensorFile(const HostTensor &tensor, const std::string &path,
   std::string bytes;
   if (isNpy(path)) {
     if (!info->npyDescr)
-      return fileError(path, llvm::Twine(info->name) + " has no .npy form; use .pb");
+      return fileError(path,
+                       llvm::Twine(info->name) + " has no .npy form; use .pb");
     bytes = npyBytes(tensor, *info);
   } else {
     onnx::TensorProto proto;
@@ -341,19 +382,42 @@ static double halfToDouble(uint16_t h) {
 static bool readValue(const HostTensor &t, int64_t i, double *out) {
   const uint8_t *b = t.bytes.data();
   switch (t.dtype) {
-  case om::DT_FLOAT: *out = valueAt<float>(b, i); return true;
-  case om::DT_DOUBLE: *out = valueAt<double>(b, i); return true;
-  case om::DT_INT64: *out = valueAt<int64_t>(b, i); return true;
-  case om::DT_INT32: *out = valueAt<int32_t>(b, i); return true;
-  case om::DT_INT16: *out = valueAt<int16_t>(b, i); return true;
-  case om::DT_INT8: *out = valueAt<int8_t>(b, i); return true;
+  case om::DT_FLOAT:
+    *out = valueAt<float>(b, i);
+    return true;
+  case om::DT_DOUBLE:
+    *out = valueAt<double>(b, i);
+    return true;
+  case om::DT_INT64:
+    *out = valueAt<int64_t>(b, i);
+    return true;
+  case om::DT_INT32:
+    *out = valueAt<int32_t>(b, i);
+    return true;
+  case om::DT_INT16:
+    *out = valueAt<int16_t>(b, i);
+    return true;
+  case om::DT_INT8:
+    *out = valueAt<int8_t>(b, i);
+    return true;
   case om::DT_UINT8:
-  case om::DT_BOOL: *out = valueAt<uint8_t>(b, i); return true;
-  case om::DT_UINT16: *out = valueAt<uint16_t>(b, i); return true;
-  case om::DT_FLOAT16: *out = halfToDouble(valueAt<uint16_t>(b, i)); return true;
-  case om::DT_UINT32: *out = valueAt<uint32_t>(b, i); return true;
-  case om::DT_UINT64: *out = valueAt<uint64_t>(b, i); return true;
-  default: return false;
+  case om::DT_BOOL:
+    *out = valueAt<uint8_t>(b, i);
+    return true;
+  case om::DT_UINT16:
+    *out = valueAt<uint16_t>(b, i);
+    return true;
+  case om::DT_FLOAT16:
+    *out = halfToDouble(valueAt<uint16_t>(b, i));
+    return true;
+  case om::DT_UINT32:
+    *out = valueAt<uint32_t>(b, i);
+    return true;
+  case om::DT_UINT64:
+    *out = valueAt<uint64_t>(b, i);
+    return true;
+  default:
+    return false;
   }
 }
 
@@ -371,8 +435,9 @@ std::string cli::compareTensors(const HostTensor &got, const HostTensor &want,
       return "cannot compare elements of " + expected;
     if (std::isnan(w) && std::isnan(g))
       continue;
-    bool ok = exact || std::isinf(w) ? g == w
-                                     : std::fabs(g - w) <= atol + rtol * std::fabs(w);
+    bool ok = exact || std::isinf(w)
+                  ? g == w
+                  : std::fabs(g - w) <= atol + rtol * std::fabs(w);
     if (!ok) {
       char text[160];
       std::snprintf(text, sizeof text, "element %lld: got %.7g, want %.7g",
@@ -383,8 +448,8 @@ std::string cli::compareTensors(const HostTensor &got, const HostTensor &want,
   return "";
 }
 
-HostTensor cli::randomTensor(om::DataType dtype, const std::vector<int64_t> &shape,
-                             uint64_t seed) {
+HostTensor cli::randomTensor(om::DataType dtype,
+                             const std::vector<int64_t> &shape, uint64_t seed) {
   HostTensor tensor;
   tensor.dtype = dtype;
   tensor.shape = shape;
@@ -396,12 +461,34 @@ HostTensor cli::randomTensor(om::DataType dtype, const std::vector<int64_t> &sha
   for (int64_t i = 0, e = tensor.numElements(); i < e; ++i) {
     uint8_t *p = tensor.bytes.data() + i * size;
     switch (dtype) {
-    case om::DT_FLOAT: { float v = real(rng); std::memcpy(p, &v, 4); break; }
-    case om::DT_DOUBLE: { double v = real(rng); std::memcpy(p, &v, 8); break; }
-    case om::DT_INT64: { int64_t v = rng() % 10; std::memcpy(p, &v, 8); break; }
-    case om::DT_INT32: { int32_t v = rng() % 10; std::memcpy(p, &v, 4); break; }
-    case om::DT_BOOL: *p = rng() & 1; break;
-    default: { uint64_t v = rng() % 10; std::memcpy(p, &v, size); break; } // small ints
+    case om::DT_FLOAT: {
+      float v = real(rng);
+      std::memcpy(p, &v, 4);
+      break;
+    }
+    case om::DT_DOUBLE: {
+      double v = real(rng);
+      std::memcpy(p, &v, 8);
+      break;
+    }
+    case om::DT_INT64: {
+      int64_t v = rng() % 10;
+      std::memcpy(p, &v, 8);
+      break;
+    }
+    case om::DT_INT32: {
+      int32_t v = rng() % 10;
+      std::memcpy(p, &v, 4);
+      break;
+    }
+    case om::DT_BOOL:
+      *p = rng() & 1;
+      break;
+    default: {
+      uint64_t v = rng() % 10;
+      std::memcpy(p, &v, size);
+      break;
+    } // small ints
     }
   }
   return tensor;

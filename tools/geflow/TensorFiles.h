@@ -1,4 +1,5 @@
-//===- TensorFiles.h - tensors in .pb (ONNX TensorProto) and .npy files -*- C++ -*-===//
+//===- TensorFiles.h - tensors in .pb (ONNX TensorProto) and .npy files -*- C++
+//-*-===//
 //
 // `geflow run` reads inputs and writes outputs in either format, chosen by the
 // file's extension; the conformance runner reads the ONNX backend test data.
@@ -50,7 +51,8 @@ llvm::Error stageTensorFile(const HostTensor &tensor, const std::string &path,
 
 /// Empty when `got` has `want`'s type and shape and every element satisfies
 /// |got - want| <= atol + rtol * |want| (NaN matches NaN; integers and booleans
-/// must be equal); otherwise what differs first, e.g. "element 3: got 0.5, want 1".
+/// must be equal); otherwise what differs first, e.g. "element 3: got 0.5, want
+/// 1".
 std::string compareTensors(const HostTensor &got, const HostTensor &want,
                            double rtol, double atol);
 

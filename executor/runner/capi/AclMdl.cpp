@@ -46,18 +46,29 @@ rt::Status fromAcl(aclError err, const char *what) {
   rt::StatusCode code = rt::StatusCode::kInternal;
   switch (err) {
   case ACL_ERROR_INVALID_PARAM:
-  case ACL_ERROR_RT_PARAM_INVALID: code = rt::StatusCode::kInvalidArgument; break;
+  case ACL_ERROR_RT_PARAM_INVALID:
+    code = rt::StatusCode::kInvalidArgument;
+    break;
   case ACL_ERROR_RT_MEMORY_ALLOCATION:
-  case ACL_ERROR_BAD_ALLOC: code = rt::StatusCode::kOutOfMemory; break;
-  case ACL_ERROR_RT_AICORE_EXCEPTION: code = rt::StatusCode::kKernelFailed; break;
-  case GEFLOW_ERROR_RT_DEADLOCK: code = rt::StatusCode::kDeadlock; break;
+  case ACL_ERROR_BAD_ALLOC:
+    code = rt::StatusCode::kOutOfMemory;
+    break;
+  case ACL_ERROR_RT_AICORE_EXCEPTION:
+    code = rt::StatusCode::kKernelFailed;
+    break;
+  case GEFLOW_ERROR_RT_DEADLOCK:
+    code = rt::StatusCode::kDeadlock;
+    break;
   case ACL_ERROR_RT_CONTEXT_NULL:
-  case ACL_ERROR_UNINITIALIZE: code = rt::StatusCode::kFailedPrecondition; break;
-  default: break;
+  case ACL_ERROR_UNINITIALIZE:
+    code = rt::StatusCode::kFailedPrecondition;
+    break;
+  default:
+    break;
   }
   std::string msg = aclGetRecentErrMsg();
-  return rt::makeStatus(code, msg.empty() ? std::string(what) + " failed"
-                                          : msg);
+  return rt::makeStatus(code,
+                        msg.empty() ? std::string(what) + " failed" : msg);
 }
 
 int32_t runKernelFn(uint32_t blockIdx, uint32_t blockDim, void *user) {
@@ -75,10 +86,10 @@ class AclDeviceTarget final : public exec::DeviceTarget {
 public:
   rt::Status createStream(int32_t priority, rt::Stream **out) override {
     aclrtStream s = nullptr;
-    GEFLOW_RT_RETURN_IF_ERROR(fromAcl(
-        aclrtCreateStreamWithConfig(&s, uint32_t(priority < 0 ? 0 : priority),
-                                    0),
-        "aclrtCreateStreamWithConfig"));
+    GEFLOW_RT_RETURN_IF_ERROR(
+        fromAcl(aclrtCreateStreamWithConfig(
+                    &s, uint32_t(priority < 0 ? 0 : priority), 0),
+                "aclrtCreateStreamWithConfig"));
     *out = static_cast<rt::Stream *>(s);
     return rt::Status::ok();
   }
@@ -95,9 +106,9 @@ public:
   rt::Status destroyEvent(rt::Event *e) override {
     return fromAcl(aclrtDestroyEvent(e), "aclrtDestroyEvent");
   }
-  rt::Status launchKernel(
-      rt::Stream *s, const rt::KernelLaunch &l, const rt::KernelFn *fn,
-      const std::vector<rt::MemoryAccess> *accesses) override {
+  rt::Status
+  launchKernel(rt::Stream *s, const rt::KernelLaunch &l, const rt::KernelFn *fn,
+               const std::vector<rt::MemoryAccess> *accesses) override {
     geflowrtKernelDesc d;
     std::memset(&d, 0, sizeof(d));
     d.name = l.name.c_str();
@@ -113,8 +124,8 @@ public:
     std::vector<geflowrtMemoryAccess> declared;
     if (accesses) {
       for (const rt::MemoryAccess &a : *accesses)
-        declared.push_back({a.ptr, a.bytes,
-                            static_cast<geflowrtAccessMode>(a.mode)});
+        declared.push_back(
+            {a.ptr, a.bytes, static_cast<geflowrtAccessMode>(a.mode)});
       d.accesses = declared.data();
       d.numAccesses = static_cast<uint32_t>(declared.size());
     }
@@ -194,20 +205,34 @@ aclError toBuffers(const aclmdlDataset *ds, const char *fn, const char *what,
 
 aclDataType toAclDataType(om::DataType t) {
   switch (t) {
-  case om::DT_FLOAT: return ACL_FLOAT;
-  case om::DT_FLOAT16: return ACL_FLOAT16;
-  case om::DT_INT8: return ACL_INT8;
-  case om::DT_UINT8: return ACL_UINT8;
-  case om::DT_INT16: return ACL_INT16;
-  case om::DT_UINT16: return ACL_UINT16;
-  case om::DT_INT32: return ACL_INT32;
-  case om::DT_INT64: return ACL_INT64;
-  case om::DT_UINT32: return ACL_UINT32;
-  case om::DT_UINT64: return ACL_UINT64;
-  case om::DT_BOOL: return ACL_BOOL;
-  case om::DT_DOUBLE: return ACL_DOUBLE;
-  case om::DT_BF16: return ACL_BF16;
-  default: return ACL_DT_UNDEFINED;
+  case om::DT_FLOAT:
+    return ACL_FLOAT;
+  case om::DT_FLOAT16:
+    return ACL_FLOAT16;
+  case om::DT_INT8:
+    return ACL_INT8;
+  case om::DT_UINT8:
+    return ACL_UINT8;
+  case om::DT_INT16:
+    return ACL_INT16;
+  case om::DT_UINT16:
+    return ACL_UINT16;
+  case om::DT_INT32:
+    return ACL_INT32;
+  case om::DT_INT64:
+    return ACL_INT64;
+  case om::DT_UINT32:
+    return ACL_UINT32;
+  case om::DT_UINT64:
+    return ACL_UINT64;
+  case om::DT_BOOL:
+    return ACL_BOOL;
+  case om::DT_DOUBLE:
+    return ACL_DOUBLE;
+  case om::DT_BF16:
+    return ACL_BF16;
+  default:
+    return ACL_DT_UNDEFINED;
   }
 }
 
@@ -223,7 +248,8 @@ aclError getDims(const std::vector<exec::TensorInfo> *infos, size_t index,
   const exec::TensorInfo &t = (*infos)[index];
   if (t.shape.size() > ACL_MAX_DIM_CNT)
     return failWith(ACL_ERROR_INVALID_PARAM,
-                    std::string(fn) + ": rank " + std::to_string(t.shape.size()) +
+                    std::string(fn) + ": rank " +
+                        std::to_string(t.shape.size()) +
                         " exceeds ACL_MAX_DIM_CNT");
   std::memset(dims, 0, sizeof(*dims));
   std::strncpy(dims->name, t.name.c_str(), ACL_MAX_TENSOR_NAME_LEN - 1);

@@ -101,7 +101,8 @@ aclError aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream);
  * by pthread_self()); timeout in ms, -1 = wait forever. */
 aclError aclrtProcessReport(int32_t timeout);
 
-/* --- geflow extensions ----------------------------------------------------- */
+/* --- geflow extensions -----------------------------------------------------
+ */
 typedef enum geflowrtEngine {
   GEFLOW_ENGINE_AIC = 0,
   GEFLOW_ENGINE_AIV = 1,
@@ -134,10 +135,10 @@ typedef struct geflowrtKernelDesc {
   const char *opType; /* may be NULL */
   geflowrtEngine engine;
   uint32_t blockDim;
-  uint32_t aicoreNum;     /* most cube cores it may hold; 0 = no limit */
-  uint32_t vectorcoreNum; /* most vector cores it may hold; 0 = no limit */
-  double flops;       /* whole kernel */
-  double bytes;       /* HBM traffic of the whole kernel */
+  uint32_t aicoreNum;      /* most cube cores it may hold; 0 = no limit */
+  uint32_t vectorcoreNum;  /* most vector cores it may hold; 0 = no limit */
+  double flops;            /* whole kernel */
+  double bytes;            /* HBM traffic of the whole kernel */
   geflowrtKernelFunc func; /* may be NULL: cost only */
   void *userData;
   const geflowrtMemoryAccess *accesses; /* may be NULL */

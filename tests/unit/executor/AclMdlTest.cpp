@@ -131,7 +131,8 @@ TEST_F(AclMdl, ExecuteAsyncOnAStream) {
     ASSERT_EQ(aclmdlExecuteAsync(id, ins[r], outs[r], stream), ACL_SUCCESS)
         << aclGetRecentErrMsg();
   }
-  ASSERT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS) << aclGetRecentErrMsg();
+  ASSERT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS)
+      << aclGetRecentErrMsg();
   for (int r = 0; r < 4; ++r) {
     EXPECT_EQ(ys[r], addReluExpected(xs[r])) << "run " << r;
     destroy(ins[r]);

@@ -72,8 +72,7 @@ TEST_F(Executor, ExecuteGivesRealValuesAndDeviceTime) {
   ASSERT_TRUE(m);
   std::vector<float> x = inputFor(1), y(8, -99.0f);
   exec::ExecutionStats stats;
-  rt::Status st =
-      m->execute({{x.data(), 32}}, {{y.data(), 32}}, &stats);
+  rt::Status st = m->execute({{x.data(), 32}}, {{y.data(), 32}}, &stats);
   ASSERT_TRUE(st.isOk()) << st.toString();
   EXPECT_EQ(y, addReluExpected(x));
   EXPECT_GT(stats.deviceTimeNs, 0);
@@ -86,7 +85,8 @@ TEST_F(Executor, ExecuteGivesRealValuesAndDeviceTime) {
 TEST_F(Executor, WithTheKernelLibrarysElementwiseKernels) {
   ASSERT_TRUE(kernels::hasKernel("add") && kernels::hasKernel("relu"));
   std::unique_ptr<exec::LoadedModel> m;
-  rt::Status st = exec::LoadedModel::load(*device_, path_, &m); // default kernels
+  rt::Status st =
+      exec::LoadedModel::load(*device_, path_, &m); // default kernels
   ASSERT_TRUE(st.isOk()) << st.toString();
   std::vector<float> x = inputFor(4), y(8, -99.0f);
   st = m->execute({{x.data(), 32}}, {{y.data(), 32}});
@@ -155,9 +155,9 @@ TEST_F(Executor, TwoHostThreadsOnDifferentStreams) {
     }
     for (int i = 0; i < 25; ++i) {
       std::vector<float> x = inputFor(id * 1000 + i), y(8, -99.0f);
-      rt::Status st = async ? m->executeAsync({{x.data(), 32}},
-                                              {{y.data(), 32}}, s)
-                            : m->execute({{x.data(), 32}}, {{y.data(), 32}});
+      rt::Status st =
+          async ? m->executeAsync({{x.data(), 32}}, {{y.data(), 32}}, s)
+                : m->execute({{x.data(), 32}}, {{y.data(), 32}});
       if (st.isOk() && async)
         st = device_->synchronizeStream(s);
       if (!st.isOk() || y != addReluExpected(x))

@@ -3,8 +3,8 @@
 #include "executor/model/OmFormat.h"
 #include "tests/unit/executor/TestModels.h"
 
-#include <gtest/gtest.h>
 #include <google/protobuf/util/message_differencer.h>
+#include <gtest/gtest.h>
 
 #include <cstdio>
 #include <fstream>
@@ -110,10 +110,9 @@ TEST(OmFormat, EmptyWeightsRoundTrip) {
 TEST(OmFormat, TruncatedFile) {
   std::string bytes = serialize(addReluModel());
   std::string cut = bytes.substr(0, bytes.size() - 10);
-  EXPECT_EQ(loadError(cut), "model.om: truncated: header says " +
-                                std::to_string(bytes.size()) +
-                                " bytes, file has " +
-                                std::to_string(cut.size()));
+  EXPECT_EQ(loadError(cut),
+            "model.om: truncated: header says " + std::to_string(bytes.size()) +
+                " bytes, file has " + std::to_string(cut.size()));
   EXPECT_EQ(loadError(bytes.substr(0, 100)),
             "model.om: truncated: file has 100 bytes, less than the 256-byte "
             "header");
@@ -130,7 +129,8 @@ TEST(OmFormat, FlippedByteInEveryPartition) {
         om::PartitionType::kTaskInfo, om::PartitionType::kMemory}) {
     om::PartitionEntry e = entryOf(bytes, t);
     ASSERT_GT(e.size, 0u);
-    for (uint64_t at : {e.offset, e.offset + e.size / 2, e.offset + e.size - 1}) {
+    for (uint64_t at :
+         {e.offset, e.offset + e.size / 2, e.offset + e.size - 1}) {
       std::string bad = bytes;
       bad[at] ^= 0x01;
       EXPECT_EQ(loadError(bad), std::string("model.om: partition ") +
@@ -265,77 +265,141 @@ struct BadModelCase {
 };
 
 const BadModelCase kBadModels[] = {
-    {"OpIndex", [](om::OmModel &m) { m.taskDef.mutable_task(1)->set_op_index(9999); },
+    {"OpIndex",
+     [](om::OmModel &m) { m.taskDef.mutable_task(1)->set_op_index(9999); },
      "model.om: task 1: op_index 9999 out of range (model has 5 ops)"},
-    {"KernelOnData", [](om::OmModel &m) { m.taskDef.mutable_task(1)->set_op_index(0); },
+    {"KernelOnData",
+     [](om::OmModel &m) { m.taskDef.mutable_task(1)->set_op_index(0); },
      "model.om: task 1: KERNEL on op 0 'x' (Data), which is not a compute op"},
-    {"StreamId", [](om::OmModel &m) { m.taskDef.mutable_task(4)->set_stream_id(7); },
+    {"StreamId",
+     [](om::OmModel &m) { m.taskDef.mutable_task(4)->set_stream_id(7); },
      "model.om: task 4: stream_id 7 out of range (model has 2 streams)"},
-    {"EventId", [](om::OmModel &m) { m.taskDef.mutable_task(2)->set_event_id(3); },
+    {"EventId",
+     [](om::OmModel &m) { m.taskDef.mutable_task(2)->set_event_id(3); },
      "model.om: task 2: event_id 3 out of range (model has 1 events)"},
     {"WaitBeforeRecord",
-     [](om::OmModel &m) { m.taskDef.mutable_task(2)->set_type(om::KERNEL); m.taskDef.mutable_task(2)->set_op_index(2); m.taskDef.mutable_task(2)->set_block_dim(1); },
+     [](om::OmModel &m) {
+       m.taskDef.mutable_task(2)->set_type(om::KERNEL);
+       m.taskDef.mutable_task(2)->set_op_index(2);
+       m.taskDef.mutable_task(2)->set_block_dim(1);
+     },
      "model.om: task 3: EVENT_WAIT on event 0 before any EVENT_RECORD of it"},
-    {"BlockDim", [](om::OmModel &m) { m.taskDef.mutable_task(4)->set_block_dim(0); },
+    {"BlockDim",
+     [](om::OmModel &m) { m.taskDef.mutable_task(4)->set_block_dim(0); },
      "model.om: task 4: block_dim 0 (must be 1..65535)"},
     {"MemRefOffset",
-     [](om::OmModel &m) { m.taskDef.mutable_task(0)->mutable_dst()->set_offset(1000); },
-     "model.om: task 0: dst: WORKSPACE range [1000, +32) outside its 128 bytes"},
+     [](om::OmModel &m) {
+       m.taskDef.mutable_task(0)->mutable_dst()->set_offset(1000);
+     },
+     "model.om: task 0: dst: WORKSPACE range [1000, +32) outside its 128 "
+     "bytes"},
     {"MemRefInputIndex",
-     [](om::OmModel &m) { m.taskDef.mutable_task(0)->mutable_src()->set_index(3); },
+     [](om::OmModel &m) {
+       m.taskDef.mutable_task(0)->mutable_src()->set_index(3);
+     },
      "model.om: task 0: src: INPUT index 3 out of range (model has 1 inputs)"},
     {"MemRefWriteInput",
-     [](om::OmModel &m) { *m.taskDef.mutable_task(5)->mutable_dst() = geflow::testing::memRef(om::MemRef::INPUT, 0, 0); },
+     [](om::OmModel &m) {
+       *m.taskDef.mutable_task(5)->mutable_dst() =
+           geflow::testing::memRef(om::MemRef::INPUT, 0, 0);
+     },
      "model.om: task 5: dst: destination INPUT 0 is read-only"},
-    {"StreamPriorities", [](om::OmModel &m) { m.taskDef.add_stream_priority(1); },
+    {"StreamPriorities",
+     [](om::OmModel &m) { m.taskDef.add_stream_priority(1); },
      "model.om: TASK_INFO has 3 stream priorities for 2 streams"},
     {"PlacementOffset",
-     [](om::OmModel &m) { m.memoryPlan.mutable_placement(2)->mutable_location()->set_offset(100); },
-     "model.om: placement 2 (op 2 'add' (add)): WORKSPACE range [100, +32) outside its 128 bytes"},
+     [](om::OmModel &m) {
+       m.memoryPlan.mutable_placement(2)->mutable_location()->set_offset(100);
+     },
+     "model.om: placement 2 (op 2 'add' (add)): WORKSPACE range [100, +32) "
+     "outside its 128 bytes"},
     {"PlacementMissing",
      [](om::OmModel &m) { m.memoryPlan.mutable_placement()->RemoveLast(); },
-     "model.om: op 4 'out' (NetOutput): input 'relu:0' has no placement in MEMORY"},
+     "model.om: op 4 'out' (NetOutput): input 'relu:0' has no placement in "
+     "MEMORY"},
     {"ConstOutsideWeights",
-     [](om::OmModel &m) { (*m.modelDef.mutable_graph(0)->mutable_op(1)->mutable_attr())["weight_offset"].set_i(64); },
-     "model.om: op 1 'c' (Const): weights [64, +32) outside WEIGHTS (64 bytes)"},
+     [](om::OmModel &m) {
+       (*m.modelDef.mutable_graph(0)
+             ->mutable_op(1)
+             ->mutable_attr())["weight_offset"]
+           .set_i(64);
+     },
+     "model.om: op 1 'c' (Const): weights [64, +32) outside WEIGHTS (64 "
+     "bytes)"},
     {"ConstMisaligned",
-     [](om::OmModel &m) { (*m.modelDef.mutable_graph(0)->mutable_op(1)->mutable_attr())["weight_offset"].set_i(16); },
+     [](om::OmModel &m) {
+       (*m.modelDef.mutable_graph(0)
+             ->mutable_op(1)
+             ->mutable_attr())["weight_offset"]
+           .set_i(16);
+     },
      "model.om: op 1 'c' (Const): weight_offset 16 is not 64-byte aligned"},
     {"InputReference",
-     [](om::OmModel &m) { m.modelDef.mutable_graph(0)->mutable_op(2)->set_input(1, "k:0"); },
+     [](om::OmModel &m) {
+       m.modelDef.mutable_graph(0)->mutable_op(2)->set_input(1, "k:0");
+     },
      "model.om: op 2 'add' (add): input 'k:0' names no op of the graph"},
     {"NameWithANewline",
-     [](om::OmModel &m) { m.modelDef.mutable_graph(0)->mutable_op(2)->set_input(1, "k\n:0"); },
+     [](om::OmModel &m) {
+       m.modelDef.mutable_graph(0)->mutable_op(2)->set_input(1, "k\n:0");
+     },
      "model.om: op 2 'add' (add): input 'k\\x0a:0' names no op of the graph"},
     {"InputOutputIndex",
-     [](om::OmModel &m) { m.modelDef.mutable_graph(0)->mutable_op(3)->set_input(0, "add:2"); },
-     "model.om: op 3 'relu' (relu): input 'add:2': output 2 out of range ('add' has 1 outputs)"},
+     [](om::OmModel &m) {
+       m.modelDef.mutable_graph(0)->mutable_op(3)->set_input(0, "add:2");
+     },
+     "model.om: op 3 'relu' (relu): input 'add:2': output 2 out of range "
+     "('add' has 1 outputs)"},
     {"GraphOutput",
-     [](om::OmModel &m) { m.modelDef.mutable_graph(0)->set_output(0, "nothing:0"); },
+     [](om::OmModel &m) {
+       m.modelDef.mutable_graph(0)->set_output(0, "nothing:0");
+     },
      "model.om: graph output 0: input 'nothing:0' names no op of the graph"},
     {"GraphInput",
      [](om::OmModel &m) { m.modelDef.mutable_graph(0)->set_input(0, "c"); },
      "model.om: graph input 0 'c' is not a Data op"},
     // Declared sizes the executor would allocate or walk (bad input).
-    {"BlockDimHuge", [](om::OmModel &m) { m.taskDef.mutable_task(4)->set_block_dim(0xffffffffu); },
+    {"BlockDimHuge",
+     [](om::OmModel &m) {
+       m.taskDef.mutable_task(4)->set_block_dim(0xffffffffu);
+     },
      "model.om: task 4: block_dim 4294967295 (must be 1..65535)"},
-    {"EventNumHuge", [](om::OmModel &m) { m.taskDef.set_event_num(0xffffffffu); },
+    {"EventNumHuge",
+     [](om::OmModel &m) { m.taskDef.set_event_num(0xffffffffu); },
      "model.om: TASK_INFO has event_num 4294967295 but only 6 tasks"},
     {"NegativeDim",
-     [](om::OmModel &m) { m.modelDef.mutable_graph(0)->mutable_op(0)->mutable_output_desc(0)->set_shape(0, -4); },
+     [](om::OmModel &m) {
+       m.modelDef.mutable_graph(0)
+           ->mutable_op(0)
+           ->mutable_output_desc(0)
+           ->set_shape(0, -4);
+     },
      "model.om: op 0 'x' (Data): output 0: dim 0 is -4"},
     {"ShapeOverflow",
      [](om::OmModel &m) {
-       auto *d = m.modelDef.mutable_graph(0)->mutable_op(0)->mutable_output_desc(0);
+       auto *d =
+           m.modelDef.mutable_graph(0)->mutable_op(0)->mutable_output_desc(0);
        d->set_shape(0, int64_t(1) << 40);
        d->add_shape(int64_t(1) << 40);
      },
-     "model.om: op 0 'x' (Data): output 0: shape of more than 2^64 bytes, over the limit of 18446744073709551615 (--max-tensor-bytes)"},
+     "model.om: op 0 'x' (Data): output 0: shape of more than 2^64 bytes, over "
+     "the limit of 18446744073709551615 (--max-tensor-bytes)"},
     {"SizeBelowShape",
-     [](om::OmModel &m) { m.modelDef.mutable_graph(0)->mutable_op(0)->mutable_output_desc(0)->set_size(4); },
-     "model.om: op 0 'x' (Data): output 0: size 4 is less than its shape's 32 bytes"},
+     [](om::OmModel &m) {
+       m.modelDef.mutable_graph(0)
+           ->mutable_op(0)
+           ->mutable_output_desc(0)
+           ->set_size(4);
+     },
+     "model.om: op 0 'x' (Data): output 0: size 4 is less than its shape's 32 "
+     "bytes"},
     {"UnknownDataType",
-     [](om::OmModel &m) { m.modelDef.mutable_graph(0)->mutable_op(0)->mutable_output_desc(0)->set_dtype(static_cast<om::DataType>(99)); },
+     [](om::OmModel &m) {
+       m.modelDef.mutable_graph(0)
+           ->mutable_op(0)
+           ->mutable_output_desc(0)
+           ->set_dtype(static_cast<om::DataType>(99));
+     },
      "model.om: op 0 'x' (Data): output 0: unknown data type 99"},
 };
 
@@ -350,7 +414,9 @@ TEST_P(OmBadModel, GivesItsOwnMessage) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Loader, OmBadModel, ::testing::ValuesIn(kBadModels),
-                         [](const auto &info) { return std::string(info.param.name); });
+                         [](const auto &info) {
+                           return std::string(info.param.name);
+                         });
 
 TEST(OmFormat, UnparsablePartition) {
   om::OmModel m = addReluModel();
@@ -366,8 +432,9 @@ TEST(OmFormat, UnparsablePartition) {
       for (int k = 0; k < 8; ++k)
         bytes[at + 24 + k] = char((h >> (8 * k)) & 0xff);
   }
-  uint64_t th = om::omChecksum(&bytes[om::kOmHeaderSize],
-                               om::kOmPartitionCount * om::kOmPartitionEntrySize);
+  uint64_t th =
+      om::omChecksum(&bytes[om::kOmHeaderSize],
+                     om::kOmPartitionCount * om::kOmPartitionEntrySize);
   for (int k = 0; k < 8; ++k)
     bytes[om::kHdrTableChecksum + k] = char((th >> (8 * k)) & 0xff);
   refreshHeaderChecksum(bytes);

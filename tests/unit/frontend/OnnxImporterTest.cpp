@@ -43,8 +43,10 @@ TEST_F(OnnxImporterTest, ConvReluHasStaticTypesAttrsNamesAndLocations) {
   ASSERT_TRUE(func);
   EXPECT_EQ(typeStr(func.getFunctionType()),
             "(tensor<1x3x8x8xf32>) -> tensor<1x4x8x8xf32>");
-  EXPECT_EQ(func.getArgAttrOfType<mlir::StringAttr>(0, "ge.name").getValue(), "X");
-  EXPECT_EQ(func.getResultAttrOfType<mlir::StringAttr>(0, "ge.name").getValue(), "Y");
+  EXPECT_EQ(func.getArgAttrOfType<mlir::StringAttr>(0, "ge.name").getValue(),
+            "X");
+  EXPECT_EQ(func.getResultAttrOfType<mlir::StringAttr>(0, "ge.name").getValue(),
+            "Y");
 
   auto convs = opsNamed(*module, "ge.conv");
   ASSERT_EQ(convs.size(), 1u);
@@ -85,7 +87,8 @@ onnx::ModelProto shapeChainModel(const std::vector<Dim> &inputDims) {
   b.node("Shape", {"X"}, {"s"}, "shape");
   b.node("Gather", {"s", "idx0"}, {"batch"}, "gather");
   b.node("Unsqueeze", {"batch", "axes0"}, {"batch1"}, "unsqueeze");
-  setInt(b.node("Concat", {"batch1", "minus1"}, {"newShape"}, "concat"), "axis", 0);
+  setInt(b.node("Concat", {"batch1", "minus1"}, {"newShape"}, "concat"), "axis",
+         0);
   b.node("Reshape", {"X", "newShape"}, {"Y"}, "reshape");
   b.output("Y");
   return b.model;
@@ -106,14 +109,15 @@ TEST_F(OnnxImporterTest, ShapeGatherConcatReshapeChainFoldsToStaticReshape) {
   std::vector<int64_t> dims(value.getValues<int64_t>().begin(),
                             value.getValues<int64_t>().end());
   EXPECT_EQ(dims, (std::vector<int64_t>{2, -1}));
-  for (const char *gone : {"ge.shape", "ge.gather", "ge.unsqueeze", "ge.concat"})
+  for (const char *gone :
+       {"ge.shape", "ge.gather", "ge.unsqueeze", "ge.concat"})
     EXPECT_TRUE(opsNamed(*module, gone).empty()) << gone << " was not folded";
   expectAllStatic(*module);
 }
 
 TEST_F(OnnxImporterTest, ShapeChainThroughDivIsRefinedByFolding) {
-  // libonnx's data propagation stops at Div, so Slice's `ends` is unknown to its
-  // inference; the dialect's folders compute it and inference runs again.
+  // libonnx's data propagation stops at Div, so Slice's `ends` is unknown to
+  // its inference; the dialect's folders compute it and inference runs again.
   OnnxModelBuilder b;
   b.input("X", {2, 6, 4});
   b.int64Init("one", {}, {1});
@@ -176,8 +180,9 @@ TEST_F(OnnxImporterTest, ExternalWeightsAreReadBesideTheModel) {
   auto module = importOnnxFile(context, dir + "/model.onnx");
   ASSERT_TRUE(bool(module)) << llvm::toString(module.takeError());
   Operation *mm = opsNamed(**module, "ge.matmul").at(0);
-  auto value = mm->getOperand(1).getDefiningOp()->getAttrOfType<mlir::DenseElementsAttr>(
-      "value");
+  auto value =
+      mm->getOperand(1).getDefiningOp()->getAttrOfType<mlir::DenseElementsAttr>(
+          "value");
   ASSERT_TRUE(value);
   std::vector<float> read(value.getValues<float>().begin(),
                           value.getValues<float>().end());
@@ -260,11 +265,15 @@ TEST_F(OnnxImporterTest, StreamAnnotationsBecomeGeAttributes) {
   auto relus = opsNamed(*module, "ge.relu");
   ASSERT_EQ(relus.size(), 1u);
   Operation *op = relus[0];
-  EXPECT_EQ(op->getAttrOfType<mlir::StringAttr>("ge.stream_label").getValue(), "moe");
-  EXPECT_EQ(op->getAttrOfType<mlir::IntegerAttr>("ge.stream_priority").getInt(), 2);
-  EXPECT_EQ(op->getAttrOfType<mlir::BoolAttr>("ge.inner_parallel").getValue(), false);
+  EXPECT_EQ(op->getAttrOfType<mlir::StringAttr>("ge.stream_label").getValue(),
+            "moe");
+  EXPECT_EQ(op->getAttrOfType<mlir::IntegerAttr>("ge.stream_priority").getInt(),
+            2);
+  EXPECT_EQ(op->getAttrOfType<mlir::BoolAttr>("ge.inner_parallel").getValue(),
+            false);
   EXPECT_EQ(op->getAttrOfType<mlir::IntegerAttr>("ge.aicore_num").getInt(), 8);
-  EXPECT_EQ(op->getAttrOfType<mlir::IntegerAttr>("ge.vectorcore_num").getInt(), 16);
+  EXPECT_EQ(op->getAttrOfType<mlir::IntegerAttr>("ge.vectorcore_num").getInt(),
+            16);
   EXPECT_FALSE(op->hasAttr("_user_stream_label"));
   Operation *neg = opsNamed(*module, "ge.neg").at(0);
   EXPECT_FALSE(neg->hasAttr("ge.stream_label"));
@@ -300,16 +309,18 @@ TEST_F(OnnxImporterTest, ForeignDomainIsUnsupported) {
   b.input("X", {4});
   b.node("Binarizer", {"X"}, {"Y"}, "bin").set_domain("ai.onnx.ml");
   b.output("Y");
-  EXPECT_EQ(importError(b.model),
-            "node 'bin' (ai.onnx.ml.Binarizer, opset 3): unsupported op (domain "
-            "'ai.onnx.ml' is not ai.onnx)");
+  EXPECT_EQ(
+      importError(b.model),
+      "node 'bin' (ai.onnx.ml.Binarizer, opset 3): unsupported op (domain "
+      "'ai.onnx.ml' is not ai.onnx)");
 }
 
 TEST_F(OnnxImporterTest, TruncatedOrForeignBytesAreOneLineErrors) {
   std::string bytes = convReluModel().SerializeAsString();
-  for (size_t keep : {bytes.size() / 2, bytes.size() - 3, size_t(7), size_t(0)}) {
-    auto module = importOnnxBytes(context, llvm::StringRef(bytes).take_front(keep),
-                                  "cut.onnx");
+  for (size_t keep :
+       {bytes.size() / 2, bytes.size() - 3, size_t(7), size_t(0)}) {
+    auto module = importOnnxBytes(
+        context, llvm::StringRef(bytes).take_front(keep), "cut.onnx");
     ASSERT_FALSE(bool(module)) << "kept " << keep << " bytes";
     std::string message = llvm::toString(module.takeError());
     EXPECT_EQ(message.find('\n'), std::string::npos) << message;
@@ -318,7 +329,8 @@ TEST_F(OnnxImporterTest, TruncatedOrForeignBytesAreOneLineErrors) {
   auto text = importOnnxBytes(context, "this is not a model at all", "x.onnx");
   ASSERT_FALSE(bool(text));
   std::string message = llvm::toString(text.takeError());
-  EXPECT_NE(message.find("'x.onnx': not an ONNX model"), std::string::npos) << message;
+  EXPECT_NE(message.find("'x.onnx': not an ONNX model"), std::string::npos)
+      << message;
 
   auto missing = importOnnxFile(context, "/nonexistent/model.onnx");
   ASSERT_FALSE(bool(missing));
@@ -362,7 +374,8 @@ TEST_F(OnnxImporterTest, InitializerThatIsAlsoAnInputIsAConstant) {
   auto module = importOk(b.model);
   ASSERT_TRUE(module);
   auto func = mainFunc(*module);
-  EXPECT_EQ(typeStr(func.getFunctionType()), "(tensor<2x3xf32>) -> tensor<2x5xf32>");
+  EXPECT_EQ(typeStr(func.getFunctionType()),
+            "(tensor<2x3xf32>) -> tensor<2x5xf32>");
   Operation *mm = opsNamed(*module, "ge.matmul").at(0);
   ASSERT_TRUE(mm->getOperand(1).getDefiningOp());
   EXPECT_EQ(mm->getOperand(1).getDefiningOp()->getName().getStringRef(),
@@ -379,7 +392,8 @@ TEST_F(OnnxImporterTest, ConstantValueFormsAndCastAndOptionalInputs) {
   attr->set_f(0.0f);
   // Clip(X, lo, <no max>): an unused optional input in the middle of segments.
   b.node("Clip", {"X", "lo", ""}, {"clipped"}, "clip");
-  setInt(b.node("Cast", {"clipped"}, {"Y"}, "cast"), "to", onnx::TensorProto::INT32);
+  setInt(b.node("Cast", {"clipped"}, {"Y"}, "cast"), "to",
+         onnx::TensorProto::INT32);
   b.output("Y", onnx::TensorProto::INT32);
   OnnxImportOptions options;
   options.fold = false;
@@ -424,7 +438,8 @@ TEST_F(OnnxImporterTest, BatchNormTrainingOutputsAreAnError) {
   b.output("Y");
   b.output("running_mean");
   std::string error = importError(b.model);
-  EXPECT_EQ(error.rfind("node 'bn' (BatchNormalization, opset 17): ", 0), 0u) << error;
+  EXPECT_EQ(error.rfind("node 'bn' (BatchNormalization, opset 17): ", 0), 0u)
+      << error;
   EXPECT_NE(error.find("training"), std::string::npos) << error;
 }
 

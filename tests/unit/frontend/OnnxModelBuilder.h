@@ -1,4 +1,5 @@
-//===- OnnxModelBuilder.h - tiny ONNX models built in code --------*- C++ -*-===//
+//===- OnnxModelBuilder.h - tiny ONNX models built in code --------*- C++
+//-*-===//
 #ifndef GEFLOW_TESTS_UNIT_FRONTEND_ONNXMODELBUILDER_H
 #define GEFLOW_TESTS_UNIT_FRONTEND_ONNXMODELBUILDER_H
 
@@ -41,7 +42,8 @@ public:
     return *this;
   }
 
-  onnx::NodeProto &node(const std::string &type, const std::vector<std::string> &inputs,
+  onnx::NodeProto &node(const std::string &type,
+                        const std::vector<std::string> &inputs,
                         const std::vector<std::string> &outputs,
                         const std::string &name = "") {
     auto *n = graph().add_node();
@@ -54,7 +56,8 @@ public:
     return *n;
   }
 
-  OnnxModelBuilder &floatInit(const std::string &name, const std::vector<int64_t> &dims,
+  OnnxModelBuilder &floatInit(const std::string &name,
+                              const std::vector<int64_t> &dims,
                               const std::vector<float> &values) {
     auto *t = graph().add_initializer();
     t->set_name(name);
@@ -65,7 +68,8 @@ public:
     return *this;
   }
 
-  OnnxModelBuilder &int64Init(const std::string &name, const std::vector<int64_t> &dims,
+  OnnxModelBuilder &int64Init(const std::string &name,
+                              const std::vector<int64_t> &dims,
                               const std::vector<int64_t> &values) {
     auto *t = graph().add_initializer();
     t->set_name(name);
@@ -104,7 +108,8 @@ inline void setInts(onnx::NodeProto &node, const std::string &name,
     a->add_ints(v);
 }
 
-inline void setInt(onnx::NodeProto &node, const std::string &name, int64_t value) {
+inline void setInt(onnx::NodeProto &node, const std::string &name,
+                   int64_t value) {
   auto *a = node.add_attribute();
   a->set_name(name);
   a->set_type(onnx::AttributeProto::INT);

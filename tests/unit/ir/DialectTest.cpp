@@ -33,27 +33,30 @@ TEST_F(GeDialectTest, BuildVerifyAndFoldShapeChain) {
   auto f32 = b.getF32Type();
   auto x = RankedTensorType::get({2, 3, 4}, f32);
   auto out = RankedTensorType::get({2, 12}, f32);
-  auto func = b.create<func::FuncOp>(loc, "main", b.getFunctionType({x}, {out}));
+  auto func =
+      b.create<func::FuncOp>(loc, "main", b.getFunctionType({x}, {out}));
   b.setInsertionPointToEnd(func.addEntryBlock());
   auto i64 = b.getI64Type();
   Value shape = b.create<ge::ShapeOp>(loc, RankedTensorType::get({3}, i64),
-                                      func.getArgument(0), b.getI64IntegerAttr(0),
-                                      IntegerAttr());
+                                      func.getArgument(0),
+                                      b.getI64IntegerAttr(0), IntegerAttr());
   Value index = b.create<ge::ConstantOp>(
       loc, DenseElementsAttr::get(RankedTensorType::get({1}, i64), int64_t(0)));
-  Value batch = b.create<ge::GatherOp>(loc, RankedTensorType::get({1}, i64), shape,
-                                       index, b.getI64IntegerAttr(0));
+  Value batch = b.create<ge::GatherOp>(loc, RankedTensorType::get({1}, i64),
+                                       shape, index, b.getI64IntegerAttr(0));
   Value minusOne = b.create<ge::ConstantOp>(
-      loc, DenseElementsAttr::get(RankedTensorType::get({1}, i64), int64_t(-1)));
+      loc,
+      DenseElementsAttr::get(RankedTensorType::get({1}, i64), int64_t(-1)));
   Value target = b.create<ge::ConcatOp>(loc, RankedTensorType::get({2}, i64),
                                         ValueRange{batch, minusOne},
                                         b.getI64IntegerAttr(0));
-  Value reshaped = b.create<ge::ReshapeOp>(loc, out, func.getArgument(0), target,
-                                           b.getI64IntegerAttr(0));
+  Value reshaped = b.create<ge::ReshapeOp>(loc, out, func.getArgument(0),
+                                           target, b.getI64IntegerAttr(0));
   b.create<func::ReturnOp>(loc, reshaped);
   ASSERT_TRUE(succeeded(verify(module)));
 
-  ASSERT_TRUE(succeeded(applyPatternsAndFoldGreedily(module, RewritePatternSet(&context))));
+  ASSERT_TRUE(succeeded(
+      applyPatternsAndFoldGreedily(module, RewritePatternSet(&context))));
   auto reshape = *func.getOps<ge::ReshapeOp>().begin();
   auto constant = reshape.getShape().getDefiningOp<ge::ConstantOp>();
   ASSERT_TRUE(constant);
@@ -74,8 +77,10 @@ TEST_F(GeDialectTest, VerifierNamesTheOp) {
     func.func @f(%x: tensor<3x224xf32>, %w: tensor<64x3xf32>) {
       %0 = ge.conv %x, %w : (tensor<3x224xf32>, tensor<64x3xf32>) -> tensor<3x64xf32>
       return
-    })mlir", &context);
+    })mlir",
+                                                             &context);
   EXPECT_FALSE(module);
-  EXPECT_EQ(message, "'ge.conv' op input 'X' has rank 2 but Conv needs rank >= 3");
+  EXPECT_EQ(message,
+            "'ge.conv' op input 'X' has rank 2 but Conv needs rank >= 3");
 }
 } // namespace

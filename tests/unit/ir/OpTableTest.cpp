@@ -7,9 +7,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "frontends/onnx/OpTable.h"
 #include "executor/kernels/Kernel.h"
 #include "frontends/onnx/OnnxImporter.h"
-#include "frontends/onnx/OpTable.h"
 #include "ir/GeDialect.h"
 #include "ir/OpFacts.h"
 
@@ -81,8 +81,8 @@ TEST_F(OpTableTest, EveryRowIsAnOdsOpOnce) {
   llvm::StringSet<> seen;
   for (const Row &row : tableRows()) {
     EXPECT_TRUE(seen.insert(row.name).second) << row.name << " has two rows";
-    EXPECT_TRUE(mlir::RegisteredOperationName::lookup("ge." + row.name,
-                                                      &context))
+    EXPECT_TRUE(
+        mlir::RegisteredOperationName::lookup("ge." + row.name, &context))
         << "row " << row.name << " names no ODS op";
   }
 }
@@ -119,8 +119,10 @@ TEST_F(OpTableTest, StepsAndActivationsAreElementwise) {
 // op at Since and not before it. libonnx knows the opsets up to its own
 // newest; a row beyond that (Gelu, opset 20) cannot be checked here.
 TEST_F(OpTableTest, SinceIsOnnxsFirstVersion) {
-  int newest =
-      onnx::OpSchemaRegistry::DomainToVersionRange::Instance().Map().at("").second;
+  int newest = onnx::OpSchemaRegistry::DomainToVersionRange::Instance()
+                   .Map()
+                   .at("")
+                   .second;
   int checked = 0;
   for (const Row &row : tableRows()) {
     if (row.onnx == "_" || row.since > newest)
@@ -140,8 +142,7 @@ TEST_F(OpTableTest, SinceIsOnnxsFirstVersion) {
 TEST_F(OpTableTest, EveryOnnxRowIsLookedUp) {
   int importable = 0;
   for (const Row &row : tableRows()) {
-    const geflow::onnxfe::OpSpec *spec =
-        geflow::onnxfe::lookupOpSpec(row.onnx);
+    const geflow::onnxfe::OpSpec *spec = geflow::onnxfe::lookupOpSpec(row.onnx);
     if (!imported(row)) {
       EXPECT_EQ(spec, nullptr) << row.onnx;
       continue;

@@ -1,4 +1,5 @@
-//===- ConvTest.cpp - conv and conv_transpose against direct loops ---------===//
+//===- ConvTest.cpp - conv and conv_transpose against direct loops
+//---------===//
 
 #include "tests/unit/kernels/KernelTestUtil.h"
 
@@ -56,7 +57,8 @@ Geo convGeometry(const ConvCase &c) {
     int64_t span = (g.k[j] - 1) * g.d[j] + 1;
     if (c.autoPad == "SAME_UPPER" || c.autoPad == "SAME_LOWER") {
       g.out[j] = (g.in[j] + g.s[j] - 1) / g.s[j];
-      int64_t total = std::max<int64_t>(0, (g.out[j] - 1) * g.s[j] + span - g.in[j]);
+      int64_t total =
+          std::max<int64_t>(0, (g.out[j] - 1) * g.s[j] + span - g.in[j]);
       g.pb[j] = c.autoPad == "SAME_UPPER" ? total / 2 : (total + 1) / 2;
     } else if (c.autoPad == "VALID") {
       g.out[j] = (g.in[j] - span) / g.s[j] + 1;
@@ -99,7 +101,8 @@ std::vector<float> referenceConv(const ConvCase &c, const Geo &g,
                                  const std::vector<float> &w,
                                  const std::vector<float> &b, int64_t m) {
   int64_t n = c.x[0], ch = c.x[1], cg = ch / c.group, mg = m / c.group;
-  int64_t inSz = g.in[0] * g.in[1] * g.in[2], outSz = g.out[0] * g.out[1] * g.out[2];
+  int64_t inSz = g.in[0] * g.in[1] * g.in[2],
+          outSz = g.out[0] * g.out[1] * g.out[2];
   int64_t kSz = g.k[0] * g.k[1] * g.k[2];
   std::vector<float> y(n * m * outSz);
   for (int64_t ni = 0; ni < n; ++ni)
@@ -121,7 +124,8 @@ std::vector<float> referenceConv(const ConvCase &c, const Geo &g,
                       continue;
                     float xv = x[(ni * ch + grp * cg + ci) * inSz +
                                  (i0 * g.in[1] + i1) * g.in[2] + i2];
-                    float wv = w[(mi * cg + ci) * kSz + (k0 * g.k[1] + k1) * g.k[2] + k2];
+                    float wv = w[(mi * cg + ci) * kSz +
+                                 (k0 * g.k[1] + k1) * g.k[2] + k2];
                     acc += double(xv) * wv;
                   }
             y[(ni * m + mi) * outSz + (o0 * g.out[1] + o1) * g.out[2] + o2] =
@@ -236,7 +240,8 @@ TEST(ConvKernel, MatchesDirectLoops) {
 }
 
 TEST(ConvKernel, PlanSplitsAndCounts) {
-  ConvCase c{{1, 64, 56, 56}, {64, 64, 3, 3}, 1, {}, {1, 1, 1, 1}, {}, "", true};
+  ConvCase c{
+      {1, 64, 56, 56}, {64, 64, 3, 3}, 1, {}, {1, 1, 1, 1}, {}, "", true};
   om::OpDef op = makeOp("conv", c, {1, 64, 56, 56});
   KernelPlan plan;
   ASSERT_TRUE(planKernel(op, &plan).isOk());
@@ -250,12 +255,18 @@ TEST(ConvKernel, PlanSplitsAndCounts) {
 
 /// ONNX's activations, for the fused ops' reference.
 float activate(const std::string &name, const std::vector<float> &p, float x) {
-  if (name == "relu") return std::max(x, 0.0f);
-  if (name == "sigmoid") return 1.0f / (1.0f + std::exp(-x));
-  if (name == "tanh") return std::tanh(x);
-  if (name == "hard_swish") return x * std::min(1.0f, std::max(0.0f, x / 6.0f + 0.5f));
-  if (name == "leaky_relu") return x < 0 ? x * (p.empty() ? 0.01f : p[0]) : x;
-  if (name == "clip") return std::min(p[1], std::max(p[0], x));
+  if (name == "relu")
+    return std::max(x, 0.0f);
+  if (name == "sigmoid")
+    return 1.0f / (1.0f + std::exp(-x));
+  if (name == "tanh")
+    return std::tanh(x);
+  if (name == "hard_swish")
+    return x * std::min(1.0f, std::max(0.0f, x / 6.0f + 0.5f));
+  if (name == "leaky_relu")
+    return x < 0 ? x * (p.empty() ? 0.01f : p[0]) : x;
+  if (name == "clip")
+    return std::min(p[1], std::max(p[0], x));
   if (name == "hard_sigmoid") {
     float a = p.empty() ? 0.2f : p[0], b = p.empty() ? 0.5f : p[1];
     return std::min(1.0f, std::max(0.0f, a * x + b));
@@ -274,12 +285,12 @@ TEST(FusedConvKernel, AppliesActivation) {
     std::string name;
     std::vector<float> params;
   };
-  std::vector<Act> acts = {{"none", {}},        {"relu", {}},
-                           {"sigmoid", {}},     {"tanh", {}},
-                           {"hard_swish", {}},  {"leaky_relu", {0.1f}},
-                           {"leaky_relu", {}},  {"clip", {-0.2f, 0.3f}},
+  std::vector<Act> acts = {{"none", {}},         {"relu", {}},
+                           {"sigmoid", {}},      {"tanh", {}},
+                           {"hard_swish", {}},   {"leaky_relu", {0.1f}},
+                           {"leaky_relu", {}},   {"clip", {-0.2f, 0.3f}},
                            {"hard_sigmoid", {}}, {"hard_sigmoid", {0.3f, 0.4f}},
-                           {"gelu", {}},        {"gelu_tanh", {}}};
+                           {"gelu", {}},         {"gelu_tanh", {}}};
   std::vector<ConvCase> cases = {
       {{1, 3, 7, 8}, {5, 3, 3, 3}, 1, {}, {1, 1, 1, 1}, {}, "", true},
       {{1, 4, 9, 9}, {4, 1, 3, 3}, 4, {2, 2}, {1, 1, 1, 1}, {}, "", true},
@@ -366,7 +377,8 @@ TEST(FusedConvKernel, AddsResidualBeforeActivation) {
     KernelPlan withoutZ;
     ASSERT_TRUE(planKernel(op, &withoutZ).isOk());
     EXPECT_DOUBLE_EQ(plan.cost.bytes - withoutZ.cost.bytes, 4.0 * want.size());
-    EXPECT_DOUBLE_EQ(plan.cost.flops - withoutZ.cost.flops, double(want.size()));
+    EXPECT_DOUBLE_EQ(plan.cost.flops - withoutZ.cost.flops,
+                     double(want.size()));
     if (!c.bias)
       op.add_input_desc()->set_dtype(om::DT_UNDEFINED);
     *op.add_input_desc() = desc(y);
@@ -392,11 +404,13 @@ TEST(FusedConvKernel, RejectsResidualOfAnotherShape) {
   KernelPlan plan;
   rt::Status st = planKernel(op, &plan);
   ASSERT_FALSE(st.isOk());
-  EXPECT_NE(st.message().find("residual Z must have Y's shape"), std::string::npos);
+  EXPECT_NE(st.message().find("residual Z must have Y's shape"),
+            std::string::npos);
 }
 
 TEST(ConvKernel, SmallFeatureMapStillSplits) {
-  ConvCase c{{1, 512, 7, 7}, {512, 512, 3, 3}, 1, {}, {1, 1, 1, 1}, {}, "", true};
+  ConvCase c{
+      {1, 512, 7, 7}, {512, 512, 3, 3}, 1, {}, {1, 1, 1, 1}, {}, "", true};
   om::OpDef op = makeOp("conv", c, {1, 512, 7, 7});
   KernelPlan plan;
   ASSERT_TRUE(planKernel(op, &plan).isOk());
@@ -429,7 +443,8 @@ TEST(ConvKernel, Errors) {
 // One ResNet-style conv on one block: prints GFLOP/s for comparison, with W
 // known only at run time (nn::gemm) and as a constant (packed at creation).
 TEST(ConvKernel, SpeedOfOne3x3Conv) {
-  ConvCase c{{1, 64, 56, 56}, {64, 64, 3, 3}, 1, {}, {1, 1, 1, 1}, {}, "", true};
+  ConvCase c{
+      {1, 64, 56, 56}, {64, 64, 3, 3}, 1, {}, {1, 1, 1, 1}, {}, "", true};
   om::OpDef op = makeOp("conv", c, {1, 64, 56, 56});
   std::vector<float> x = random(count(c.x), 1), w = random(count(c.w), 2),
                      b = random(64, 3), y(64 * 56 * 56);
@@ -483,8 +498,8 @@ Geo convTransposeGeometry(const ConvCase &c, int64_t m) {
     if (!c.outputShape.empty() || c.autoPad == "SAME_UPPER" ||
         c.autoPad == "SAME_LOWER") {
       g.out[j] = c.outputShape.empty() ? g.in[j] * g.s[j] : c.outputShape[i];
-      int64_t total = std::max<int64_t>(
-          0, g.s[j] * (g.in[j] - 1) + op[i] + span - g.out[j]);
+      int64_t total = std::max<int64_t>(0, g.s[j] * (g.in[j] - 1) + op[i] +
+                                               span - g.out[j]);
       g.pb[j] = c.autoPad == "SAME_UPPER" ? total / 2 : total - total / 2;
     } else {
       g.pb[j] = pd[i];
@@ -500,7 +515,8 @@ std::vector<float> referenceConvTranspose(const ConvCase &c, const Geo &g,
                                           const std::vector<float> &b,
                                           int64_t m) {
   int64_t n = c.x[0], ch = c.x[1], cg = ch / c.group, mg = m / c.group;
-  int64_t inSz = g.in[0] * g.in[1] * g.in[2], outSz = g.out[0] * g.out[1] * g.out[2];
+  int64_t inSz = g.in[0] * g.in[1] * g.in[2],
+          outSz = g.out[0] * g.out[1] * g.out[2];
   int64_t kSz = g.k[0] * g.k[1] * g.k[2];
   std::vector<double> y(n * m * outSz, 0.0);
   for (int64_t ni = 0; ni < n; ++ni)
@@ -523,8 +539,10 @@ std::vector<float> referenceConvTranspose(const ConvCase &c, const Geo &g,
                     if (o0 < 0 || o0 >= g.out[0] || o1 < 0 || o1 >= g.out[1] ||
                         o2 < 0 || o2 >= g.out[2])
                       continue;
-                    float xv = x[(ni * ch + ci) * inSz + (i0 * g.in[1] + i1) * g.in[2] + i2];
-                    float wv = w[(ci * mg + mj) * kSz + (k0 * g.k[1] + k1) * g.k[2] + k2];
+                    float xv = x[(ni * ch + ci) * inSz +
+                                 (i0 * g.in[1] + i1) * g.in[2] + i2];
+                    float wv = w[(ci * mg + mj) * kSz +
+                                 (k0 * g.k[1] + k1) * g.k[2] + k2];
                     y[(ni * m + grp * mg + mj) * outSz +
                       (o0 * g.out[1] + o1) * g.out[2] + o2] += double(xv) * wv;
                   }
@@ -535,15 +553,47 @@ std::vector<float> referenceConvTranspose(const ConvCase &c, const Geo &g,
 TEST(ConvTransposeKernel, MatchesDirectLoops) {
   std::vector<ConvCase> cases = {
       {{1, 2, 3, 3}, {2, 3, 3, 3}, 1, {}, {}, {}, "", false},
-      {{1, 2, 3, 3}, {2, 3, 3, 3}, 1, {2, 2}, {1, 1, 1, 1}, {}, "", true, {1, 1}},
+      {{1, 2, 3, 3},
+       {2, 3, 3, 3},
+       1,
+       {2, 2},
+       {1, 1, 1, 1},
+       {},
+       "",
+       true,
+       {1, 1}},
       {{2, 4, 4, 3}, {4, 3, 3, 3}, 2, {2, 1}, {0, 1, 1, 0}, {1, 2}, "", true},
       {{1, 1, 3, 3}, {1, 2, 3, 3}, 1, {3, 2}, {}, {}, "", false, {}, {10, 8}},
-      {{1, 2, 4, 4}, {2, 2, 3, 3}, 1, {2, 2}, {0, 0, 0, 0}, {}, "", true, {}, {7, 8}},
+      {{1, 2, 4, 4},
+       {2, 2, 3, 3},
+       1,
+       {2, 2},
+       {0, 0, 0, 0},
+       {},
+       "",
+       true,
+       {},
+       {7, 8}},
       {{1, 2, 5}, {2, 2, 3}, 1, {2}, {0, 1}, {}, "", true},
       {{1, 1, 3, 3}, {1, 2, 3, 3}, 1, {2, 2}, {}, {}, "SAME_UPPER", false},
       {{1, 1, 3, 4}, {1, 2, 2, 3}, 1, {2, 2}, {}, {}, "SAME_LOWER", true},
-      {{1, 2, 3, 4, 2}, {2, 3, 2, 3, 2}, 1, {2, 1, 2}, {1, 0, 0, 0, 1, 1}, {}, "", true},
-      {{2, 6, 5, 5}, {6, 1, 3, 3}, 6, {2, 2}, {1, 1, 1, 1}, {}, "", true, {1, 1}},
+      {{1, 2, 3, 4, 2},
+       {2, 3, 2, 3, 2},
+       1,
+       {2, 1, 2},
+       {1, 0, 0, 0, 1, 1},
+       {},
+       "",
+       true},
+      {{2, 6, 5, 5},
+       {6, 1, 3, 3},
+       6,
+       {2, 2},
+       {1, 1, 1, 1},
+       {},
+       "",
+       true,
+       {1, 1}},
       {{1, 8, 6, 6}, {8, 9, 4, 4}, 1, {2, 2}, {1, 1, 1, 1}, {}, "", true},
   };
   unsigned seed = 50;

@@ -1,4 +1,5 @@
-//===- DataMovementTest.cpp - reshape, slice, gather, pad, concat, ... -------===//
+//===- DataMovementTest.cpp - reshape, slice, gather, pad, concat, ...
+//-------===//
 
 #include "tests/unit/kernels/KernelTestUtil.h"
 
@@ -26,15 +27,20 @@ TEST(DataMovementTest, ReshapeLikesCopyBytes) {
   auto x = tensor<int64_t>({2, 3}, {1, 2, 3, 4, 5, 6});
   auto shape = tensor<int64_t>({2}, {3, 2});
   for (const char *type : {"reshape", "flatten", "squeeze", "unsqueeze"}) {
-    om::OpDef op = OpBuilder(type).input(x).input(shape).output(om::DT_INT64, {3, 2});
-    EXPECT_EQ(runAll<int64_t>(op, {x, shape}), (std::vector<int64_t>{1, 2, 3, 4, 5, 6}))
+    om::OpDef op =
+        OpBuilder(type).input(x).input(shape).output(om::DT_INT64, {3, 2});
+    EXPECT_EQ(runAll<int64_t>(op, {x, shape}),
+              (std::vector<int64_t>{1, 2, 3, 4, 5, 6}))
         << type;
   }
 }
 
 TEST(DataMovementTest, DropoutCopiesAndMaskIsTrue) {
   auto x = tensor<float>({5}, {1, 2, 3, 4, 5});
-  om::OpDef op = OpBuilder("dropout").input(x).output(om::DT_FLOAT, {5}).output(om::DT_BOOL, {5});
+  om::OpDef op = OpBuilder("dropout")
+                     .input(x)
+                     .output(om::DT_FLOAT, {5})
+                     .output(om::DT_BOOL, {5});
   for (uint32_t blocks : kBlockDims) {
     auto out = runOp(op, {x}, blocks);
     EXPECT_EQ(out[0].values<float>(), (std::vector<float>{1, 2, 3, 4, 5}));
@@ -46,17 +52,23 @@ TEST(DataMovementTest, DropoutRefusesTrainingMode) {
   auto x = tensor<float>({2}, {1, 2});
   auto ratio = tensor<float>({}, {0.5f});
   auto training = boolTensor({}, {1});
-  om::OpDef op = OpBuilder("dropout", "d").input(x).input(ratio).input(training)
-                     .output(om::DT_FLOAT, {2}).output(om::DT_BOOL, {2});
+  om::OpDef op = OpBuilder("dropout", "d")
+                     .input(x)
+                     .input(ratio)
+                     .input(training)
+                     .output(om::DT_FLOAT, {2})
+                     .output(om::DT_BOOL, {2});
   for (bool constants : {false, true}) {
     rt::Status st;
     runOp(op, {x, ratio, training}, 1, constants, &st);
     ASSERT_FALSE(st.isOk());
-    EXPECT_NE(st.message().find("node 'd' (dropout): training_mode"), std::string::npos)
+    EXPECT_NE(st.message().find("node 'd' (dropout): training_mode"),
+              std::string::npos)
         << st.message();
   }
   auto inference = boolTensor({}, {0});
-  EXPECT_EQ(runOp(op, {x, ratio, inference}, 3)[0].values<float>(), (std::vector<float>{1, 2}));
+  EXPECT_EQ(runOp(op, {x, ratio, inference}, 3)[0].values<float>(),
+            (std::vector<float>{1, 2}));
   // Training with ratio 0 is the identity.
   auto zero = tensor<float>({}, {0.0f});
   for (bool constants : {false, true})
@@ -72,7 +84,9 @@ TEST(DataMovementTest, TransposeDefaultAndExplicitPerm) {
   // A larger 3-D case against a direct loop: out[c][a][b] = x[a][b][c].
   const int64_t A = 3, B = 50, C = 70;
   auto big = tensor<float>({A, B, C}, iota(A * B * C));
-  om::OpDef op = OpBuilder("transpose").input(big).attrInts("perm", {2, 0, 1})
+  om::OpDef op = OpBuilder("transpose")
+                     .input(big)
+                     .attrInts("perm", {2, 0, 1})
                      .output(om::DT_FLOAT, {C, A, B});
   std::vector<float> expected;
   for (int64_t c = 0; c < C; ++c)
@@ -88,14 +102,21 @@ TEST(DataMovementTest, SliceOnnxExamples) {
   auto ends = tensor<int64_t>({2}, {2, 3});
   auto axes = tensor<int64_t>({2}, {0, 1});
   auto steps = tensor<int64_t>({2}, {1, 2});
-  om::OpDef op = OpBuilder("slice").input(x).input(starts).input(ends).input(axes)
-                     .input(steps).output(om::DT_FLOAT, {1, 2});
-  EXPECT_EQ(runAll<float>(op, {x, starts, ends, axes, steps}), (std::vector<float>{5, 7}));
+  om::OpDef op = OpBuilder("slice")
+                     .input(x)
+                     .input(starts)
+                     .input(ends)
+                     .input(axes)
+                     .input(steps)
+                     .output(om::DT_FLOAT, {1, 2});
+  EXPECT_EQ(runAll<float>(op, {x, starts, ends, axes, steps}),
+            (std::vector<float>{5, 7}));
 
   // Default axes and steps; end clamped.
   auto s2 = tensor<int64_t>({2}, {0, 1});
   auto e2 = tensor<int64_t>({2}, {-1, 1000});
-  om::OpDef op2 = OpBuilder("slice").input(x).input(s2).input(e2).output(om::DT_FLOAT, {1, 3});
+  om::OpDef op2 = OpBuilder("slice").input(x).input(s2).input(e2).output(
+      om::DT_FLOAT, {1, 3});
   EXPECT_EQ(runAll<float>(op2, {x, s2, e2}), (std::vector<float>{2, 3, 4}));
 }
 
@@ -105,9 +126,11 @@ TEST(DataMovementTest, SliceNegativeStepsAndAxes) {
   auto e = tensor<int64_t>({1}, {kMin});
   auto st = tensor<int64_t>({1}, {-1});
   auto ax = tensor<int64_t>({1}, {-1});
-  om::OpDef rev = OpBuilder("slice").input(x).input(s).input(e).input(ax).input(st)
-                      .output(om::DT_INT32, {5});
-  EXPECT_EQ(runAll<int32_t>(rev, {x, s, e, ax, st}), (std::vector<int32_t>{5, 4, 3, 2, 1}));
+  om::OpDef rev =
+      OpBuilder("slice").input(x).input(s).input(e).input(ax).input(st).output(
+          om::DT_INT32, {5});
+  EXPECT_EQ(runAll<int32_t>(rev, {x, s, e, ax, st}),
+            (std::vector<int32_t>{5, 4, 3, 2, 1}));
 
   // Columns 2 and 0 of a 2x3, by step -2 from kMax (clamped to the last).
   auto m = tensor<float>({2, 3}, {1, 2, 3, 4, 5, 6});
@@ -115,12 +138,23 @@ TEST(DataMovementTest, SliceNegativeStepsAndAxes) {
   auto e2 = tensor<int64_t>({1}, {-4});
   auto a2 = tensor<int64_t>({1}, {1});
   auto st2 = tensor<int64_t>({1}, {-2});
-  om::OpDef op = OpBuilder("slice").input(m).input(s2).input(e2).input(a2).input(st2)
+  om::OpDef op = OpBuilder("slice")
+                     .input(m)
+                     .input(s2)
+                     .input(e2)
+                     .input(a2)
+                     .input(st2)
                      .output(om::DT_FLOAT, {2, 2});
-  EXPECT_EQ(runAll<float>(op, {m, s2, e2, a2, st2}), (std::vector<float>{3, 1, 6, 4}));
+  EXPECT_EQ(runAll<float>(op, {m, s2, e2, a2, st2}),
+            (std::vector<float>{3, 1, 6, 4}));
 
   // Absent axes with steps present.
-  om::OpDef op3 = OpBuilder("slice").input(x).input(s).input(e).absentInput().input(st)
+  om::OpDef op3 = OpBuilder("slice")
+                      .input(x)
+                      .input(s)
+                      .input(e)
+                      .absentInput()
+                      .input(st)
                       .output(om::DT_INT32, {5});
   EXPECT_EQ(runAll<int32_t>(op3, {x, s, e, HostTensor(), st}),
             (std::vector<int32_t>{5, 4, 3, 2, 1}));
@@ -129,41 +163,57 @@ TEST(DataMovementTest, SliceNegativeStepsAndAxes) {
 TEST(DataMovementTest, GatherNegativeIndicesAndAxes) {
   auto data = tensor<float>({3, 2}, {1, 2, 3, 4, 5, 6});
   auto idx = tensor<int64_t>({2}, {-1, 0});
-  om::OpDef op = OpBuilder("gather").input(data).input(idx).output(om::DT_FLOAT, {2, 2});
+  om::OpDef op =
+      OpBuilder("gather").input(data).input(idx).output(om::DT_FLOAT, {2, 2});
   EXPECT_EQ(runAll<float>(op, {data, idx}), (std::vector<float>{5, 6, 1, 2}));
 
   auto d2 = tensor<float>({2, 3}, {1, 2, 3, 4, 5, 6});
   auto i2 = tensor<int32_t>({1, 2}, {0, 2});
-  om::OpDef op2 = OpBuilder("gather").input(d2).input(i2).attr("axis", -1)
+  om::OpDef op2 = OpBuilder("gather")
+                      .input(d2)
+                      .input(i2)
+                      .attr("axis", -1)
                       .output(om::DT_FLOAT, {2, 1, 2});
   EXPECT_EQ(runAll<float>(op2, {d2, i2}), (std::vector<float>{1, 3, 4, 6}));
 
   auto bad = tensor<int64_t>({1}, {3});
   rt::Status st;
-  om::OpDef op3 = OpBuilder("gather", "g").input(data).input(bad).output(om::DT_FLOAT, {1, 2});
+  om::OpDef op3 = OpBuilder("gather", "g")
+                      .input(data)
+                      .input(bad)
+                      .output(om::DT_FLOAT, {1, 2});
   runOp(op3, {data, bad}, 1, false, &st);
   EXPECT_FALSE(st.isOk());
-  EXPECT_NE(st.message().find("node 'g' (gather)"), std::string::npos) << st.message();
+  EXPECT_NE(st.message().find("node 'g' (gather)"), std::string::npos)
+      << st.message();
 }
 
 TEST(DataMovementTest, PadModes) {
   auto x = tensor<float>({3, 2}, {1.0f, 1.2f, 2.3f, 3.4f, 4.5f, 5.7f});
   auto pads = tensor<int64_t>({4}, {0, 2, 0, 0});
   auto run = [&](const char *mode) {
-    om::OpDef op = OpBuilder("pad").input(x).input(pads).attr("mode", mode)
+    om::OpDef op = OpBuilder("pad")
+                       .input(x)
+                       .input(pads)
+                       .attr("mode", mode)
                        .output(om::DT_FLOAT, {3, 4});
     return runAll<float>(op, {x, pads});
   };
-  EXPECT_EQ(run("constant"),
-            (std::vector<float>{0, 0, 1.0f, 1.2f, 0, 0, 2.3f, 3.4f, 0, 0, 4.5f, 5.7f}));
-  EXPECT_EQ(run("reflect"), (std::vector<float>{1.0f, 1.2f, 1.0f, 1.2f, 2.3f, 3.4f,
-                                                2.3f, 3.4f, 4.5f, 5.7f, 4.5f, 5.7f}));
-  EXPECT_EQ(run("edge"), (std::vector<float>{1.0f, 1.0f, 1.0f, 1.2f, 2.3f, 2.3f,
-                                             2.3f, 3.4f, 4.5f, 4.5f, 4.5f, 5.7f}));
+  EXPECT_EQ(run("constant"), (std::vector<float>{0, 0, 1.0f, 1.2f, 0, 0, 2.3f,
+                                                 3.4f, 0, 0, 4.5f, 5.7f}));
+  EXPECT_EQ(run("reflect"),
+            (std::vector<float>{1.0f, 1.2f, 1.0f, 1.2f, 2.3f, 3.4f, 2.3f, 3.4f,
+                                4.5f, 5.7f, 4.5f, 5.7f}));
+  EXPECT_EQ(run("edge"),
+            (std::vector<float>{1.0f, 1.0f, 1.0f, 1.2f, 2.3f, 2.3f, 2.3f, 3.4f,
+                                4.5f, 4.5f, 4.5f, 5.7f}));
 
   auto v = tensor<int64_t>({4}, {1, 2, 3, 4});
   auto p1 = tensor<int64_t>({2}, {3, 3});
-  om::OpDef refl = OpBuilder("pad").input(v).input(p1).attr("mode", "reflect")
+  om::OpDef refl = OpBuilder("pad")
+                       .input(v)
+                       .input(p1)
+                       .attr("mode", "reflect")
                        .output(om::DT_INT64, {10});
   EXPECT_EQ(runAll<int64_t>(refl, {v, p1}),
             (std::vector<int64_t>{4, 3, 2, 1, 2, 3, 4, 3, 2, 1}));
@@ -172,8 +222,9 @@ TEST(DataMovementTest, PadModes) {
   auto cv = tensor<int64_t>({}, {7});
   auto p2 = tensor<int64_t>({2}, {-1, 2});
   auto ax = tensor<int64_t>({1}, {-1});
-  om::OpDef withValue = OpBuilder("pad").input(v).input(p2).input(cv).input(ax)
-                            .output(om::DT_INT64, {5});
+  om::OpDef withValue =
+      OpBuilder("pad").input(v).input(p2).input(cv).input(ax).output(
+          om::DT_INT64, {5});
   EXPECT_EQ(runAll<int64_t>(withValue, {v, p2, cv, ax}),
             (std::vector<int64_t>{2, 3, 4, 7, 7}));
 }
@@ -181,13 +232,16 @@ TEST(DataMovementTest, PadModes) {
 TEST(DataMovementTest, TileAndExpand) {
   auto x = tensor<float>({2, 2}, {1, 2, 3, 4});
   auto reps = tensor<int64_t>({2}, {2, 2});
-  om::OpDef tile = OpBuilder("tile").input(x).input(reps).output(om::DT_FLOAT, {4, 4});
-  EXPECT_EQ(runAll<float>(tile, {x, reps}),
-            (std::vector<float>{1, 2, 1, 2, 3, 4, 3, 4, 1, 2, 1, 2, 3, 4, 3, 4}));
+  om::OpDef tile =
+      OpBuilder("tile").input(x).input(reps).output(om::DT_FLOAT, {4, 4});
+  EXPECT_EQ(
+      runAll<float>(tile, {x, reps}),
+      (std::vector<float>{1, 2, 1, 2, 3, 4, 3, 4, 1, 2, 1, 2, 3, 4, 3, 4}));
 
   auto col = tensor<int32_t>({3, 1}, {1, 2, 3});
   auto shape = tensor<int64_t>({3}, {2, 1, 2});
-  om::OpDef expand = OpBuilder("expand").input(col).input(shape).output(om::DT_INT32, {2, 3, 2});
+  om::OpDef expand = OpBuilder("expand").input(col).input(shape).output(
+      om::DT_INT32, {2, 3, 2});
   EXPECT_EQ(runAll<int32_t>(expand, {col, shape}),
             (std::vector<int32_t>{1, 1, 2, 2, 3, 3, 1, 1, 2, 2, 3, 3}));
 }
@@ -195,47 +249,68 @@ TEST(DataMovementTest, TileAndExpand) {
 TEST(DataMovementTest, ConcatAndSplit) {
   auto a = tensor<int64_t>({2, 1}, {1, 2});
   auto b = tensor<int64_t>({2, 2}, {3, 4, 5, 6});
-  om::OpDef cat = OpBuilder("concat").input(a).input(b).attr("axis", -1)
+  om::OpDef cat = OpBuilder("concat")
+                      .input(a)
+                      .input(b)
+                      .attr("axis", -1)
                       .output(om::DT_INT64, {2, 3});
-  EXPECT_EQ(runAll<int64_t>(cat, {a, b}), (std::vector<int64_t>{1, 3, 4, 2, 5, 6}));
-  om::OpDef cat0 = OpBuilder("concat").input(b).input(b).attr("axis", 0)
-                       .output(om::DT_INT64, {4, 2});
-  EXPECT_EQ(runAll<int64_t>(cat0, {b, b}), (std::vector<int64_t>{3, 4, 5, 6, 3, 4, 5, 6}));
+  EXPECT_EQ(runAll<int64_t>(cat, {a, b}),
+            (std::vector<int64_t>{1, 3, 4, 2, 5, 6}));
+  om::OpDef cat0 = OpBuilder("concat").input(b).input(b).attr("axis", 0).output(
+      om::DT_INT64, {4, 2});
+  EXPECT_EQ(runAll<int64_t>(cat0, {b, b}),
+            (std::vector<int64_t>{3, 4, 5, 6, 3, 4, 5, 6}));
 
   auto x = tensor<float>({2, 6}, iota(12));
   auto parts = tensor<int64_t>({3}, {1, 0, 5});
-  om::OpDef split = OpBuilder("split").input(x).input(parts).attr("axis", 1)
+  om::OpDef split = OpBuilder("split")
+                        .input(x)
+                        .input(parts)
+                        .attr("axis", 1)
                         .output(om::DT_FLOAT, {2, 1})
                         .output(om::DT_FLOAT, {2, 0})
                         .output(om::DT_FLOAT, {2, 5});
   EXPECT_EQ(runAll<float>(split, {x, parts}, 0), (std::vector<float>{0, 6}));
   EXPECT_EQ(runAll<float>(split, {x, parts}, 2),
             (std::vector<float>{1, 2, 3, 4, 5, 7, 8, 9, 10, 11}));
-  om::OpDef equal = OpBuilder("split").input(x).output(om::DT_FLOAT, {1, 6})
+  om::OpDef equal = OpBuilder("split")
+                        .input(x)
+                        .output(om::DT_FLOAT, {1, 6})
                         .output(om::DT_FLOAT, {1, 6});
-  EXPECT_EQ(runAll<float>(equal, {x}, 1), (std::vector<float>{6, 7, 8, 9, 10, 11}));
+  EXPECT_EQ(runAll<float>(equal, {x}, 1),
+            (std::vector<float>{6, 7, 8, 9, 10, 11}));
 }
 
 TEST(DataMovementTest, ShapeConstantOfShapeRange) {
   auto x = tensor<float>({2, 3, 4, 5}, std::vector<float>(120, 0));
-  om::OpDef shape = OpBuilder("shape").input(x).attr("start", 1).attr("end", -1)
+  om::OpDef shape = OpBuilder("shape")
+                        .input(x)
+                        .attr("start", 1)
+                        .attr("end", -1)
                         .output(om::DT_INT64, {2});
   EXPECT_EQ(runAll<int64_t>(shape, {x}), (std::vector<int64_t>{3, 4}));
   om::OpDef all = OpBuilder("shape").input(x).output(om::DT_INT64, {4});
   EXPECT_EQ(runAll<int64_t>(all, {x}), (std::vector<int64_t>{2, 3, 4, 5}));
 
   auto dims = tensor<int64_t>({2}, {2, 3});
-  om::OpDef zeros = OpBuilder("constant_of_shape").input(dims).output(om::DT_FLOAT, {2, 3});
+  om::OpDef zeros =
+      OpBuilder("constant_of_shape").input(dims).output(om::DT_FLOAT, {2, 3});
   EXPECT_EQ(runAll<float>(zeros, {dims}), std::vector<float>(6, 0.0f));
-  om::OpDef sevens = OpBuilder("constant_of_shape").input(dims)
+  om::OpDef sevens = OpBuilder("constant_of_shape")
+                         .input(dims)
                          .attrTensor("value", tensor<int64_t>({1}, {7}))
                          .output(om::DT_INT64, {2, 3});
   EXPECT_EQ(runAll<int64_t>(sevens, {dims}), std::vector<int64_t>(6, 7));
 
-  auto fs = tensor<float>({}, {1}), fl = tensor<float>({}, {2}), fd = tensor<float>({}, {0.25f});
-  om::OpDef fr = OpBuilder("range").input(fs).input(fl).input(fd).output(om::DT_FLOAT, {4});
-  EXPECT_EQ(runAll<float>(fr, {fs, fl, fd}), (std::vector<float>{1, 1.25f, 1.5f, 1.75f}));
-  auto is = tensor<int32_t>({}, {10}), il = tensor<int32_t>({}, {6}), id = tensor<int32_t>({}, {-3});
-  om::OpDef ir = OpBuilder("range").input(is).input(il).input(id).output(om::DT_INT32, {2});
+  auto fs = tensor<float>({}, {1}), fl = tensor<float>({}, {2}),
+       fd = tensor<float>({}, {0.25f});
+  om::OpDef fr = OpBuilder("range").input(fs).input(fl).input(fd).output(
+      om::DT_FLOAT, {4});
+  EXPECT_EQ(runAll<float>(fr, {fs, fl, fd}),
+            (std::vector<float>{1, 1.25f, 1.5f, 1.75f}));
+  auto is = tensor<int32_t>({}, {10}), il = tensor<int32_t>({}, {6}),
+       id = tensor<int32_t>({}, {-3});
+  om::OpDef ir = OpBuilder("range").input(is).input(il).input(id).output(
+      om::DT_INT32, {2});
   EXPECT_EQ(runAll<int32_t>(ir, {is, il, id}), (std::vector<int32_t>{10, 7}));
 }

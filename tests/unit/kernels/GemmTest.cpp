@@ -1,4 +1,5 @@
-//===- GemmTest.cpp - gemm and matmul against direct loops -----------------===//
+//===- GemmTest.cpp - gemm and matmul against direct loops
+//-----------------===//
 
 #include "tests/unit/kernels/KernelTestUtil.h"
 
@@ -63,8 +64,8 @@ TEST(GemmKernel, MatchesDirectLoops) {
     }
     std::vector<float> a = random(count(aShape), seed++);
     std::vector<float> b = random(count(bShape), seed++);
-    std::vector<float> cv = hasC ? random(count(c.cShape), seed++)
-                                 : std::vector<float>{};
+    std::vector<float> cv =
+        hasC ? random(count(c.cShape), seed++) : std::vector<float>{};
     // C's unidirectional broadcast to [M, N].
     std::vector<int64_t> cs = c.cShape;
     if (hasC)
@@ -88,7 +89,8 @@ TEST(GemmKernel, MatchesDirectLoops) {
       ASSERT_TRUE(runOp(op, {a.data(), b.data(), hasC ? cv.data() : nullptr},
                         got.data(), blocks)
                       .isOk());
-      SCOPED_TRACE("m=" + std::to_string(c.m) + " blocks=" + std::to_string(blocks));
+      SCOPED_TRACE("m=" + std::to_string(c.m) +
+                   " blocks=" + std::to_string(blocks));
       expectNearAbs(got, want);
     }
   }
@@ -204,7 +206,8 @@ TEST(MatMulKernel, NumpySemantics) {
         for (int64_t j = 0; j < n; ++j) {
           double acc = 0;
           for (int64_t p = 0; p < k; ++p)
-            acc += double(a[aOff * m * k + i * k + p]) * b[bOff * k * n + p * n + j];
+            acc += double(a[aOff * m * k + i * k + p]) *
+                   b[bOff * k * n + p * n + j];
           want[(bi * m + i) * n + j] = static_cast<float>(acc);
         }
     }
@@ -231,18 +234,21 @@ TEST(FusedGemmKernel, GemmThenActivation) {
   (*op.mutable_attr())["activation"].set_s("clip");
   (*op.mutable_attr())["activation_params"].mutable_list()->add_f(-0.5f);
   (*op.mutable_attr())["activation_params"].mutable_list()->add_f(0.6f);
-  std::vector<float> a = random(m * k, 1), b = random(n * k, 2), c = random(n, 3);
+  std::vector<float> a = random(m * k, 1), b = random(n * k, 2),
+                     c = random(n, 3);
   std::vector<float> want(m * n);
   for (int64_t i = 0; i < m; ++i)
     for (int64_t j = 0; j < n; ++j) {
       double acc = c[j];
       for (int64_t p = 0; p < k; ++p)
         acc += double(a[i * k + p]) * b[j * k + p];
-      want[i * n + j] = std::min(0.6f, std::max(-0.5f, static_cast<float>(acc)));
+      want[i * n + j] =
+          std::min(0.6f, std::max(-0.5f, static_cast<float>(acc)));
     }
   for (uint32_t blocks : {1u, 3u, 7u}) {
     std::vector<float> got(m * n, 12345.0f);
-    ASSERT_TRUE(runOp(op, {a.data(), b.data(), c.data()}, got.data(), blocks).isOk());
+    ASSERT_TRUE(
+        runOp(op, {a.data(), b.data(), c.data()}, got.data(), blocks).isOk());
     expectNearAbs(got, want);
   }
 }
@@ -271,7 +277,8 @@ TEST(FusedMatMulKernel, BiasBroadcastAndRelu) {
     *op.add_input_desc() = desc(c.bias);
     *op.add_output_desc() = desc(c.y);
     (*op.mutable_attr())["activation"].set_s("relu");
-    std::vector<float> a = random(count(c.a), seed++), b = random(count(c.b), seed++),
+    std::vector<float> a = random(count(c.a), seed++),
+                       b = random(count(c.b), seed++),
                        bias = random(count(c.bias), seed++);
     // Reference: plain matmul through the kernel, then bias and relu by hand.
     om::OpDef plain = op;
@@ -295,7 +302,9 @@ TEST(FusedMatMulKernel, BiasBroadcastAndRelu) {
       SCOPED_TRACE("y rank " + std::to_string(c.y.size()) + " bias rank " +
                    std::to_string(c.bias.size()));
       std::vector<float> got(want.size(), 12345.0f);
-      ASSERT_TRUE(runOp(op, {a.data(), b.data(), bias.data()}, got.data(), blocks).isOk());
+      ASSERT_TRUE(
+          runOp(op, {a.data(), b.data(), bias.data()}, got.data(), blocks)
+              .isOk());
       expectNearAbs(got, want);
     }
   }

@@ -1,4 +1,5 @@
-//===- KernelTestUtil.h - tiny OpDefs and host tensors for kernel tests -*- C++ -*-===//
+//===- KernelTestUtil.h - tiny OpDefs and host tensors for kernel tests -*- C++
+//-*-===//
 //
 // Build an OpDef in a line (OpBuilder), hold a tensor's bytes with its
 // descriptor (HostTensor), and run a kernel over every block of a launch
@@ -9,8 +10,8 @@
 //                      .input(om::DT_FLOAT, {3})
 //                      .output(om::DT_FLOAT, {2, 3})
 //                      .op();
-//   auto out = runOp(op, {tensor<float>({2, 3}, {...}), tensor<float>({3}, {...})}, 3);
-//   EXPECT_EQ(out[0].values<float>(), (std::vector<float>{...}));
+//   auto out = runOp(op, {tensor<float>({2, 3}, {...}), tensor<float>({3},
+//   {...})}, 3); EXPECT_EQ(out[0].values<float>(), (std::vector<float>{...}));
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEFLOW_TESTS_UNIT_KERNELS_KERNELTESTUTIL_H
@@ -38,15 +39,24 @@ namespace geflow::kernels::test {
 inline const std::vector<uint32_t> kBlockDims = {1, 3, 7};
 
 template <class T> om::DataType dtypeFor() {
-  if constexpr (std::is_same_v<T, float>) return om::DT_FLOAT;
-  else if constexpr (std::is_same_v<T, double>) return om::DT_DOUBLE;
-  else if constexpr (std::is_same_v<T, int8_t>) return om::DT_INT8;
-  else if constexpr (std::is_same_v<T, uint8_t>) return om::DT_UINT8;
-  else if constexpr (std::is_same_v<T, int16_t>) return om::DT_INT16;
-  else if constexpr (std::is_same_v<T, int32_t>) return om::DT_INT32;
-  else if constexpr (std::is_same_v<T, int64_t>) return om::DT_INT64;
-  else if constexpr (std::is_same_v<T, bool>) return om::DT_BOOL;
-  else return om::DT_UNDEFINED;
+  if constexpr (std::is_same_v<T, float>)
+    return om::DT_FLOAT;
+  else if constexpr (std::is_same_v<T, double>)
+    return om::DT_DOUBLE;
+  else if constexpr (std::is_same_v<T, int8_t>)
+    return om::DT_INT8;
+  else if constexpr (std::is_same_v<T, uint8_t>)
+    return om::DT_UINT8;
+  else if constexpr (std::is_same_v<T, int16_t>)
+    return om::DT_INT16;
+  else if constexpr (std::is_same_v<T, int32_t>)
+    return om::DT_INT32;
+  else if constexpr (std::is_same_v<T, int64_t>)
+    return om::DT_INT64;
+  else if constexpr (std::is_same_v<T, bool>)
+    return om::DT_BOOL;
+  else
+    return om::DT_UNDEFINED;
 }
 
 inline om::TensorDescriptor makeDesc(om::DataType dtype,
@@ -69,14 +79,16 @@ struct HostTensor {
   template <class T> std::vector<T> values() const {
     std::vector<T> v(bytes.size() / sizeof(T));
     if (!v.empty())
-      std::memcpy(static_cast<void *>(v.data()), bytes.data(), v.size() * sizeof(T));
+      std::memcpy(static_cast<void *>(v.data()), bytes.data(),
+                  v.size() * sizeof(T));
     return v;
   }
   std::vector<int64_t> shape() const { return shapeOf(desc); }
 };
 
 template <class T>
-HostTensor tensor(const std::vector<int64_t> &shape, const std::vector<T> &values) {
+HostTensor tensor(const std::vector<int64_t> &shape,
+                  const std::vector<T> &values) {
   HostTensor t;
   t.desc = makeDesc(dtypeFor<T>(), shape);
   const auto *src = reinterpret_cast<const uint8_t *>(values.data());
@@ -182,7 +194,8 @@ inline om::OpDef withInputs(const om::OpDef &base,
 /// (and `status`, when given, receives it).
 inline std::vector<HostTensor> runOp(const om::OpDef &op,
                                      const std::vector<HostTensor> &inputs,
-                                     uint32_t blockDim, bool asConstants = false,
+                                     uint32_t blockDim,
+                                     bool asConstants = false,
                                      rt::Status *status = nullptr) {
   std::vector<HostTensor> outputs;
   KernelPlan plan;
@@ -192,8 +205,8 @@ inline std::vector<HostTensor> runOp(const om::OpDef &op,
   KernelSpec spec;
   spec.op = &op;
   for (const HostTensor &t : inputs)
-    spec.constantInputs.push_back(asConstants && !t.bytes.empty() ? t.bytes.data()
-                                                                  : nullptr);
+    spec.constantInputs.push_back(
+        asConstants && !t.bytes.empty() ? t.bytes.data() : nullptr);
   std::unique_ptr<Kernel> kernel;
   if (st.isOk())
     st = createKernel(spec, &kernel);
@@ -235,7 +248,8 @@ void expectNear(const std::vector<T> &actual, const std::vector<T> &expected,
                 double tol = 1e-5) {
   ASSERT_EQ(actual.size(), expected.size());
   for (size_t i = 0; i < actual.size(); ++i) {
-    double a = static_cast<double>(actual[i]), e = static_cast<double>(expected[i]);
+    double a = static_cast<double>(actual[i]),
+           e = static_cast<double>(expected[i]);
     double scale = std::max(1.0, std::abs(e));
     EXPECT_NEAR(a, e, tol * scale) << "at element " << i;
   }
@@ -314,9 +328,9 @@ inline void setInts(om::OpDef &op, const std::string &name,
 
 /// How runBuffers launches the blocks.
 struct BufferRun {
-  rt::Engine engine;           ///< the engine the plan must choose
-  bool threads = true;         ///< blocks on threads of their own, as on the device
-  int constantInput = -1;      ///< this input is handed over at creation too
+  rt::Engine engine;      ///< the engine the plan must choose
+  bool threads = true;    ///< blocks on threads of their own, as on the device
+  int constantInput = -1; ///< this input is handed over at creation too
 };
 
 /// Plans, creates and runs `op` as `blockDim` blocks over caller-owned

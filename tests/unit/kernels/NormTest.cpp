@@ -1,4 +1,5 @@
-//===- NormTest.cpp - normalisation kernels against direct loops -----------===//
+//===- NormTest.cpp - normalisation kernels against direct loops
+//-----------===//
 
 #include "tests/unit/kernels/KernelTestUtil.h"
 
@@ -17,7 +18,8 @@ rt::Status runOp(const om::OpDef &op, const std::vector<const float *> &in,
 }
 
 TEST(BatchNormKernel, MatchesFormula) {
-  for (Shape x : {Shape{2, 3, 4, 5}, Shape{4, 6}, Shape{1, 5, 7}, Shape{2, 3, 2, 3, 2}}) {
+  for (Shape x :
+       {Shape{2, 3, 4, 5}, Shape{4, 6}, Shape{1, 5, 7}, Shape{2, 3, 2, 3, 2}}) {
     int64_t c = x[1], plane = count(x) / (x[0] * c);
     std::vector<float> in = random(count(x), 1), scale = random(c, 2),
                        bias = random(c, 3), mean = random(c, 4),
@@ -39,13 +41,15 @@ TEST(BatchNormKernel, MatchesFormula) {
       std::vector<double> want(in.size());
       for (size_t i = 0; i < in.size(); ++i) {
         int64_t ch = (i / plane) % c;
-        want[i] = (in[i] - mean[ch]) / std::sqrt(double(var[ch]) + eps) * scale[ch] +
-                  bias[ch];
+        want[i] =
+            (in[i] - mean[ch]) / std::sqrt(double(var[ch]) + eps) * scale[ch] +
+            bias[ch];
       }
       for (uint32_t blocks : {1u, 3u, 7u}) {
         std::vector<float> got(in.size(), 12345.0f);
-        ASSERT_TRUE(runOp(op, {in.data(), scale.data(), bias.data(), mean.data(),
-                               var.data()},
+        ASSERT_TRUE(runOp(op,
+                          {in.data(), scale.data(), bias.data(), mean.data(),
+                           var.data()},
                           {got.data()}, blocks)
                         .isOk());
         expectNearAbs(got, want);
@@ -66,7 +70,8 @@ TEST(BatchNormKernel, RejectsTrainingAndBadParams) {
   KernelPlan plan;
   rt::Status st = planKernel(op, &plan);
   ASSERT_FALSE(st.isOk());
-  EXPECT_NE(st.message().find("node 'bn' (batch_normalization)"), std::string::npos);
+  EXPECT_NE(st.message().find("node 'bn' (batch_normalization)"),
+            std::string::npos);
   EXPECT_NE(st.message().find("training_mode"), std::string::npos);
 
   op.mutable_attr()->erase("training_mode");
@@ -79,8 +84,8 @@ TEST(BatchNormKernel, RejectsTrainingAndBadParams) {
 TEST(InstanceNormKernel, MatchesFormula) {
   for (Shape x : {Shape{2, 3, 4, 5}, Shape{1, 4, 9}, Shape{2, 2, 3, 2, 3}}) {
     int64_t c = x[1], plane = count(x) / (x[0] * c);
-    std::vector<float> in = random(count(x), 11, 2.0f, 5.0f), scale = random(c, 12),
-                       bias = random(c, 13);
+    std::vector<float> in = random(count(x), 11, 2.0f, 5.0f),
+                       scale = random(c, 12), bias = random(c, 13);
     om::OpDef op;
     op.set_name("in");
     op.set_type("instance_normalization");
@@ -99,15 +104,15 @@ TEST(InstanceNormKernel, MatchesFormula) {
         var += (in[p * plane + i] - mean) * (in[p * plane + i] - mean);
       var /= plane;
       for (int64_t i = 0; i < plane; ++i)
-        want[p * plane + i] = (in[p * plane + i] - mean) / std::sqrt(var + eps) *
-                                  scale[p % c] +
-                              bias[p % c];
+        want[p * plane + i] =
+            (in[p * plane + i] - mean) / std::sqrt(var + eps) * scale[p % c] +
+            bias[p % c];
     }
     for (uint32_t blocks : {1u, 3u, 7u}) {
       std::vector<float> got(in.size(), 12345.0f);
-      ASSERT_TRUE(
-          runOp(op, {in.data(), scale.data(), bias.data()}, {got.data()}, blocks)
-              .isOk());
+      ASSERT_TRUE(runOp(op, {in.data(), scale.data(), bias.data()},
+                        {got.data()}, blocks)
+                      .isOk());
       expectNearAbs(got, want);
     }
   }
@@ -139,7 +144,8 @@ TEST(LayerNormKernel, MatchesFormula) {
     bool hasBias = c.bias != Shape{-1};
     std::vector<float> in = random(count(c.x), seed++, -3.0f, 4.0f);
     std::vector<float> scale = random(count(c.scale), seed++);
-    std::vector<float> bias = hasBias ? random(count(c.bias), seed++) : std::vector<float>{};
+    std::vector<float> bias =
+        hasBias ? random(count(c.bias), seed++) : std::vector<float>{};
     om::OpDef op;
     op.set_name("ln");
     op.set_type("layer_normalization");
@@ -181,16 +187,18 @@ TEST(LayerNormKernel, MatchesFormula) {
       wantMean[r] = mean;
       wantInv[r] = inv;
       for (int64_t j = 0; j < cols; ++j)
-        want[r * cols + j] = (in[r * cols + j] - mean) * inv * at(scale, c.scale, j) +
-                             (hasBias ? at(bias, c.bias, j) : 0.0);
+        want[r * cols + j] =
+            (in[r * cols + j] - mean) * inv * at(scale, c.scale, j) +
+            (hasBias ? at(bias, c.bias, j) : 0.0);
     }
     for (uint32_t blocks : {1u, 3u, 7u}) {
       std::vector<float> got(in.size(), 12345.0f), gotMean(rows), gotInv(rows);
       std::vector<const float *> ins = {in.data(), scale.data()};
       if (hasBias)
         ins.push_back(bias.data());
-      ASSERT_TRUE(runOp(op, ins, {got.data(), gotMean.data(), gotInv.data()}, blocks)
-                      .isOk());
+      ASSERT_TRUE(
+          runOp(op, ins, {got.data(), gotMean.data(), gotInv.data()}, blocks)
+              .isOk());
       expectNearAbs(got, want);
       if (c.outputs > 1)
         expectNearAbs(gotMean, wantMean);
@@ -211,7 +219,8 @@ TEST(LayerNormKernel, RejectsBadAxisAndScale) {
   KernelPlan plan;
   rt::Status st = planKernel(op, &plan);
   ASSERT_FALSE(st.isOk());
-  EXPECT_NE(st.message().find("node 'ln' (layer_normalization)"), std::string::npos);
+  EXPECT_NE(st.message().find("node 'ln' (layer_normalization)"),
+            std::string::npos);
   EXPECT_NE(st.message().find("axis"), std::string::npos);
 
   (*op.mutable_attr())["axis"].set_i(-1);

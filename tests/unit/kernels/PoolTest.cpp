@@ -1,4 +1,5 @@
-//===- PoolTest.cpp - pooling kernels against direct loops -----------------===//
+//===- PoolTest.cpp - pooling kernels against direct loops
+//-----------------===//
 
 #include "tests/unit/kernels/KernelTestUtil.h"
 
@@ -29,7 +30,8 @@ struct PoolCase {
 /// The reference geometry in 3 dims with leading unit dims, from the spec.
 struct Geo {
   int64_t in[3] = {1, 1, 1}, out[3] = {1, 1, 1}, k[3] = {1, 1, 1},
-          s[3] = {1, 1, 1}, d[3] = {1, 1, 1}, pb[3] = {0, 0, 0}, pe[3] = {0, 0, 0};
+          s[3] = {1, 1, 1}, d[3] = {1, 1, 1}, pb[3] = {0, 0, 0},
+          pe[3] = {0, 0, 0};
 };
 
 Geo geometry(const PoolCase &c) {
@@ -44,7 +46,8 @@ Geo geometry(const PoolCase &c) {
     int64_t span = (g.k[j] - 1) * g.d[j] + 1;
     if (c.autoPad == "SAME_UPPER" || c.autoPad == "SAME_LOWER") {
       g.out[j] = (g.in[j] + g.s[j] - 1) / g.s[j];
-      int64_t total = std::max<int64_t>(0, (g.out[j] - 1) * g.s[j] + span - g.in[j]);
+      int64_t total =
+          std::max<int64_t>(0, (g.out[j] - 1) * g.s[j] + span - g.in[j]);
       g.pb[j] = c.autoPad == "SAME_UPPER" ? total / 2 : total - total / 2;
       g.pe[j] = total - g.pb[j];
     } else if (c.autoPad == "VALID") {
@@ -53,7 +56,8 @@ Geo geometry(const PoolCase &c) {
       g.pb[j] = c.pads.empty() ? 0 : c.pads[i];
       g.pe[j] = c.pads.empty() ? 0 : c.pads[i + r];
       int64_t room = g.in[j] + g.pb[j] + g.pe[j] - span;
-      g.out[j] = (c.ceilMode ? (room + g.s[j] - 1) / g.s[j] : room / g.s[j]) + 1;
+      g.out[j] =
+          (c.ceilMode ? (room + g.s[j] - 1) / g.s[j] : room / g.s[j]) + 1;
     }
   }
   return g;
@@ -114,20 +118,23 @@ void reference(const PoolCase &c, const Geo &g, bool isMax,
                                 o2 * g.s[2] - g.pb[2] + k2 * g.d[2]};
                 bool inPadded = true, inInput = true;
                 for (int d = 0; d < 3; ++d) {
-                  inPadded = inPadded && i[d] >= -g.pb[d] && i[d] < g.in[d] + g.pe[d];
+                  inPadded =
+                      inPadded && i[d] >= -g.pb[d] && i[d] < g.in[d] + g.pe[d];
                   inInput = inInput && i[d] >= 0 && i[d] < g.in[d];
                 }
                 padded += inPadded;
                 if (!inInput)
                   continue;
                 ++valid;
-                float v = x[p * inSz + (i[0] * g.in[1] + i[1]) * g.in[2] + i[2]];
+                float v =
+                    x[p * inSz + (i[0] * g.in[1] + i[1]) * g.in[2] + i[2]];
                 sum += v;
                 if (bestIdx < 0 || v > best) {
                   best = v;
-                  bestIdx = c.storageOrder
-                                ? i[0] + i[1] * g.in[0] + i[2] * g.in[0] * g.in[1]
-                                : (i[0] * g.in[1] + i[1]) * g.in[2] + i[2];
+                  bestIdx =
+                      c.storageOrder
+                          ? i[0] + i[1] * g.in[0] + i[2] * g.in[0] * g.in[1]
+                          : (i[0] * g.in[1] + i[1]) * g.in[2] + i[2];
                   bestIdx += p * inSz;
                 }
               }
@@ -135,7 +142,8 @@ void reference(const PoolCase &c, const Geo &g, bool isMax,
             y->push_back(best);
             idx->push_back(bestIdx);
           } else {
-            y->push_back(static_cast<float>(sum / (c.countIncludePad ? padded : valid)));
+            y->push_back(
+                static_cast<float>(sum / (c.countIncludePad ? padded : valid)));
           }
         }
 }
@@ -166,7 +174,8 @@ TEST(AveragePoolKernel, MatchesDirectLoops) {
     std::vector<float> want;
     reference(c, g, false, x, &want, nullptr);
     for (uint32_t blocks : {1u, 3u, 7u}) {
-      SCOPED_TRACE("case " + std::to_string(index) + " blocks " + std::to_string(blocks));
+      SCOPED_TRACE("case " + std::to_string(index) + " blocks " +
+                   std::to_string(blocks));
       std::vector<float> got(want.size(), 12345.0f);
       rt::Status st = runOp(op, x.data(), {got.data()}, blocks);
       ASSERT_TRUE(st.isOk()) << st.toString();
@@ -185,7 +194,15 @@ TEST(MaxPoolKernel, MatchesDirectLoopsWithIndices) {
       {{1, 2, 9, 9}, {3, 3}, {2, 2}, {1, 0, 1, 0}, {2, 1}, "", 1},
       {{1, 1, 4, 4}, {3, 3}, {2, 2}, {}, {}, "", 1},
       {{2, 2, 5, 4}, {2, 3}, {2, 1}, {1, 1, 0, 1}, {}, "", 0, 0, 1},
-      {{1, 2, 4, 5, 3}, {2, 2, 2}, {1, 2, 1}, {0, 1, 0, 1, 0, 1}, {}, "", 0, 0, 1},
+      {{1, 2, 4, 5, 3},
+       {2, 2, 2},
+       {1, 2, 1},
+       {0, 1, 0, 1, 0, 1},
+       {},
+       "",
+       0,
+       0,
+       1},
       {{1, 2, 4, 5, 3}, {3, 2, 2}, {2, 1, 1}, {}, {1, 2, 1}, "", 1},
       {{2, 3, 11}, {3}, {2}, {1, 1}, {2}, ""},
       {{1, 2, 5, 5}, {3, 3}, {2, 2}, {}, {}, "SAME_UPPER"},
@@ -203,7 +220,8 @@ TEST(MaxPoolKernel, MatchesDirectLoopsWithIndices) {
     std::vector<int64_t> wantIdx;
     reference(c, g, true, x, &want, &wantIdx);
     for (uint32_t blocks : {1u, 3u, 7u}) {
-      SCOPED_TRACE("case " + std::to_string(index) + " blocks " + std::to_string(blocks));
+      SCOPED_TRACE("case " + std::to_string(index) + " blocks " +
+                   std::to_string(blocks));
       std::vector<float> got(want.size(), 12345.0f);
       std::vector<int64_t> gotIdx(want.size(), -7);
       rt::Status st = runOp(op, x.data(), {got.data(), gotIdx.data()}, blocks);
@@ -228,7 +246,8 @@ template <typename T> void checkMaxPoolOfType(om::DataType dtype) {
   std::vector<T> x(count(c.x));
   std::vector<float> xf(x.size());
   for (size_t i = 0; i < x.size(); ++i) {
-    x[i] = static_cast<T>(static_cast<int>(gen() % 200) - (std::is_signed_v<T> ? 100 : 0));
+    x[i] = static_cast<T>(static_cast<int>(gen() % 200) -
+                          (std::is_signed_v<T> ? 100 : 0));
     xf[i] = static_cast<float>(x[i]);
   }
   std::vector<float> want;
@@ -288,7 +307,8 @@ TEST(GlobalPoolKernels, AverageAndMax) {
             sum += in[p * sz + i];
             mx = std::max(mx, in[p * sz + i]);
           }
-          float want = type == "global_max_pool" ? mx : static_cast<float>(sum / sz);
+          float want =
+              type == "global_max_pool" ? mx : static_cast<float>(sum / sz);
           ASSERT_NEAR(got[p], want, 1e-5) << type << " plane " << p;
         }
       }
@@ -304,7 +324,8 @@ TEST(MaxPoolKernel, PlanSplitsOverPlanes) {
   EXPECT_EQ(plan.engine, rt::Engine::kAiv);
   EXPECT_GE(plan.maxBlocks, 32u);
   EXPECT_DOUBLE_EQ(plan.cost.flops, 64.0 * 56 * 56 * 9);
-  EXPECT_DOUBLE_EQ(plan.cost.bytes, 4.0 * 64 * (112 * 112 + 56 * 56) + 8.0 * 64 * 56 * 56);
+  EXPECT_DOUBLE_EQ(plan.cost.bytes,
+                   4.0 * 64 * (112 * 112 + 56 * 56) + 8.0 * 64 * 56 * 56);
 }
 
 TEST(PoolKernels, Errors) {
@@ -314,7 +335,8 @@ TEST(PoolKernels, Errors) {
   KernelPlan plan;
   rt::Status st = planKernel(op, &plan);
   ASSERT_FALSE(st.isOk());
-  EXPECT_NE(st.message().find("node 'pool0' (average_pool)"), std::string::npos);
+  EXPECT_NE(st.message().find("node 'pool0' (average_pool)"),
+            std::string::npos);
   EXPECT_NE(st.message().find("kernel_shape"), std::string::npos);
 
   op = makeOp("max_pool", c, {1, 2, 3, 3});

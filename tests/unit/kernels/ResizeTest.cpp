@@ -1,4 +1,5 @@
-//===- ResizeTest.cpp - nearest and linear resize, ONNX examples ------------===//
+//===- ResizeTest.cpp - nearest and linear resize, ONNX examples
+//------------===//
 
 #include "tests/unit/kernels/KernelTestUtil.h"
 
@@ -17,9 +18,10 @@ std::vector<float> iota(int n, float start = 1) {
 
 /// Resize of x by `scales` (sizes = nullopt) or to `sizes`; every block
 /// count, scales/sizes at run time and as constants, must agree.
-std::vector<float> resize(const HostTensor &x, const std::vector<int64_t> &outShape,
-                          const std::vector<float> &scales,
-                          std::vector<std::pair<std::string, std::string>> attrs) {
+std::vector<float>
+resize(const HostTensor &x, const std::vector<int64_t> &outShape,
+       const std::vector<float> &scales,
+       std::vector<std::pair<std::string, std::string>> attrs) {
   OpBuilder b("resize");
   b.input(x).absentInput();
   std::vector<HostTensor> in = {x, HostTensor()};
@@ -28,7 +30,8 @@ std::vector<float> resize(const HostTensor &x, const std::vector<int64_t> &outSh
     b.input(s);
     in.push_back(s);
   } else {
-    auto sz = tensor<int64_t>({static_cast<int64_t>(outShape.size())}, outShape);
+    auto sz =
+        tensor<int64_t>({static_cast<int64_t>(outShape.size())}, outShape);
     b.absentInput().input(sz);
     in.push_back(HostTensor());
     in.push_back(sz);
@@ -90,21 +93,23 @@ TEST(ResizeTest, NearestSizesWithRoundingModes) {
                          {{"nearest_mode", "round_prefer_ceil"},
                           {"coordinate_transformation_mode", "asymmetric"}});
   EXPECT_EQ(firstRow(ceilAsym), (std::vector<float>{1, 2, 2, 3, 3, 4, 4, 4}));
-  EXPECT_EQ(resize(x4, {1, 1, 3, 2}, {},
-                   {{"coordinate_transformation_mode", "tf_half_pixel_for_nn"}}),
-            (std::vector<float>{6, 8, 10, 12, 14, 16}));
+  EXPECT_EQ(
+      resize(x4, {1, 1, 3, 2}, {},
+             {{"coordinate_transformation_mode", "tf_half_pixel_for_nn"}}),
+      (std::vector<float>{6, 8, 10, 12, 14, 16}));
 }
 
 TEST(ResizeTest, LinearHalfPixelAlignCornersPytorch) {
   auto x = tensor<float>({1, 1, 2, 2}, {1, 2, 3, 4});
   expectNear(resize(x, {1, 1, 4, 4}, {1, 1, 2, 2}, {{"mode", "linear"}}),
-             {1, 1.25f, 1.75f, 2, 1.5f, 1.75f, 2.25f, 2.5f,
-              2.5f, 2.75f, 3.25f, 3.5f, 3, 3.25f, 3.75f, 4});
+             {1, 1.25f, 1.75f, 2, 1.5f, 1.75f, 2.25f, 2.5f, 2.5f, 2.75f, 3.25f,
+              3.5f, 3, 3.25f, 3.75f, 4});
   const float t = 1.0f / 3;
   expectNear(resize(x, {1, 1, 4, 4}, {1, 1, 2, 2},
-                    {{"mode", "linear"}, {"coordinate_transformation_mode", "align_corners"}}),
-             {1, 1 + t, 1 + 2 * t, 2, 1 + 2 * t, 2, 2 + t, 2 + 2 * t,
-              2 + t, 2 + 2 * t, 3, 3 + t, 3, 3 + t, 3 + 2 * t, 4});
+                    {{"mode", "linear"},
+                     {"coordinate_transformation_mode", "align_corners"}}),
+             {1, 1 + t, 1 + 2 * t, 2, 1 + 2 * t, 2, 2 + t, 2 + 2 * t, 2 + t,
+              2 + 2 * t, 3, 3 + t, 3, 3 + t, 3 + 2 * t, 4});
   auto y = tensor<float>({1, 1, 2, 4}, iota(8));
   expectNear(resize(y, {1, 1, 1, 2}, {1, 1, 0.6f, 0.6f}, {{"mode", "linear"}}),
              {2.6666665f, 4.3333331f});
@@ -122,9 +127,11 @@ TEST(ResizeTest, LinearLargeMatchesSeparableReference) {
   for (size_t i = 0; i < data.size(); ++i)
     data[i] = static_cast<float>((i * 37) % 101);
   auto x = tensor<float>({N, C, H, W}, data);
-  auto coord = [](int64_t j, int64_t in, int64_t out, int64_t *i0, int64_t *i1, double *w) {
+  auto coord = [](int64_t j, int64_t in, int64_t out, int64_t *i0, int64_t *i1,
+                  double *w) {
     double s = static_cast<double>(out) / in;
-    double v = std::clamp((j + 0.5) / s - 0.5, 0.0, static_cast<double>(in - 1));
+    double v =
+        std::clamp((j + 0.5) / s - 0.5, 0.0, static_cast<double>(in - 1));
     *i0 = static_cast<int64_t>(std::floor(v));
     *i1 = std::min(*i0 + 1, in - 1);
     *w = v - *i0;
@@ -137,12 +144,15 @@ TEST(ResizeTest, LinearLargeMatchesSeparableReference) {
         double wh, ww;
         coord(oh, H, OH, &h0, &h1, &wh);
         coord(ow, W, OW, &w0, &w1, &ww);
-        auto at = [&](int64_t h, int64_t w) { return data[(nc * H + h) * W + w]; };
+        auto at = [&](int64_t h, int64_t w) {
+          return data[(nc * H + h) * W + w];
+        };
         double v = (1 - wh) * ((1 - ww) * at(h0, w0) + ww * at(h0, w1)) +
                    wh * ((1 - ww) * at(h1, w0) + ww * at(h1, w1));
         expected.push_back(static_cast<float>(v));
       }
-  expectNear(resize(x, {N, C, OH, OW}, {}, {{"mode", "linear"}}), expected, 1e-5);
+  expectNear(resize(x, {N, C, OH, OW}, {}, {{"mode", "linear"}}), expected,
+             1e-5);
 }
 
 TEST(ResizeTest, CubicOnnxExample) {
@@ -151,25 +161,33 @@ TEST(ResizeTest, CubicOnnxExample) {
   ASSERT_EQ(out.size(), 64u);
   // test_resize_upsample_scales_cubic's first row.
   expectNear(std::vector<float>(out.begin(), out.begin() + 8),
-             {0.47265625f, 0.76953125f, 1.24609375f, 1.875f, 2.28125f, 2.91015625f,
-              3.38671875f, 3.68359375f});
+             {0.47265625f, 0.76953125f, 1.24609375f, 1.875f, 2.28125f,
+              2.91015625f, 3.38671875f, 3.68359375f});
 }
 
 TEST(ResizeTest, NearestMovesAnyDtypeAndRejectsUnknownModes) {
   auto x = tensor<uint8_t>({1, 2}, {7, 9});
   auto sizes = tensor<int64_t>({2}, {2, 4});
-  om::OpDef op = OpBuilder("resize").input(x).absentInput().absentInput().input(sizes)
+  om::OpDef op = OpBuilder("resize")
+                     .input(x)
+                     .absentInput()
+                     .absentInput()
+                     .input(sizes)
                      .attr("coordinate_transformation_mode", "asymmetric")
                      .output(om::DT_UINT8, {2, 4});
   for (uint32_t blocks : kBlockDims)
-    EXPECT_EQ(runOp(op, {x, HostTensor(), HostTensor(), sizes}, blocks)[0].values<uint8_t>(),
+    EXPECT_EQ(runOp(op, {x, HostTensor(), HostTensor(), sizes}, blocks)[0]
+                  .values<uint8_t>(),
               (std::vector<uint8_t>{7, 7, 9, 9, 7, 7, 9, 9}));
 
-  om::OpDef bad = OpBuilder("resize", "r").input(om::DT_FLOAT, {1, 4})
-                      .attr("mode", "area").output(om::DT_FLOAT, {1, 8});
+  om::OpDef bad = OpBuilder("resize", "r")
+                      .input(om::DT_FLOAT, {1, 4})
+                      .attr("mode", "area")
+                      .output(om::DT_FLOAT, {1, 8});
   KernelPlan plan;
   rt::Status st = planKernel(bad, &plan);
   ASSERT_FALSE(st.isOk());
-  EXPECT_NE(st.message().find("node 'r' (resize): mode 'area'"), std::string::npos)
+  EXPECT_NE(st.message().find("node 'r' (resize): mode 'area'"),
+            std::string::npos)
       << st.message();
 }

@@ -148,7 +148,8 @@ TEST(GraphDump, FilesAreNumberedInTheOrderWritten) {
             "ge_proto_00001_build.txt");
   auto text = llvm::MemoryBuffer::getFile((*dumper)->written()[1]);
   ASSERT_TRUE(bool(text));
-  EXPECT_EQ((*text)->getBuffer(), "# geflow graph 'g' after build\nname: \"g\"\n");
+  EXPECT_EQ((*text)->getBuffer(),
+            "# geflow graph 'g' after build\nname: \"g\"\n");
   llvm::sys::fs::remove_directories(dir);
 }
 

@@ -74,8 +74,7 @@ TEST(Pipeline, WrittenModelLoadsBack) {
   ASSERT_TRUE(loaded);
   EXPECT_EQ(loaded->graph().op_size(),
             result->model.modelDef.graph(0).op_size());
-  EXPECT_EQ(loaded->taskDef().task_size(),
-            result->model.taskDef.task_size());
+  EXPECT_EQ(loaded->taskDef().task_size(), result->model.taskDef.task_size());
   EXPECT_EQ(loaded->memoryPlan().workspace_size(),
             result->stats.workspaceBytes);
   EXPECT_EQ(loaded->weightsSize(), result->stats.weightsBytes);

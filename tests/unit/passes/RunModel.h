@@ -1,4 +1,5 @@
-//===- RunModel.h - run an emitted model on a fresh simulated device -*- C++ -*-===//
+//===- RunModel.h - run an emitted model on a fresh simulated device -*- C++
+//-*-===//
 #ifndef GEFLOW_TESTS_UNIT_PASSES_RUNMODEL_H
 #define GEFLOW_TESTS_UNIT_PASSES_RUNMODEL_H
 

@@ -5,10 +5,10 @@
 
 #include <atomic>
 #include <chrono>
-#include <pthread.h>
-#include <thread>
 #include <cstring>
+#include <pthread.h>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -111,9 +111,9 @@ TEST(AclRt, WaitOnAnUnrecordedEventIsADeadlockWithinASecond) {
   ASSERT_EQ(aclrtStreamWaitEvent(s, never), ACL_SUCCESS);
   auto t0 = std::chrono::steady_clock::now();
   aclError err = aclrtSynchronizeStream(s);
-  double secs = std::chrono::duration<double>(
-                    std::chrono::steady_clock::now() - t0)
-                    .count();
+  double secs =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
+          .count();
   EXPECT_EQ(err, GEFLOW_ERROR_RT_DEADLOCK);
   EXPECT_LT(secs, 1.0);
   EXPECT_STREQ(geflowrtGetErrorName(err), "GEFLOW_ERROR_RT_DEADLOCK");
@@ -161,9 +161,9 @@ TEST(AclRt, SmallPresetIsSelectableByName) {
 extern "C" int geflowCApiHeaderIsC(void);
 
 TEST(AclRt, HeaderCompilesAsC) {
-  EXPECT_EQ(geflowCApiHeaderIsC(),
-            GEFLOW_ENGINE_MIX + ACL_MEMCPY_DEVICE_TO_DEVICE +
-                ACL_EVENT_RECORDED_STATUS_COMPLETE);
+  EXPECT_EQ(geflowCApiHeaderIsC(), GEFLOW_ENGINE_MIX +
+                                       ACL_MEMCPY_DEVICE_TO_DEVICE +
+                                       ACL_EVENT_RECORDED_STATUS_COMPLETE);
 }
 
 TEST(AclRt, CallbacksRunOnTheThreadThatProcessesReports) {

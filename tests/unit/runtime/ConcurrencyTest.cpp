@@ -24,7 +24,8 @@ TEST(Concurrency, ThreadsLaunchAndSynchronizeTheirOwnStreams) {
       results[t] = dev->mallocAsync(1 << 12, s, &buf);
       for (int k = 0; k < kKernels && results[t].isOk(); ++k)
         results[t] = dev->launchKernel(
-            s, kernel("k", Engine::kAiv, 1, 1, [&order, t, k](uint32_t, uint32_t) {
+            s,
+            kernel("k", Engine::kAiv, 1, 1, [&order, t, k](uint32_t, uint32_t) {
               order[t].push_back(k); // one stream: never concurrent with itself
               return Status::ok();
             }));

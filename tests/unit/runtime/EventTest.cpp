@@ -14,18 +14,18 @@ TEST(Event, WaitOrdersAcrossStreamsAndSeesResults) {
   Event *e;
   ASSERT_OK(createTwoStreamsAndEvent(*dev, &prod, &cons, &e));
   int value = 0, seen = -1;
-  ASSERT_OK(dev->launchKernel(prod, kernel("produce", Engine::kAic, 1, 100,
-                                           [&](uint32_t, uint32_t) {
-                                             value = 42;
-                                             return Status::ok();
-                                           })));
+  ASSERT_OK(dev->launchKernel(
+      prod, kernel("produce", Engine::kAic, 1, 100, [&](uint32_t, uint32_t) {
+        value = 42;
+        return Status::ok();
+      })));
   ASSERT_OK(dev->recordEvent(e, prod));
   ASSERT_OK(dev->streamWaitEvent(cons, e));
-  ASSERT_OK(dev->launchKernel(cons, kernel("consume", Engine::kAiv, 1, 10,
-                                           [&](uint32_t, uint32_t) {
-                                             seen = value;
-                                             return Status::ok();
-                                           })));
+  ASSERT_OK(dev->launchKernel(
+      cons, kernel("consume", Engine::kAiv, 1, 10, [&](uint32_t, uint32_t) {
+        seen = value;
+        return Status::ok();
+      })));
   ASSERT_OK(dev->synchronizeStream(cons));
   EXPECT_EQ(seen, 42);
   EXPECT_DOUBLE_EQ(us(recordOf(*dev, "consume").startNs), 100.0);
@@ -38,10 +38,10 @@ TEST(Event, WaitBindsToTheLatestRecordBeforeIt) {
   Event *e;
   ASSERT_OK(createTwoStreamsAndEvent(*dev, &a, &b, &e));
   ASSERT_OK(dev->launchKernel(a, kernel("a1", Engine::kAic, 1, 100)));
-  ASSERT_OK(dev->recordEvent(e, a));        // record #1, done at 100 us
-  ASSERT_OK(dev->streamWaitEvent(b, e));    // binds to #1
+  ASSERT_OK(dev->recordEvent(e, a));     // record #1, done at 100 us
+  ASSERT_OK(dev->streamWaitEvent(b, e)); // binds to #1
   ASSERT_OK(dev->launchKernel(a, kernel("a2", Engine::kAic, 1, 100)));
-  ASSERT_OK(dev->recordEvent(e, a));        // record #2, done at 200 us
+  ASSERT_OK(dev->recordEvent(e, a)); // record #2, done at 200 us
   ASSERT_OK(dev->launchKernel(b, kernel("b", Engine::kAiv, 1, 10)));
   ASSERT_OK(dev->synchronizeDevice());
   EXPECT_DOUBLE_EQ(us(recordOf(*dev, "b").startNs), 100.0);
@@ -107,11 +107,11 @@ TEST(Callback, HoldsItsStreamUntilItReturns) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
     called.store(true);
   }));
-  ASSERT_OK(dev->launchKernel(nullptr, kernel("after", Engine::kAic, 1, 10,
-                                              [&](uint32_t, uint32_t) {
-                                                seenByNext = called.load();
-                                                return Status::ok();
-                                              })));
+  ASSERT_OK(dev->launchKernel(
+      nullptr, kernel("after", Engine::kAic, 1, 10, [&](uint32_t, uint32_t) {
+        seenByNext = called.load();
+        return Status::ok();
+      })));
   ASSERT_OK(dev->synchronizeStream(nullptr));
   EXPECT_TRUE(seenByNext);
   EXPECT_DOUBLE_EQ(us(recordOf(*dev, "after").startNs), 10.0);

@@ -85,8 +85,9 @@ TEST(Deadlock, CycleOfWaitsNamesBothStreamsAndEvents) {
                               "on stream 1"),
             std::string::npos)
       << st.message();
-  EXPECT_NE(st.message().find("cycle of waits: stream 1 -> stream 2 -> stream 1"),
-            std::string::npos)
+  EXPECT_NE(
+      st.message().find("cycle of waits: stream 1 -> stream 2 -> stream 1"),
+      std::string::npos)
       << st.message();
 }
 
@@ -101,17 +102,17 @@ TEST(Failure, FailingKernelMarksOnlyItsStream) {
         return b == 1 ? makeStatus(StatusCode::kInternal, "bad input")
                       : Status::ok();
       })));
-  ASSERT_OK(dev->launchKernel(bad, kernel("relu1", Engine::kAiv, 1, 10,
-                                          [&](uint32_t, uint32_t) {
-                                            ++laterRuns;
-                                            return Status::ok();
-                                          })));
+  ASSERT_OK(dev->launchKernel(
+      bad, kernel("relu1", Engine::kAiv, 1, 10, [&](uint32_t, uint32_t) {
+        ++laterRuns;
+        return Status::ok();
+      })));
   for (int i = 0; i < 3; ++i)
-    ASSERT_OK(dev->launchKernel(good, kernel("g", Engine::kAiv, 1, 10,
-                                             [&](uint32_t, uint32_t) {
-                                               ++goodRuns;
-                                               return Status::ok();
-                                             })));
+    ASSERT_OK(dev->launchKernel(
+        good, kernel("g", Engine::kAiv, 1, 10, [&](uint32_t, uint32_t) {
+          ++goodRuns;
+          return Status::ok();
+        })));
   ASSERT_OK(dev->synchronizeStream(good));
   EXPECT_EQ(goodRuns.load(), 3);
   Status st = dev->synchronizeStream(bad);
@@ -121,22 +122,22 @@ TEST(Failure, FailingKernelMarksOnlyItsStream) {
   EXPECT_EQ(laterRuns.load(), 0); // the failed stream skips its later work
   // Reported once; the stream then works again.
   ASSERT_OK(dev->synchronizeStream(bad));
-  ASSERT_OK(dev->launchKernel(bad, kernel("relu2", Engine::kAiv, 1, 10,
-                                          [&](uint32_t, uint32_t) {
-                                            ++laterRuns;
-                                            return Status::ok();
-                                          })));
+  ASSERT_OK(dev->launchKernel(
+      bad, kernel("relu2", Engine::kAiv, 1, 10, [&](uint32_t, uint32_t) {
+        ++laterRuns;
+        return Status::ok();
+      })));
   ASSERT_OK(dev->synchronizeStream(bad));
   EXPECT_EQ(laterRuns.load(), 1);
 }
 
 TEST(Failure, ExceptionInAKernelBecomesAStatus) {
   auto dev = makeDevice();
-  ASSERT_OK(dev->launchKernel(
-      nullptr, kernel("throws", Engine::kAiv, 1, 1,
-                      [](uint32_t, uint32_t) -> Status {
-                        throw std::runtime_error("boom");
-                      })));
+  ASSERT_OK(dev->launchKernel(nullptr, kernel("throws", Engine::kAiv, 1, 1,
+                                              [](uint32_t, uint32_t) -> Status {
+                                                throw std::runtime_error(
+                                                    "boom");
+                                              })));
   Status st = dev->synchronizeDevice();
   EXPECT_EQ(st.code(), StatusCode::kKernelFailed);
   EXPECT_NE(st.message().find("threw an exception: boom"), std::string::npos);

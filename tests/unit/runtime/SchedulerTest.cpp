@@ -11,13 +11,13 @@ TEST(Scheduler, FifoOrderWithinAStream) {
   std::vector<int> order;
   std::mutex mu;
   for (int i = 0; i < 5; ++i)
-    ASSERT_OK(dev->launchKernel(
-        nullptr, kernel("k" + std::to_string(i), Engine::kAiv, 1, 10,
-                        [&, i](uint32_t, uint32_t) {
-                          std::lock_guard<std::mutex> lock(mu);
-                          order.push_back(i);
-                          return Status::ok();
-                        })));
+    ASSERT_OK(dev->launchKernel(nullptr,
+                                kernel("k" + std::to_string(i), Engine::kAiv, 1,
+                                       10, [&, i](uint32_t, uint32_t) {
+                                         std::lock_guard<std::mutex> lock(mu);
+                                         order.push_back(i);
+                                         return Status::ok();
+                                       })));
   ASSERT_OK(dev->synchronizeStream(nullptr));
   EXPECT_EQ(order, (std::vector<int>{0, 1, 2, 3, 4}));
   std::vector<TaskRecord> recs = dev->traceRecords();
@@ -103,7 +103,7 @@ TEST(Scheduler, EachWaveTakesTheCoresFreeWhenItStarts) {
   TaskRecord wide = recordOf(*dev, "wide");
   EXPECT_DOUBLE_EQ(us(wide.startNs), 0.0);
   EXPECT_DOUBLE_EQ(us(wide.endNs), 200.0);
-  EXPECT_EQ(wide.coresGranted, 4u); // the widest wave
+  EXPECT_EQ(wide.coresGranted, 4u);             // the widest wave
   EXPECT_DOUBLE_EQ(us(wide.coreTimeNs), 600.0); // 2 x 100 + 4 x 100
 }
 
@@ -212,8 +212,8 @@ TEST(Scheduler, VectorCoreLimitCapsAivAndMix) {
 TEST(Scheduler, SynchronizeFromHostWorkIsRefused) {
   auto dev = makeDevice();
   Status inner;
-  ASSERT_OK(dev->launchCallback(nullptr,
-                                [&] { inner = dev->synchronizeDevice(); }));
+  ASSERT_OK(
+      dev->launchCallback(nullptr, [&] { inner = dev->synchronizeDevice(); }));
   ASSERT_OK(dev->synchronizeStream(nullptr));
   EXPECT_EQ(inner.code(), StatusCode::kFailedPrecondition);
   EXPECT_NE(inner.message().find("called from a kernel function or callback"),

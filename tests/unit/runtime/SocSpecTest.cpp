@@ -1,6 +1,6 @@
 //===- SocSpecTest.cpp - Presets, INI errors and the cost model -----------===//
-#include "runtime/soc/CostModel.h"
 #include "runtime/soc/SocSpec.h"
+#include "runtime/soc/CostModel.h"
 
 #include <gtest/gtest.h>
 
@@ -73,14 +73,16 @@ TEST(SocSpec, ParsesValidTextAndKeepsExtraSocInfo) {
 TEST(SocSpec, MissingKeyIsNamed) {
   Status st = parse(replace(kValid, "cube_core_cnt=2\n", ""));
   EXPECT_EQ(st.code(), StatusCode::kInvalidSpec);
-  EXPECT_EQ(st.message(), "soc spec 'mini.ini': [SoCInfo] cube_core_cnt is missing");
+  EXPECT_EQ(st.message(),
+            "soc spec 'mini.ini': [SoCInfo] cube_core_cnt is missing");
 }
 
 TEST(SocSpec, NonNumberIsNamedWithItsLine) {
   Status st = parse(replace(kValid, "clock_mhz=1000", "clock_mhz=fast"));
   EXPECT_EQ(st.code(), StatusCode::kInvalidSpec);
-  EXPECT_NE(st.message().find("[Sim] clock_mhz = 'fast' (line 10) is not a number"),
-            std::string::npos)
+  EXPECT_NE(
+      st.message().find("[Sim] clock_mhz = 'fast' (line 10) is not a number"),
+      std::string::npos)
       << st.message();
 }
 
@@ -93,7 +95,8 @@ TEST(SocSpec, InconsistentCoreCountsAreNamed) {
 }
 
 TEST(SocSpec, UnknownSimKeyIsATypo) {
-  Status st = parse(replace(kValid, "clock_mhz=1000", "clock_mhz=1000\nclok=3"));
+  Status st =
+      parse(replace(kValid, "clock_mhz=1000", "clock_mhz=1000\nclok=3"));
   EXPECT_EQ(st.code(), StatusCode::kInvalidSpec);
   EXPECT_NE(st.message().find("[Sim] clok"), std::string::npos) << st.message();
 }

@@ -1,4 +1,5 @@
-//===- TimeLimitsTest.cpp - costs and block_dims at the edge of the model --===//
+//===- TimeLimitsTest.cpp - costs and block_dims at the edge of the model
+//--===//
 //
 // Found by tests/fuzz (geflow-fuzz-runtime): a finite but huge cost priced a
 // kernel past int64 nanoseconds (signed overflow in the scheduler), and a
@@ -40,7 +41,8 @@ TEST(TimeLimits, BlockDimBeyondTheLimitIsRejected) {
   KernelLaunch wide = kernel("wide", Engine::kAic, kMaxBlockDim + 1, 10);
   Status st = dev->launchKernel(nullptr, wide);
   EXPECT_EQ(st.code(), StatusCode::kInvalidArgument);
-  EXPECT_EQ(st.message(), "launch kernel 'wide': block_dim 65536 exceeds 65535");
+  EXPECT_EQ(st.message(),
+            "launch kernel 'wide': block_dim 65536 exceeds 65535");
   ASSERT_OK(dev->launchKernel(
       nullptr, kernel("widest", Engine::kAic, kMaxBlockDim, 10)));
   ASSERT_OK(dev->synchronizeStream(nullptr));

@@ -27,15 +27,15 @@ std::vector<TaskRecord> runProgram() {
   std::atomic<int> sink{0}; // blocks of one kernel run concurrently
   for (int batch = 0; batch < 4; ++batch) {
     std::string b = std::to_string(batch);
-    EXPECT_TRUE(dev->launchKernel(s[0], kernel("pre" + b, Engine::kAiv, 6, 7))
-                    .isOk());
+    EXPECT_TRUE(
+        dev->launchKernel(s[0], kernel("pre" + b, Engine::kAiv, 6, 7)).isOk());
     EXPECT_TRUE(dev->recordEvent(ev[batch], s[0]).isOk());
     EXPECT_TRUE(dev->streamWaitEvent(s[1], ev[batch]).isOk());
-    KernelLaunch inf = kernel("inf" + b, Engine::kAic, 5, 13,
-                              [&sink](uint32_t blk, uint32_t) {
-                                sink += static_cast<int>(blk);
-                                return Status::ok();
-                              });
+    KernelLaunch inf =
+        kernel("inf" + b, Engine::kAic, 5, 13, [&sink](uint32_t blk, uint32_t) {
+          sink += static_cast<int>(blk);
+          return Status::ok();
+        });
     inf.aicoreNum = 3;
     EXPECT_TRUE(dev->launchKernel(s[1], inf).isOk());
     EXPECT_TRUE(dev->launchKernel(s[2], kernel("side" + b, Engine::kAic, 2, 11))
@@ -160,5 +160,6 @@ TEST(Trace, CoreGroupsAreProcessesWithABusyCounter) {
   }
   EXPECT_EQ(processes, (std::set<std::string>{"streams", "cube cores"}));
   // 4 cube cores busy from 0 to 10 us, 2 until 20 us, then none.
-  EXPECT_EQ(busy, (std::vector<std::pair<double, int>>{{0, 4}, {10, 2}, {20, 0}}));
+  EXPECT_EQ(busy,
+            (std::vector<std::pair<double, int>>{{0, 4}, {10, 2}, {20, 0}}));
 }
