@@ -30,6 +30,9 @@ def Ge_NegOp : Ge_UnaryOp<"neg", Ge_SignedTensor> { let summary = "-x"; }
 def Ge_NotOp : Ge_UnaryOp<"not", Ge_BoolTensor> { let summary = "logical not"; }
 def Ge_ReciprocalOp : Ge_UnaryOp<"reciprocal", Ge_FloatTensor> { let summary = "1/x"; }
 def Ge_ReluOp : Ge_UnaryOp<"relu", Ge_SignedTensor> { let summary = "max(0, x)"; }
+def Ge_RoundOp : Ge_UnaryOp<"round", Ge_FloatTensor> {
+  let summary = "round to the nearest integer, halves to even";
+}
 def Ge_SigmoidOp : Ge_UnaryOp<"sigmoid", Ge_FloatTensor> { let summary = "1/(1+e^-x)"; }
 def Ge_SignOp : Ge_UnaryOp<"sign", Ge_NumericTensor> { let summary = "sign(x)"; }
 def Ge_SinOp : Ge_UnaryOp<"sin", Ge_FloatTensor> { let summary = "sin(x)"; }

@@ -53,6 +53,8 @@ GEFLOW_UNARY(Log, 8, x.log())
 GEFLOW_UNARY(Neg, 1, -x)
 GEFLOW_UNARY(Reciprocal, 1, x.inverse())
 GEFLOW_UNARY(Relu, 1, x.max(T(0)))
+// rint rounds halves to even in the default rounding mode, as ONNX wants.
+GEFLOW_UNARY(Round, 1, x.rint())
 GEFLOW_UNARY(Selu, 10,
              (x > T(0)).select(T(p.gamma) * x,
                                T(p.gamma) *

@@ -29,6 +29,16 @@ func.func @params(%x: tensor<8xf32>) -> tensor<8xf32> {
   return %2 : tensor<8xf32>
 }
 
+// Round (half to even) is a one-operand step like any unary op.
+// CHECK-LABEL: func.func @round_chain
+func.func @round_chain(%x: tensor<8xf32>, %s: tensor<f32>) -> tensor<8xf32> {
+  // CHECK: ge.fused_elementwise %arg0, %arg1 {step_operands = array<i64: 0, 1, 2, -1, 3, -1>, steps = ["mul", "round", "relu"]}
+  %0 = ge.mul %x, %s : (tensor<8xf32>, tensor<f32>) -> tensor<8xf32>
+  %1 = ge.round %0 : tensor<8xf32>
+  %2 = ge.relu %1 : tensor<8xf32>
+  return %2 : tensor<8xf32>
+}
+
 // An intermediate read outside the chain ends it there: the chain above and
 // below the shared value fuse separately (one op each is left alone).
 // CHECK-LABEL: func.func @shared_intermediate

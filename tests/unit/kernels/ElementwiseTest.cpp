@@ -53,6 +53,8 @@ TEST(ElementwiseTest, UnaryOpsMatchTheirDefinitions) {
       {"leaky_relu", [](double v) { return v < 0 ? 0.01 * v : v; }},
       {"neg", [](double v) { return -v; }},
       {"relu", [](double v) { return v > 0 ? v : 0.0; }},
+      // Halves to even: -2.5 -> -2, -0.5 -> -0, 0.5 -> 0, 2.5 -> 2.
+      {"round", [](double v) { return std::nearbyint(v); }},
       {"selu",
        [](double v) {
          return v > 0 ? 1.0507009873554805 * v
