@@ -199,7 +199,7 @@ def Ge_TransposeOp : Ge_TensorOp<"transpose", [AllElementTypesMatch<["data", "tr
 
 def Ge_ResizeOp : Ge_Op<"resize", [Pure, AttrSizedOperandSegments,
                                    AllElementTypesMatch<["X", "Y"]>]> {
-  let summary = "resize by scales or to sizes (modes nearest and linear)";
+  let summary = "resize by scales or to sizes (modes nearest, linear and cubic)";
   let description = [{
     ONNX Resize with opset 13 to 17's attributes (opset 18's `antialias`, `axes`
     and `keep_aspect_ratio_policy` do not exist). `roi`, `scales` and `sizes`

@@ -284,11 +284,8 @@ private:
 } // namespace
 
 void geflow::kernels::registerDataMovementKernels(KernelRegistry &registry) {
-  for (const char *type :
-       {"reshape", "flatten", "squeeze", "unsqueeze", "dropout"})
-    registry.add(type, entryFor<CopyKernel>());
-  registry.add("concat", entryFor<ConcatKernel>());
-  registry.add("split", entryFor<ConcatKernel>());
-  registry.add("gather", entryFor<GatherKernel>());
+  registry.serve("CopyKernel", entryFor<CopyKernel>());
+  registry.serve("ConcatKernel", entryFor<ConcatKernel>());
+  registry.serve("GatherKernel", entryFor<GatherKernel>());
   registerShapeKernels(registry);
 }

@@ -359,7 +359,5 @@ private:
 } // namespace
 
 void geflow::kernels::registerIndexMapKernels(KernelRegistry &registry) {
-  for (const char *type :
-       {"transpose", "expand", "tile", "slice", "pad", "as_strided"})
-    registry.add(type, entryFor<IndexMapKernel>());
+  registry.serve("IndexMapKernel", entryFor<IndexMapKernel>());
 }

@@ -317,8 +317,5 @@ private:
 } // namespace
 
 void geflow::kernels::registerReduceKernels(KernelRegistry &registry) {
-  for (const char *type :
-       {"reduce_l2", "reduce_max", "reduce_mean", "reduce_min", "reduce_prod",
-        "reduce_sum", "reduce_sum_square"})
-    registry.add(type, entryFor<ReduceKernel>());
+  registry.serve("ReduceKernel", entryFor<ReduceKernel>());
 }

@@ -461,5 +461,5 @@ private:
 } // namespace
 
 void geflow::kernels::registerResizeKernels(KernelRegistry &registry) {
-  registry.add("resize", entryFor<ResizeKernel>());
+  registry.serve("ResizeKernel", entryFor<ResizeKernel>());
 }

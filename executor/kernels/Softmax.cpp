@@ -105,6 +105,5 @@ private:
 } // namespace
 
 void geflow::kernels::registerSoftmaxKernels(KernelRegistry &registry) {
-  registry.add("softmax", entryFor<SoftmaxKernel>());
-  registry.add("log_softmax", entryFor<SoftmaxKernel>());
+  registry.serve("SoftmaxKernel", entryFor<SoftmaxKernel>());
 }

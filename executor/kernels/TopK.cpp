@@ -191,6 +191,6 @@ private:
 } // namespace
 
 void geflow::kernels::registerTopKKernels(KernelRegistry &registry) {
-  registry.add("arg_max", entryFor<ArgMaxKernel>());
-  registry.add("top_k", entryFor<TopKKernel>());
+  registry.serve("ArgMaxKernel", entryFor<ArgMaxKernel>());
+  registry.serve("TopKKernel", entryFor<TopKKernel>());
 }

@@ -117,5 +117,5 @@ private:
 } // namespace
 
 void geflow::kernels::vec::registerCastKernel(KernelRegistry &registry) {
-  registry.add("cast", entryFor<CastKernel>());
+  registry.serve("CastKernel", entryFor<CastKernel>());
 }

@@ -169,7 +169,7 @@ private:
 } // namespace
 
 void geflow::kernels::vec::registerShapeKernels(KernelRegistry &registry) {
-  registry.add("shape", entryFor<ShapeKernel>());
-  registry.add("constant_of_shape", entryFor<ConstantOfShapeKernel>());
-  registry.add("range", entryFor<RangeKernel>());
+  registry.serve("ShapeKernel", entryFor<ShapeKernel>());
+  registry.serve("ConstantOfShapeKernel", entryFor<ConstantOfShapeKernel>());
+  registry.serve("RangeKernel", entryFor<RangeKernel>());
 }

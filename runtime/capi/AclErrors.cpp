@@ -1,6 +1,6 @@
 //===- AclErrors.cpp - ACL error integers and their names -----------------===//
 #include "acl/acl_rt.h"
-#include "runtime/capi/AclStatus.h"
+#include "runtime/AclError.h"
 
 #include <string>
 

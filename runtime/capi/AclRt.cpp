@@ -7,9 +7,9 @@
 //
 //===----------------------------------------------------------------------===//
 #include "acl/acl_rt.h"
+#include "runtime/AclError.h"
 #include "runtime/Device.h"
 #include "runtime/capi/AclHandles.h"
-#include "runtime/capi/AclStatus.h"
 
 #include <pthread.h>
 

@@ -85,6 +85,16 @@ func.func @engine(%x: tensor<4xf32>) {
 
 // -----
 
+// An engine is one of GE's names; anything else fails to parse.
+func.func @unknown_engine(%x: tensor<4xf32>) {
+  // expected-error @+2 {{expected ::mlir::ge::Engine to be one of: AIC, AIV, MIX, AICPU, DVPP, HOST}}
+  // expected-error @+1 {{failed to parse Ge_EngineAttr parameter 'value'}}
+  %0 = ge.relu %x {ge.engine = #ge.engine<GPU>} : tensor<4xf32>
+  return
+}
+
+// -----
+
 func.func @stream(%x: tensor<4xf32>) {
   // expected-error @+1 {{'ge.relu' op attribute 'ge.stream' is -1 but must be >= 0}}
   %0 = ge.relu %x {ge.stream = -1 : i64} : tensor<4xf32>
