@@ -2,7 +2,6 @@
 
 #include "ir/OpFacts.h"
 
-#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
 
 #include <limits>
@@ -19,6 +18,7 @@ struct OpFactsRow {
   std::optional<Engine> engine;
 };
 
+// The Engine column's values, pasted onto `k`.
 constexpr std::optional<Engine> kAIC = Engine::AIC;
 constexpr std::optional<Engine> kAIV = Engine::AIV;
 constexpr std::optional<Engine> kNone = std::nullopt;
@@ -45,7 +45,9 @@ const llvm::StringMap<const OpFactsRow *> &rowIndex() {
   return index;
 }
 
-const ElementwiseParams *lookupParams(llvm::StringRef name) {
+} // namespace
+
+const ElementwiseParams *mlir::ge::elementwiseParams(llvm::StringRef name) {
   static const llvm::StringMap<ElementwiseParams> params = [] {
     llvm::StringMap<ElementwiseParams> map;
     auto nameOf = [](llvm::StringRef param) {
@@ -59,8 +61,6 @@ const ElementwiseParams *lookupParams(llvm::StringRef name) {
   auto it = params.find(name);
   return it == params.end() ? nullptr : &it->second;
 }
-
-} // namespace
 
 unsigned mlir::ge::elementwiseStepArity(llvm::StringRef name) {
   const OpFactsRow *row = rowIndex().lookup(name);
@@ -87,10 +87,6 @@ std::string mlir::ge::activationNames() {
 #define GE_FORM(Form, FormOnnx, Name) add(#Form);
 #include "ir/GeOpTable.def"
   return names;
-}
-
-const ElementwiseParams *mlir::ge::elementwiseParams(llvm::StringRef name) {
-  return lookupParams(name);
 }
 
 std::optional<Engine> mlir::ge::defaultEngine(llvm::StringRef name) {
