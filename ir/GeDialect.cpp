@@ -9,23 +9,15 @@
 #include "ir/GeOps.h"
 
 #include "mlir/IR/DialectRegistry.h"
-#include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 using namespace mlir::ge;
 
 #include "ir/GeDialect.cpp.inc"
-#include "ir/GeEnums.cpp.inc"
-
-#define GET_ATTRDEF_CLASSES
-#include "ir/GeAttrs.cpp.inc"
 
 void GeDialect::initialize() {
   registerGeDialectOperations(this);
-  addAttributes<
-#define GET_ATTRDEF_LIST
-#include "ir/GeAttrs.cpp.inc"
-      >();
+  registerAttributes();
 }
 
 void mlir::ge::registerGeDialect(DialectRegistry &registry) {

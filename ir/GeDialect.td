@@ -28,6 +28,9 @@ def Ge_Dialect : Dialect {
   let hasRegionArgAttrVerify = 1;
   let hasRegionResultAttrVerify = 1;
   let extraClassDeclaration = [{
+    // Adds the attributes of GeAttrs.td (defined in GeAttrs.cpp).
+    void registerAttributes();
+
     // Names of the discardable scheduling attributes (ir/README.md).
     static constexpr ::llvm::StringLiteral kEngineAttr = "ge.engine";
     static constexpr ::llvm::StringLiteral kStreamAttr = "ge.stream";
