@@ -174,9 +174,8 @@ public:
     return rt::Status::ok();
   }
 
-  rt::Status run(const TensorView *inputs, const TensorView *outputs,
-                 uint32_t blockIdx, uint32_t blockDim) const override {
-    BlockRange r = blockRange(n_, blockIdx, blockDim);
+  rt::Status runRange(const TensorView *inputs, const TensorView *outputs,
+                      BlockRange r) const override {
     const size_t es = elemSize_;
     if (split_) {
       auto *in = static_cast<const char *>(inputs[0].data);
@@ -249,9 +248,8 @@ public:
     return rt::Status::ok();
   }
 
-  rt::Status run(const TensorView *inputs, const TensorView *outputs,
-                 uint32_t blockIdx, uint32_t blockDim) const override {
-    BlockRange r = blockRange(outer_ * q_, blockIdx, blockDim);
+  rt::Status runRange(const TensorView *inputs, const TensorView *outputs,
+                      BlockRange r) const override {
     auto *in = static_cast<const char *>(inputs[0].data);
     auto *o = static_cast<char *>(outputs[0].data);
     const void *idx = operandData(indices_, inputs, 1);

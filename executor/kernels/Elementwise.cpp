@@ -213,9 +213,8 @@ public:
     return rt::Status::ok();
   }
 
-  rt::Status run(const TensorView *inputs, const TensorView *outputs,
-                 uint32_t blockIdx, uint32_t blockDim) const override {
-    BlockRange r = blockRange(bc_.total(), blockIdx, blockDim);
+  rt::Status runRange(const TensorView *inputs, const TensorView *outputs,
+                      BlockRange r) const override {
     auto *a = static_cast<const char *>(inputs[0].data);
     auto *b = static_cast<const char *>(inputs[1].data);
     auto *o = static_cast<char *>(outputs[0].data);
@@ -296,9 +295,8 @@ public:
     return rt::Status::ok();
   }
 
-  rt::Status run(const TensorView *inputs, const TensorView *outputs,
-                 uint32_t blockIdx, uint32_t blockDim) const override {
-    BlockRange r = blockRange(n_, blockIdx, blockDim);
+  rt::Status runRange(const TensorView *inputs, const TensorView *outputs,
+                      BlockRange r) const override {
     auto *o = static_cast<char *>(outputs[0].data);
     for (size_t k = 0; k < bcs_.size(); ++k) {
       auto *b = static_cast<const char *>(inputs[k].data);
@@ -364,9 +362,8 @@ public:
     return rt::Status::ok();
   }
 
-  rt::Status run(const TensorView *inputs, const TensorView *outputs,
-                 uint32_t blockIdx, uint32_t blockDim) const override {
-    BlockRange r = blockRange(bc_.total(), blockIdx, blockDim);
+  rt::Status runRange(const TensorView *inputs, const TensorView *outputs,
+                      BlockRange r) const override {
     auto *c = static_cast<const bool *>(inputs[0].data);
     auto *x = inputs[1].data;
     auto *y = inputs[2].data;

@@ -172,16 +172,13 @@ public:
     return rt::Status::ok();
   }
 
-  rt::Status run(const TensorView *inputs, const TensorView *outputs,
-                 uint32_t blockIdx, uint32_t blockDim) const override {
-    std::optional<BlockRange> r = ownedRange(n_, blockIdx, blockDim);
-    if (!r)
-      return rt::Status::ok();
-    auto *in = static_cast<const char *>(inputs[0].data) + r->begin * elemSize_;
-    auto *out = static_cast<char *>(outputs[0].data) + r->begin * elemSize_;
+  rt::Status runRange(const TensorView *inputs, const TensorView *outputs,
+                      BlockRange r) const override {
+    auto *in = static_cast<const char *>(inputs[0].data) + r.begin * elemSize_;
+    auto *out = static_cast<char *>(outputs[0].data) + r.begin * elemSize_;
     if (!fn_) {
       if (in != out)
-        std::memcpy(out, in, (r->end - r->begin) * elemSize_);
+        std::memcpy(out, in, (r.end - r.begin) * elemSize_);
       return rt::Status::ok();
     }
     UnaryParams p = params_;
@@ -199,7 +196,7 @@ public:
       if (p.hasHi)
         p.hi = loadAsDouble(hi, boundDtype_[1], 0);
     }
-    fn_(in, out, r->end - r->begin, p);
+    fn_(in, out, r.end - r.begin, p);
     return rt::Status::ok();
   }
 

@@ -144,17 +144,14 @@ public:
     return rt::Status::ok();
   }
 
-  rt::Status run(const TensorView *inputs, const TensorView *outputs,
-                 uint32_t blockIdx, uint32_t blockDim) const override {
-    std::optional<BlockRange> r = ownedRange(n_, blockIdx, blockDim);
-    if (!r)
-      return rt::Status::ok();
+  rt::Status runRange(const TensorView *inputs, const TensorView *outputs,
+                      BlockRange r) const override {
     float *buffers = nn::scratch((gathered_ + steps_.size()) * kTile);
     float *out = static_cast<float *>(outputs[0].data);
     const size_t numInputs = inputs_.size();
     std::array<Slot, kMaxValues> slots;
-    for (int64_t pos = r->begin; pos < r->end; pos += kTile) {
-      const int64_t len = std::min(kTile, r->end - pos);
+    for (int64_t pos = r.begin; pos < r.end; pos += kTile) {
+      const int64_t len = std::min(kTile, r.end - pos);
       float *next = buffers;
       for (size_t i = 0; i < numInputs; ++i) {
         const float *in = static_cast<const float *>(inputs[i].data);

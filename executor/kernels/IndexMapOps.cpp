@@ -313,18 +313,13 @@ public:
       k->map_.simplify();
       k->prebuilt_ = true;
     }
-    int64_t n = numElements(op.output_desc(0));
-    k->n_ = n;
-    k->setPlan(op, n, kGrain, 0);
+    k->setPlan(op, numElements(op.output_desc(0)), kGrain, 0);
     *out = std::move(k);
     return rt::Status::ok();
   }
 
-  rt::Status run(const TensorView *inputs, const TensorView *outputs,
-                 uint32_t blockIdx, uint32_t blockDim) const override {
-    std::optional<BlockRange> r = ownedRange(n_, blockIdx, blockDim);
-    if (!r)
-      return rt::Status::ok();
+  rt::Status runRange(const TensorView *inputs, const TensorView *outputs,
+                      BlockRange r) const override {
     const IndexMap *map = &map_;
     IndexMap local;
     if (!prebuilt_) {
@@ -341,8 +336,7 @@ public:
     if (info_->fillInput >= 0 && hasInput(op_, info_->fillInput) &&
         inputs[info_->fillInput].data)
       std::memcpy(fill, inputs[info_->fillInput].data, elemSize_);
-    map->copy(elemSize_, inputs[0].data, outputs[0].data, fill, r->begin,
-              r->end);
+    map->copy(elemSize_, inputs[0].data, outputs[0].data, fill, r.begin, r.end);
     return rt::Status::ok();
   }
 
@@ -353,7 +347,6 @@ private:
   IndexMap map_;
   bool prebuilt_ = false;
   size_t elemSize_ = 0;
-  int64_t n_ = 0;
 };
 
 } // namespace

@@ -285,11 +285,8 @@ public:
     return rt::Status::ok();
   }
 
-  rt::Status run(const TensorView *inputs, const TensorView *outputs,
-                 uint32_t blockIdx, uint32_t blockDim) const override {
-    std::optional<BlockRange> r = ownedRange(outputs_, blockIdx, blockDim);
-    if (!r)
-      return rt::Status::ok();
+  rt::Status runRange(const TensorView *inputs, const TensorView *outputs,
+                      BlockRange r) const override {
     const ReduceLayout *l = &layout_;
     ReduceLayout local;
     if (!prebuilt_) {
@@ -300,7 +297,7 @@ public:
     }
     if (l->outputs != outputs_)
       return opError(op_, "the axes do not give the output's element count");
-    fn_(*l, finalize_, inputs[0].data, outputs[0].data, r->begin, r->end);
+    fn_(*l, finalize_, inputs[0].data, outputs[0].data, r.begin, r.end);
     return rt::Status::ok();
   }
 

@@ -421,11 +421,8 @@ public:
     return rt::Status::ok();
   }
 
-  rt::Status run(const TensorView *inputs, const TensorView *outputs,
-                 uint32_t blockIdx, uint32_t blockDim) const override {
-    std::optional<BlockRange> r = ownedRange(n_, blockIdx, blockDim);
-    if (!r)
-      return rt::Status::ok();
+  rt::Status runRange(const TensorView *inputs, const TensorView *outputs,
+                      BlockRange r) const override {
     const ResizeTables *t = &tables_;
     ResizeTables local;
     if (!prebuilt_) {
@@ -438,10 +435,10 @@ public:
     }
     if (interpFn_)
       interpFn_(t->interp, attrs_.extrapolation, inputs[0].data,
-                outputs[0].data, r->begin, r->end);
+                outputs[0].data, r.begin, r.end);
     else
       t->nearest.copy(elemSize_, inputs[0].data, outputs[0].data, fill_,
-                      r->begin, r->end);
+                      r.begin, r.end);
     return rt::Status::ok();
   }
 

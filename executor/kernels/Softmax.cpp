@@ -86,9 +86,8 @@ public:
     return rt::Status::ok();
   }
 
-  rt::Status run(const TensorView *inputs, const TensorView *outputs,
-                 uint32_t blockIdx, uint32_t blockDim) const override {
-    BlockRange r = blockRange(rows_, blockIdx, blockDim);
+  rt::Status runRange(const TensorView *inputs, const TensorView *outputs,
+                      BlockRange r) const override {
     if (layout_.n > 0)
       fn_(layout_, log_, inputs[0].data, outputs[0].data, r.begin, r.end);
     return rt::Status::ok();

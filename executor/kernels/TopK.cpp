@@ -77,9 +77,8 @@ public:
     return rt::Status::ok();
   }
 
-  rt::Status run(const TensorView *inputs, const TensorView *outputs,
-                 uint32_t blockIdx, uint32_t blockDim) const override {
-    BlockRange r = blockRange(rows_, blockIdx, blockDim);
+  rt::Status runRange(const TensorView *inputs, const TensorView *outputs,
+                      BlockRange r) const override {
     if (layout_.n > 0)
       fn_(layout_, last_, inputs[0].data,
           static_cast<int64_t *>(outputs[0].data), r.begin, r.end);
@@ -171,12 +170,11 @@ public:
     return rt::Status::ok();
   }
 
-  rt::Status run(const TensorView *inputs, const TensorView *outputs,
-                 uint32_t blockIdx, uint32_t blockDim) const override {
-    std::optional<BlockRange> r = ownedRange(rows_, blockIdx, blockDim);
-    if (r && k_ > 0)
+  rt::Status runRange(const TensorView *inputs, const TensorView *outputs,
+                      BlockRange r) const override {
+    if (k_ > 0)
       fn_(layout_, k_, largest_, inputs[0].data, outputs[0].data,
-          static_cast<int64_t *>(outputs[1].data), r->begin, r->end);
+          static_cast<int64_t *>(outputs[1].data), r.begin, r.end);
     return rt::Status::ok();
   }
 

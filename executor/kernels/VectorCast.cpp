@@ -93,17 +93,14 @@ public:
     return rt::Status::ok();
   }
 
-  rt::Status run(const TensorView *inputs, const TensorView *outputs,
-                 uint32_t blockIdx, uint32_t blockDim) const override {
-    std::optional<BlockRange> r = ownedRange(n_, blockIdx, blockDim);
-    if (!r)
-      return rt::Status::ok();
-    auto *in = static_cast<const char *>(inputs[0].data) + r->begin * inSize_;
-    auto *o = static_cast<char *>(outputs[0].data) + r->begin * outSize_;
+  rt::Status runRange(const TensorView *inputs, const TensorView *outputs,
+                      BlockRange r) const override {
+    auto *in = static_cast<const char *>(inputs[0].data) + r.begin * inSize_;
+    auto *o = static_cast<char *>(outputs[0].data) + r.begin * outSize_;
     if (fn_)
-      fn_(in, o, r->end - r->begin);
+      fn_(in, o, r.end - r.begin);
     else if (in != o)
-      std::memcpy(o, in, (r->end - r->begin) * inSize_);
+      std::memcpy(o, in, (r.end - r.begin) * inSize_);
     return rt::Status::ok();
   }
 

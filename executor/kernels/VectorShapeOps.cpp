@@ -95,9 +95,8 @@ public:
     return rt::Status::ok();
   }
 
-  rt::Status run(const TensorView *, const TensorView *outputs,
-                 uint32_t blockIdx, uint32_t blockDim) const override {
-    BlockRange r = blockRange(n_, blockIdx, blockDim);
+  rt::Status runRange(const TensorView *, const TensorView *outputs,
+                      BlockRange r) const override {
     switch (elemSize_) {
     case 1:
       fillRange<uint8_t>(outputs[0].data, r.begin, r.end, value_);
@@ -141,9 +140,8 @@ public:
     return rt::Status::ok();
   }
 
-  rt::Status run(const TensorView *inputs, const TensorView *outputs,
-                 uint32_t blockIdx, uint32_t blockDim) const override {
-    BlockRange r = blockRange(n_, blockIdx, blockDim);
+  rt::Status runRange(const TensorView *inputs, const TensorView *outputs,
+                      BlockRange r) const override {
     const void *startP = operandData(const_[0], inputs, 0);
     const void *deltaP = operandData(const_[2], inputs, 2);
     dispatch(TypeList<float, double, int16_t, int32_t, int64_t>{}, dt_,

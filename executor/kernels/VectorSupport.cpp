@@ -274,8 +274,24 @@ rt::Status vec::axisLayout(const om::OpDef &op,
 // --- glue
 // ----------------------------------------------------------------------
 
+rt::Status VectorKernel::run(const TensorView *inputs,
+                             const TensorView *outputs, uint32_t blockIdx,
+                             uint32_t blockDim) const {
+  BlockRange r = blockRange(work_, blockIdx, blockDim);
+  if (r.begin >= r.end)
+    return rt::Status::ok();
+  return runRange(inputs, outputs, r);
+}
+
+rt::Status VectorKernel::runRange(const TensorView *, const TensorView *,
+                                  BlockRange) const {
+  return rt::makeStatus(rt::StatusCode::kInternal,
+                        "vector kernel overrides neither run nor runRange");
+}
+
 void VectorKernel::setPlan(const om::OpDef &op, int64_t work, int64_t grain,
                            double flops, double bytes) {
+  work_ = work;
   plan_.engine = rt::Engine::kAiv;
   plan_.maxBlocks = blocksForWork(work, grain);
   plan_.cost.flops = flops;

@@ -195,25 +195,26 @@ class VectorKernel : public Kernel {
 public:
   const KernelPlan &plan() const { return plan_; }
 
+  /// Runs runRange on block `blockIdx`'s contiguous share of the work items
+  /// setPlan was given; a block left idle (blockDim above the work) returns
+  /// before it touches an operand. A kernel that splits its work otherwise
+  /// overrides run itself.
+  rt::Status run(const TensorView *inputs, const TensorView *outputs,
+                 uint32_t blockIdx, uint32_t blockDim) const override;
+
 protected:
+  /// Sets the plan of `work` items split in blocks of at least `grain`.
   void setPlan(const om::OpDef &op, int64_t work, int64_t grain, double flops,
                double bytes = -1);
 
-  /// Block `blockIdx`'s share of `total` work items, or nothing when the split
-  /// leaves the block idle (blockDim may exceed the work), so run can return
-  /// before it touches an operand:
-  ///   std::optional<BlockRange> r = ownedRange(n_, blockIdx, blockDim);
-  ///   if (!r)
-  ///     return rt::Status::ok();
-  static std::optional<BlockRange> ownedRange(int64_t total, uint32_t blockIdx,
-                                              uint32_t blockDim) {
-    BlockRange r = blockRange(total, blockIdx, blockDim);
-    if (r.begin >= r.end)
-      return std::nullopt;
-    return r;
-  }
+  /// One block's work: items [r.begin, r.end) of setPlan's, never empty.
+  virtual rt::Status runRange(const TensorView *inputs,
+                              const TensorView *outputs, BlockRange r) const;
 
   KernelPlan plan_;
+
+private:
+  int64_t work_ = 0;
 };
 
 /// K::make(const KernelSpec &, std::unique_ptr<K> *) -> rt::Status.
