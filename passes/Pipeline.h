@@ -12,7 +12,7 @@
 #define GEFLOW_PASSES_PIPELINE_H
 
 #include "executor/model/OmModel.h"
-#include "passes/streams/StreamAssignment.h"
+#include "passes/StreamMode.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"

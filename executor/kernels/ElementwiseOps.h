@@ -33,6 +33,15 @@ struct UnaryOpInfo {
   double flops;                    // per element
 };
 
+/// The float attributes of an elementwise op in ONNX order, with ONNX's
+/// defaults (the op table's GE_PARAMS); an absent one has a null name.
+struct FloatParams {
+  const char *names[2];
+  float defaults[2];
+};
+/// Null for an op without float attributes.
+const FloatParams *findFloatParams(const std::string &type);
+
 /// abs ... tanh, not, clip (not identity); null for any other type.
 const UnaryOpInfo *findUnary(const std::string &type);
 

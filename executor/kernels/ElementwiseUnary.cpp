@@ -17,6 +17,7 @@
 
 #include <cmath>
 #include <limits>
+#include <string_view>
 
 using namespace geflow;
 using namespace geflow::kernels;
@@ -100,6 +101,21 @@ template <class Op, class Types> UnaryOpInfo unaryInfo() {
 
 } // namespace
 
+const FloatParams *vec::findFloatParams(const std::string &type) {
+  static const std::unordered_map<std::string, FloatParams> table = [] {
+    std::unordered_map<std::string, FloatParams> map;
+    auto nameOf = [](const char *name) {
+      return std::string_view(name) == "_" ? nullptr : name;
+    };
+#define GE_PARAMS(Name, P0, P0Default, P1, P1Default)                          \
+  map[#Name] = {{nameOf(#P0), nameOf(#P1)}, {P0Default, P1Default}};
+#include "ir/GeOpTable.def"
+    return map;
+  }();
+  auto it = table.find(type);
+  return it == table.end() ? nullptr : &it->second;
+}
+
 const UnaryOpInfo *vec::findUnary(const std::string &type) {
   // A row's functor is the struct named after its ONNX op above.
 #define GEFLOW_UNARY_ROW_UnaryKernel(Name, Onnx, Types)                        \
@@ -160,13 +176,17 @@ public:
           k->boundDtype_[i - 1] = op.input_desc(i).dtype();
       }
     }
-    // The float attributes with ONNX's defaults; selu's second is gamma.
-#define GE_PARAMS(Name, P0, P0Default, P1, P1Default)                          \
-  if (type == #Name && !k->clip_) {                                            \
-    p.alpha = attrFloat(op, #P0, P0Default);                                   \
-    p.beta = p.gamma = attrFloat(op, #P1, P1Default);                          \
-  }
-#include "ir/GeOpTable.def"
+    // The float attributes with ONNX's defaults (clip's are its bounds,
+    // read above); selu's second is gamma.
+    const FloatParams *fp = findFloatParams(type);
+    if (fp && !k->clip_) {
+      float values[2];
+      for (int i = 0; i < 2; ++i)
+        values[i] = fp->names[i] ? attrFloat(op, fp->names[i], fp->defaults[i])
+                                 : fp->defaults[i];
+      p.alpha = values[0];
+      p.beta = p.gamma = values[1];
+    }
     k->setPlan(op, k->n_, kGrain, flops * static_cast<double>(k->n_));
     *out = std::move(k);
     return rt::Status::ok();

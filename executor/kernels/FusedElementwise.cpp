@@ -50,13 +50,12 @@ struct Step {
   int64_t a = 0, b = -1; // the values it reads
 };
 
-/// ONNX's defaults of the float attributes a step may take (GE_PARAMS).
+/// ONNX's defaults of the float attributes a step may take.
 std::array<float, 2> defaultParams(const std::string &name) {
-#define GE_PARAMS(Name, P0, P0Default, P1, P1Default)                          \
-  if (name == #Name)                                                           \
-    return {P0Default, P1Default};
-#include "ir/GeOpTable.def"
-  return {0.0f, 0.0f};
+  const FloatParams *fp = findFloatParams(name);
+  if (!fp)
+    return {0.0f, 0.0f};
+  return {fp->defaults[0], fp->defaults[1]};
 }
 
 /// Whether `name` is a step a program may take (the op table's Step).

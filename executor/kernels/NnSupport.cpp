@@ -1,6 +1,7 @@
 //===- NnSupport.cpp ------------------------------------------------------===//
 
 #include "executor/kernels/NnSupport.h"
+#include "executor/kernels/ElementwiseOps.h"
 
 #include <Eigen/Core>
 
@@ -187,18 +188,15 @@ rt::Status nn::parseActivation(const om::OpDef &op, Activation *out) {
   if (row == activationRows().end())
     return opError(op, "activation '" + name + "' is not supported");
   out->kind = row->second.kind;
-  // Missing trailing params take ONNX's defaults (GE_PARAMS).
-  float defaults[2] = {0, 0};
-#define GE_PARAMS(Name, P0, P0Default, P1, P1Default)                          \
-  if (name == #Name) {                                                         \
-    defaults[0] = P0Default;                                                   \
-    defaults[1] = P1Default;                                                   \
-  }
-#include "ir/GeOpTable.def"
+  // Missing trailing params take ONNX's defaults.
+  const vec::FloatParams *fp = vec::findFloatParams(name);
   float *slots[2] = {&out->a, &out->b};
-  for (int i = 0; i < row->second.params; ++i)
-    *slots[i] =
-        static_cast<size_t>(i) < params.size() ? params[i] : defaults[i];
+  for (int i = 0; i < row->second.params; ++i) {
+    if (static_cast<size_t>(i) < params.size())
+      *slots[i] = params[i];
+    else if (fp)
+      *slots[i] = fp->defaults[i];
+  }
   return rt::Status::ok();
 }
 

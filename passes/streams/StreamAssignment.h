@@ -25,6 +25,7 @@
 #ifndef GEFLOW_PASSES_STREAMS_STREAMASSIGNMENT_H
 #define GEFLOW_PASSES_STREAMS_STREAMASSIGNMENT_H
 
+#include "passes/StreamMode.h"
 #include "passes/streams/MakespanPredictor.h"
 #include "passes/streams/TaskGraph.h"
 
@@ -35,17 +36,6 @@
 #include <vector>
 
 namespace geflow::passes {
-
-/// `--streams`, pipeline step 6 (docs/architecture.md).
-enum class StreamMode {
-  kSingle, // everything on stream 0; a user stream label is an error
-  kLabel,  // user labels only: each tag its own stream, the rest on stream 0
-  kAuto,   // labels, then GE's automatic split, kept only where it pays
-};
-
-/// "single", "label", "auto", and back.
-llvm::StringRef streamModeName(StreamMode mode);
-std::optional<StreamMode> parseStreamMode(llvm::StringRef name);
 
 struct StreamAssignmentOptions {
   StreamMode mode = StreamMode::kAuto;
