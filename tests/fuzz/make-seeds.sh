@@ -23,14 +23,26 @@ for model in "$testdata"/{node,simple,pytorch-operator,pytorch-converted}/*/mode
   cp "$model" "$onnx/$name.onnx"
 done
 
-# OM: a few ops of each family, plus a multi-stream model with events.
+# OM: a few ops of each family (a kernel's make() reads a mutated OpDef's
+# attributes), plus a multi-stream model with events.
 om=$out/geflow-fuzz-om-load
 geflow=$build/bin/geflow
 if [[ -x $geflow ]]; then
   for test in test_add test_relu test_conv_with_strides_padding test_matmul_2d \
               test_gemm_default_no_bias test_softmax_example test_maxpool_2d_default \
               test_concat_1d_axis_0 test_transpose_default test_batchnorm_example \
-              test_reshape_reordered_all_dims test_averagepool_2d_default; do
+              test_reshape_reordered_all_dims test_averagepool_2d_default \
+              test_gather_elements_0 test_scatter_elements_with_axis test_scatternd \
+              test_gathernd_example_int32 test_tril test_onehot_with_axis \
+              test_depthtospace_crd_mode test_gridsample test_roialign_aligned_false \
+              test_mod_mixed_sign_int32 test_bitshift_left_uint8 test_or2d test_size \
+              test_isinf test_castlike_FLOAT_to_DOUBLE test_acos test_hannwindow test_dft \
+              test_lstm_defaults test_gru_defaults test_simple_rnn_defaults \
+              test_einsum_batch_matmul test_nllloss_NCd1 test_sce_mean \
+              test_argmin_default_axis_example test_cumsum_1d_exclusive test_lrn \
+              test_reduce_log_sum_exp_default_axes_keepdims_example test_hardmax_example \
+              test_det_2d test_quantizelinear test_dequantizelinear test_qlinearconv \
+              test_qlinearmatmul_2D test_matmulinteger test_convinteger_with_padding; do
     model=$testdata/node/$test/model.onnx
     [[ -f $model ]] || continue
     "$geflow" compile "$model" -o "$om/$test.om" >/dev/null 2>&1 || true
