@@ -190,9 +190,9 @@ onnxfe::readModelFile(llvm::StringRef path, MappedTensors *mapped,
 // --- checks before conversion ------------------------------------------------
 
 /// Op types the version converter rewrites into a supported op on the way up
-/// (Upsample becomes Resize at opset 10).
+/// (Upsample becomes Resize at opset 10, Scatter ScatterElements at 11).
 static bool isRenamedByConverter(llvm::StringRef opType) {
-  return opType == "Upsample";
+  return opType == "Upsample" || opType == "Scatter";
 }
 
 static llvm::Error checkOpsSupported(const onnx::ModelProto &model,
