@@ -173,9 +173,12 @@ LogicalResult OneHotOp::verify() {
                          << " elements but must hold [off_value, on_value]";
   ArrayRef<int64_t> indices = shapeOf(getIndices());
   int64_t outRank = indices.size() + 1;
-  if (failed(verifyAxisAttr(*this, "axis", getAxis(), outRank)))
-    return failure();
-  int64_t axis = *normalizeAxis(getAxis(), outRank);
+  FailureOr<int64_t> axis = normalizeAxis(getAxis(), outRank);
+  if (failed(axis))
+    return emitOpError() << "attribute 'axis' is " << getAxis()
+                         << " but the output has rank " << outRank
+                         << " (allowed range [" << -outRank << ", " << outRank
+                         << "))";
   int64_t depth = kDynamic;
   DenseElementsAttr attr;
   if (matchPattern(getDepth(), m_Constant(&attr)) && attr.getNumElements()) {
@@ -188,7 +191,7 @@ LogicalResult OneHotOp::verify() {
     depth = (int64_t)value;
   }
   Shape out(indices.begin(), indices.end());
-  out.insert(out.begin() + axis, depth);
+  out.insert(out.begin() + *axis, depth);
   return verifyResultShape(*this, 0, out);
 }
 

@@ -5,6 +5,7 @@
 #include "frontends/onnx/DetachedWeights.h"
 #include "frontends/onnx/ModelChecks.h"
 #include "frontends/onnx/OpTable.h"
+#include "frontends/onnx/ShapeCompletion.h"
 
 #include "onnx/defs/schema.h"
 #include "onnx/defs/shape_inference.h"
@@ -482,6 +483,13 @@ static llvm::Error inferWithLibOnnx(onnx::ModelProto &model, int64_t) {
 }
 
 llvm::Error onnxfe::inferShapes(onnx::ModelProto &model) {
+  if (auto err = runContained(model, "shape inference", inferWithLibOnnx,
+                              /*argument=*/0, ContainedChanges::kShapes))
+    return err;
+  // Dims that are a constant operand's value (ShapeCompletion.h); inferring
+  // again carries them to the readers.
+  if (!completeShapesFromConstants(*model.mutable_graph()))
+    return llvm::Error::success();
   return runContained(model, "shape inference", inferWithLibOnnx,
                       /*argument=*/0, ContainedChanges::kShapes);
 }
