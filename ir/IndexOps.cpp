@@ -182,13 +182,13 @@ LogicalResult OneHotOp::verify() {
   int64_t depth = kDynamic;
   DenseElementsAttr attr;
   if (matchPattern(getDepth(), m_Constant(&attr)) && attr.getNumElements()) {
-    double value =
+    // ONNX casts a float depth to int64.
+    depth =
         isa<FloatType>(attr.getElementType())
-            ? (*attr.getValues<APFloat>().begin()).convertToDouble()
-            : (double)(*attr.getValues<APInt>().begin()).getSExtValue();
-    if (value < 1)
-      return emitOpError() << "depth is " << value << " but must be >= 1";
-    depth = (int64_t)value;
+            ? (int64_t)(*attr.getValues<APFloat>().begin()).convertToDouble()
+            : (*attr.getValues<APInt>().begin()).getSExtValue();
+    if (depth < 1)
+      return emitOpError() << "depth is " << depth << " but must be >= 1";
   }
   Shape out(indices.begin(), indices.end());
   out.insert(out.begin() + *axis, depth);

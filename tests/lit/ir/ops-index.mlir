@@ -5,8 +5,8 @@
 // CHECK-LABEL: func @gather_scatter
 func.func @gather_scatter(%x: tensor<3x4xf32>, %i: tensor<2x4xi64>, %u: tensor<2x4xf32>,
                           %ni: tensor<2x1xi64>, %nu: tensor<2x4xf32>) {
-  // CHECK: ge.gather_elements %{{.*}}, %{{.*}} {axis = 0 : i64} : (tensor<3x4xf32>, tensor<2x4xi64>) -> tensor<2x4xf32>
-  %0 = ge.gather_elements %x, %i {axis = 0 : i64} : (tensor<3x4xf32>, tensor<2x4xi64>) -> tensor<2x4xf32>
+  // CHECK: ge.gather_elements %{{.*}}, %{{.*}} {axis = 1 : i64} : (tensor<3x4xf32>, tensor<2x4xi64>) -> tensor<2x4xf32>
+  %0 = ge.gather_elements %x, %i {axis = 1 : i64} : (tensor<3x4xf32>, tensor<2x4xi64>) -> tensor<2x4xf32>
   // CHECK: ge.scatter_elements {{.*}} {axis = -2 : i64, reduction = "add"} : (tensor<3x4xf32>, tensor<2x4xi64>, tensor<2x4xf32>) -> tensor<3x4xf32>
   %1 = ge.scatter_elements %x, %i, %u {axis = -2 : i64, reduction = "add"} : (tensor<3x4xf32>, tensor<2x4xi64>, tensor<2x4xf32>) -> tensor<3x4xf32>
   // CHECK: ge.gather_nd {{.*}} : (tensor<3x4xf32>, tensor<2x1xi64>) -> tensor<2x4xf32>
@@ -50,13 +50,13 @@ func.func @sampling(%x: tensor<1x3x4x4xf32>, %g: tensor<1x6x5x2xf32>, %r: tensor
 }
 
 // CHECK-LABEL: func @layout
-func.func @layout(%x: tensor<1x8x2x3xf16>, %s: tensor<3x4x5xi8>, %lens: tensor<4xi64>) {
+func.func @layout(%x: tensor<1x8x2x3xf16>, %s: tensor<3x4x5xi8>, %lens: tensor<3xi64>) {
   // CHECK: ge.depth_to_space {{.*}} {blocksize = 2 : i64, mode = "CRD"} : (tensor<1x8x2x3xf16>) -> tensor<1x2x4x6xf16>
   %0 = ge.depth_to_space %x {blocksize = 2 : i64, mode = "CRD"} : (tensor<1x8x2x3xf16>) -> tensor<1x2x4x6xf16>
   // CHECK: ge.space_to_depth {{.*}} {blocksize = 2 : i64} : (tensor<1x2x4x6xf16>) -> tensor<1x8x2x3xf16>
   %1 = ge.space_to_depth %0 {blocksize = 2 : i64} : (tensor<1x2x4x6xf16>) -> tensor<1x8x2x3xf16>
-  // CHECK: ge.reverse_sequence {{.*}} {batch_axis = 1 : i64, time_axis = 0 : i64} : (tensor<3x4x5xi8>, tensor<4xi64>) -> tensor<3x4x5xi8>
-  %2 = ge.reverse_sequence %s, %lens {batch_axis = 1 : i64, time_axis = 0 : i64} : (tensor<3x4x5xi8>, tensor<4xi64>) -> tensor<3x4x5xi8>
+  // CHECK: ge.reverse_sequence {{.*}} {batch_axis = 0 : i64, time_axis = 1 : i64} : (tensor<3x4x5xi8>, tensor<3xi64>) -> tensor<3x4x5xi8>
+  %2 = ge.reverse_sequence %s, %lens {batch_axis = 0 : i64, time_axis = 1 : i64} : (tensor<3x4x5xi8>, tensor<3xi64>) -> tensor<3x4x5xi8>
   return
 }
 
