@@ -22,7 +22,8 @@ using namespace geflow::kernels::idx;
 
 namespace {
 
-/// The input offsets of output dim `n` of size `size`: f(index).
+/// One IndexMap table: the input offset f(j) of each index j of an output
+/// dim of `size`.
 template <class F> std::vector<int64_t> table(int64_t size, F &&f) {
   std::vector<int64_t> t(size);
   for (int64_t j = 0; j < size; ++j)
