@@ -54,6 +54,7 @@ void registerGemmKernels(KernelRegistry &registry);
 void registerNormKernels(KernelRegistry &registry);
 void registerFusedElementwiseKernels(KernelRegistry &registry);
 void registerAttentionKernels(KernelRegistry &registry);
+void registerIndexKernels(KernelRegistry &registry);
 
 } // namespace geflow::kernels
 

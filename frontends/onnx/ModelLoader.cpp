@@ -5,6 +5,7 @@
 #include "frontends/onnx/DetachedWeights.h"
 #include "frontends/onnx/ModelChecks.h"
 #include "frontends/onnx/OpTable.h"
+#include "frontends/onnx/ShapeCompletion.h"
 
 #include "onnx/defs/schema.h"
 #include "onnx/defs/shape_inference.h"
@@ -190,9 +191,9 @@ onnxfe::readModelFile(llvm::StringRef path, MappedTensors *mapped,
 // --- checks before conversion ------------------------------------------------
 
 /// Op types the version converter rewrites into a supported op on the way up
-/// (Upsample becomes Resize at opset 10).
+/// (Upsample becomes Resize at opset 10, Scatter ScatterElements at 11).
 static bool isRenamedByConverter(llvm::StringRef opType) {
-  return opType == "Upsample";
+  return opType == "Upsample" || opType == "Scatter";
 }
 
 static llvm::Error checkOpsSupported(const onnx::ModelProto &model,
@@ -482,6 +483,13 @@ static llvm::Error inferWithLibOnnx(onnx::ModelProto &model, int64_t) {
 }
 
 llvm::Error onnxfe::inferShapes(onnx::ModelProto &model) {
+  if (auto err = runContained(model, "shape inference", inferWithLibOnnx,
+                              /*argument=*/0, ContainedChanges::kShapes))
+    return err;
+  // Dims that are a constant operand's value (ShapeCompletion.h); inferring
+  // again carries them to the readers.
+  if (!completeShapesFromConstants(*model.mutable_graph()))
+    return llvm::Error::success();
   return runContained(model, "shape inference", inferWithLibOnnx,
                       /*argument=*/0, ContainedChanges::kShapes);
 }

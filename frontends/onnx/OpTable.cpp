@@ -226,8 +226,10 @@ llvm::Error geflow::onnxfe::convertNodeAttributes(
     }
     if (isConstant)
       continue;
-    // Cast: the result type says it (ir/README.md).
-    if (spec.onnxType == "Cast" && name == "to")
+    // Cast's `to` and EyeLike's `dtype`: the result type says it
+    // (ir/README.md).
+    if ((spec.onnxType == "Cast" && name == "to") ||
+        (spec.onnxType == "EyeLike" && name == "dtype"))
       continue;
     if (spec.onnxType == "BatchNormalization" && name == "training_mode" &&
         attr.i() != 0)

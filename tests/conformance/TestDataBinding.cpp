@@ -17,8 +17,10 @@ bool conformance::needsBinding(const std::string &importError) {
 static bool isShapeOperand(const std::string &op, int position) {
   if (op == "Reshape" || op == "Expand" || op == "Tile" || op == "TopK" ||
       op == "Split" || op == "Squeeze" || op == "Unsqueeze" ||
-      op == "ReduceSum")
+      op == "ReduceSum" || op == "OneHot")
     return position == 1;
+  if (op == "MaxUnpool")
+    return position == 2;
   if (op == "Slice" || op == "Pad" || op == "Resize" || op == "Upsample")
     return position >= 1;
   return op == "ConstantOfShape" || op == "Range";
