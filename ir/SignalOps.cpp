@@ -132,6 +132,8 @@ LogicalResult DFTOp::verify() {
                          << "] (not the components dim)";
   if (getOnesided() && input.getShape().back() == 2)
     return emitOpError() << "onesided = 1 needs a real input (last dim 1)";
+  if (getOnesided() && getInverse())
+    return emitOpError() << "onesided and inverse cannot both be 1 (ONNX)";
   std::optional<int64_t> length = input.getDimSize(axis);
   if (getDftLength()) {
     if (failed(verifyScalarAtLeast(*this, "dft_length", getDftLength(), 1)))

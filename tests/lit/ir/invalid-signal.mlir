@@ -157,3 +157,11 @@ func.func @mel_edge_not_scalar(%b: tensor<i32>, %lo: tensor<2xf32>, %hi: tensor<
   %0 = ge.mel_weight_matrix %b, %b, %b, %lo, %hi : (tensor<i32>, tensor<i32>, tensor<i32>, tensor<2xf32>, tensor<f32>) -> tensor<9x8xf32>
   return
 }
+
+// -----
+
+func.func @dft_onesided_inverse(%x: tensor<1x10x1xf32>) {
+  // expected-error @+1 {{'ge.dft' op onesided and inverse cannot both be 1 (ONNX)}}
+  %0 = ge.dft %x {onesided = 1, inverse = 1} : (tensor<1x10x1xf32>) -> tensor<1x6x2xf32>
+  return
+}
