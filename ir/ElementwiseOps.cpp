@@ -1,8 +1,8 @@
 //===- ElementwiseOps.cpp - verifiers of elementwise ge ops -----*- C++ -*-===//
 //
 // The broadcasting classes (add, equal, max, ...) verify through
-// detail::verifyBroadcastOp; the ops here need a word more, and Size folds
-// and CastLike canonicalizes to Cast here.
+// detail::verifyBroadcastOp; the ops here need a word more, Size and Neg
+// fold and CastLike canonicalizes to Cast here.
 //
 //===----------------------------------------------------------------------===//
 
@@ -86,6 +86,22 @@ OpFoldResult SizeOp::fold(FoldAdaptor) {
     return {};
   return DenseElementsAttr::get(getSize().getType(),
                                 static_cast<int64_t>(data.getNumElements()));
+}
+
+// Shape arithmetic negates constants (ONNX's expanded LayerNormalization
+// negates its axis before ConstantOfShape): folded, the shapes downstream
+// become static at import.
+OpFoldResult NegOp::fold(FoldAdaptor adaptor) {
+  if (auto ints = dyn_cast_or_null<DenseIntElementsAttr>(adaptor.getX()))
+    return ints.mapValues(ints.getElementType(),
+                          [](const APInt &v) { return -v; });
+  if (auto floats = dyn_cast_or_null<DenseFPElementsAttr>(adaptor.getX()))
+    return floats.mapValues(floats.getElementType(), [](const APFloat &v) {
+      APFloat negated = v;
+      negated.changeSign();
+      return negated.bitcastToAPInt();
+    });
+  return {};
 }
 
 LogicalResult ModOp::verify() {

@@ -30,7 +30,10 @@ def Ge_IdentityOp : Ge_UnaryOp<"identity", Ge_Tensor> {
   let hasFolder = 1;
 }
 def Ge_LogOp : Ge_UnaryOp<"log", Ge_FloatTensor> { let summary = "ln(x)"; }
-def Ge_NegOp : Ge_UnaryOp<"neg", Ge_SignedTensor> { let summary = "-x"; }
+def Ge_NegOp : Ge_UnaryOp<"neg", Ge_SignedTensor> {
+  let summary = "-x";
+  let hasFolder = 1;
+}
 def Ge_NotOp : Ge_UnaryOp<"not", Ge_BoolTensor> { let summary = "logical not"; }
 def Ge_ReciprocalOp : Ge_UnaryOp<"reciprocal", Ge_FloatTensor> { let summary = "1/x"; }
 def Ge_ReluOp : Ge_UnaryOp<"relu", Ge_SignedTensor> { let summary = "max(0, x)"; }

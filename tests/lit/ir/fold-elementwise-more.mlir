@@ -19,3 +19,16 @@ func.func @cast_like_is_a_cast(%x: tensor<4xf32>, %y: tensor<2xf16>) -> tensor<4
   %0 = ge.cast_like %x, %t : (tensor<4xf32>, tensor<2xf16>) -> tensor<4xf16>
   return %0 : tensor<4xf16>
 }
+
+// Neg of a constant folds, integer or float.
+// CHECK-LABEL: func @neg_folds
+func.func @neg_folds() -> (tensor<2xi64>, tensor<f32>) {
+  // CHECK-DAG: ge.constant dense<[1, -3]> : tensor<2xi64>
+  // CHECK-DAG: ge.constant dense<-2.500000e+00> : tensor<f32>
+  // CHECK-NOT: ge.neg
+  %a = ge.constant dense<[-1, 3]> : tensor<2xi64>
+  %b = ge.constant dense<2.5> : tensor<f32>
+  %0 = ge.neg %a : tensor<2xi64>
+  %1 = ge.neg %b : tensor<f32>
+  return %0, %1 : tensor<2xi64>, tensor<f32>
+}
