@@ -176,3 +176,30 @@ TEST(ElementwiseMathTest, SizeCountsElementsWithoutReadingThem) {
   om::OpDef wrong = OpBuilder("size").input(x).output(om::DT_FLOAT, {});
   EXPECT_FALSE(planKernel(wrong, &plan).isOk());
 }
+
+// The new float steps run in a fused program with the standalone ops' row
+// functions and the step_params in GE_PARAMS order: atan, celu [alpha],
+// mod (float: fmod) by a scalar, shrink [bias, lambd], thresholded_relu.
+TEST(ElementwiseMathTest, NewStepsRunInAFusedProgram) {
+  std::vector<float> x = random(3000, 7, -3, 3);
+  std::vector<HostTensor> in = {tensor<float>({3000}, x),
+                                tensor<float>({1}, {0.7f})};
+  OpBuilder b("fused_elementwise", "chain");
+  b.input(in[0]).input(in[1]).output(om::DT_FLOAT, {3000});
+  // values: 0 x, 1 the divisor; steps 2..6
+  b.attrInts("step_operands", {0, -1, 2, -1, 3, 1, 4, -1, 5, -1});
+  b.attrFloats("step_params", {0, 0, 0.5f, 0, 0, 0, 0.1f, 0.2f, 0.05f, 0});
+  om::OpDef op = b.op();
+  for (const char *step : {"atan", "celu", "mod", "shrink", "thresholded_relu"})
+    (*op.mutable_attr())["steps"].mutable_list()->add_s(step);
+  std::vector<float> want;
+  for (float v : x) {
+    float t = std::atan(v);
+    t = std::max(0.0f, t) + std::min(0.0f, 0.5f * (std::exp(t / 0.5f) - 1));
+    t = std::fmod(t, 0.7f);
+    t = t < -0.2f ? t + 0.1f : t > 0.2f ? t - 0.1f : 0.0f;
+    want.push_back(t > 0.05f ? t : 0.0f);
+  }
+  for (uint32_t blocks : kBlockDims)
+    expectNear(runOp(op, in, blocks)[0].values<float>(), want, 1e-5);
+}
