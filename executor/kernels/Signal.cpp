@@ -35,6 +35,9 @@ using SignalOutputTypes =
     TypeList<float, double, Eigen::half, Eigen::bfloat16, int8_t, int16_t,
              int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t>;
 
+/// The float dtypes DFT and STFT take; they compute in double either way.
+using SignalFloatTypes = TypeList<float, double, Eigen::half, Eigen::bfloat16>;
+
 /// A size operand's value: the constant's, else this run's input.
 int64_t scalarOperand(const om::OpDef &op, const void *constant,
                       const TensorView *inputs, int i) {
@@ -197,8 +200,10 @@ public:
     std::vector<int64_t> outShape = shapeOf(op.output_desc(0));
     int64_t rank = static_cast<int64_t>(in.size());
     om::DataType dt = op.input_desc(0).dtype();
-    if ((dt != om::DT_FLOAT && dt != om::DT_DOUBLE) ||
-        op.output_desc(0).dtype() != dt)
+    if (op.output_desc(0).dtype() != dt ||
+        !dispatch(SignalFloatTypes{}, dt, [&](auto tag) {
+          k->transform_ = &DftKernel::transform<typename decltype(tag)::type>;
+        }))
       return unsupportedDtype(op, dt);
     if (rank < 2 || outShape.size() != in.size() ||
         (in.back() != 1 && in.back() != 2) || outShape.back() != 2)
@@ -216,7 +221,6 @@ public:
     k->inverse_ = attrInt(op, "inverse", 0) != 0;
     k->onesided_ = attrInt(op, "onesided", 0) != 0;
     k->length_ = {hasInput(op, 1), constantInput(spec, 1)};
-    k->double_ = dt == om::DT_DOUBLE;
     k->op_ = op;
     if (!k->length_.present || k->length_.constant) {
       int64_t n = lengthValue(op, k->length_, nullptr, 1, k->axisLen_);
@@ -244,10 +248,7 @@ public:
       local = twiddlesFor(n);
       twiddles = local.data();
     }
-    if (double_)
-      transform<double>(inputs[0].data, outputs[0].data, n, twiddles, r);
-    else
-      transform<float>(inputs[0].data, outputs[0].data, n, twiddles, r);
+    (this->*transform_)(inputs[0].data, outputs[0].data, n, twiddles, r);
     return rt::Status::ok();
   }
 
@@ -285,7 +286,9 @@ private:
 
   int components_ = 1;
   int64_t axisLen_ = 0, bins_ = 0, outer_ = 1, inner_ = 1;
-  bool inverse_ = false, onesided_ = false, double_ = false;
+  bool inverse_ = false, onesided_ = false;
+  void (DftKernel::*transform_)(const void *, void *, int64_t, const Complex *,
+                                BlockRange) const = nullptr;
   LengthOperand length_;
   std::vector<Complex> twiddles_; // when the length is known at creation
   om::OpDef op_;
@@ -302,8 +305,10 @@ public:
     std::vector<int64_t> in = shapeOf(op.input_desc(0));
     std::vector<int64_t> outShape = shapeOf(op.output_desc(0));
     om::DataType dt = op.input_desc(0).dtype();
-    if ((dt != om::DT_FLOAT && dt != om::DT_DOUBLE) ||
-        op.output_desc(0).dtype() != dt)
+    if (op.output_desc(0).dtype() != dt ||
+        !dispatch(SignalFloatTypes{}, dt, [&](auto tag) {
+          k->transform_ = &StftKernel::transform<typename decltype(tag)::type>;
+        }))
       return unsupportedDtype(op, dt);
     if (in.size() != 3 || (in[2] != 1 && in[2] != 2) || outShape.size() != 4 ||
         outShape[0] != in[0] || outShape[3] != 2)
@@ -325,7 +330,6 @@ public:
     } else if (!k->length_.present) {
       return opError(op, "needs a window or a frame_length");
     }
-    k->double_ = dt == om::DT_DOUBLE;
     k->op_ = op;
     if (!k->length_.present || k->length_.constant) {
       int64_t n = lengthValue(op, k->length_, nullptr, 3, k->windowLen_);
@@ -358,12 +362,8 @@ public:
       twiddles = local.data();
     }
     const void *window = hasWindow_ ? inputs[2].data : nullptr;
-    if (double_)
-      transform<double>(inputs[0].data, window, outputs[0].data, n, step,
+    (this->*transform_)(inputs[0].data, window, outputs[0].data, n, step,
                         twiddles, r);
-    else
-      transform<float>(inputs[0].data, window, outputs[0].data, n, step,
-                       twiddles, r);
     return rt::Status::ok();
   }
 
@@ -399,7 +399,10 @@ private:
 
   int components_ = 1;
   int64_t batch_ = 0, signalLen_ = 0, frames_ = 0, bins_ = 0, windowLen_ = 0;
-  bool onesided_ = true, hasWindow_ = false, double_ = false;
+  bool onesided_ = true, hasWindow_ = false;
+  void (StftKernel::*transform_)(const void *, const void *, void *, int64_t,
+                                 int64_t, const Complex *,
+                                 BlockRange) const = nullptr;
   const void *stepConst_ = nullptr;
   LengthOperand length_;
   std::vector<Complex> twiddles_;

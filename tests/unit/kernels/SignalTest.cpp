@@ -219,3 +219,18 @@ TEST(SignalTest, MelWeightMatrixMatchesOnnxReference) {
   runOp(op, {bins, length, rate, lo, tooHigh}, 1, false, &status);
   EXPECT_FALSE(status.isOk());
 }
+
+TEST(SignalTest, DftInDouble) {
+  auto x = tensor<double>({1, 4, 1}, {1, 2, 3, 4});
+  om::OpDef op = OpBuilder("dft").input(x).output(om::DT_DOUBLE, {1, 4, 2});
+  std::vector<double> got = runOp(op, {x}, 1)[0].values<double>();
+  std::vector<double> want = {10, 0, -2, 2, -2, 0, -2, -2};
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < want.size(); ++i)
+    EXPECT_NEAR(got[i], want[i], 1e-12) << "at " << i;
+  // An integer signal is not a DFT input.
+  auto ints = tensor<int32_t>({1, 4, 1}, {1, 2, 3, 4});
+  om::OpDef bad = OpBuilder("dft").input(ints).output(om::DT_INT32, {1, 4, 2});
+  KernelPlan plan;
+  EXPECT_FALSE(planKernel(bad, &plan).isOk());
+}
