@@ -182,8 +182,15 @@ public:
     auto k = std::unique_ptr<UnaryKernel>(new UnaryKernel);
     om::DataType dt = op.input_desc(0).dtype();
     k->n_ = numElements(op.output_desc(0));
+    // The functors write the input's dtype, or bool for the predicates: an
+    // output of another size would be written past its end.
+    const bool predicate = op.type() == "is_inf" || op.type() == "is_nan";
+    om::DataType outDt = op.output_desc(0).dtype();
+    if (outDt != (predicate ? om::DT_BOOL : dt))
+      return opError(op, std::string("output dtype ") + dtypeName(outDt) +
+                             " does not fit input dtype " + dtypeName(dt));
     k->inSize_ = dtypeSize(dt);
-    k->outSize_ = dtypeSize(op.output_desc(0).dtype());
+    k->outSize_ = dtypeSize(outDt);
     k->clip_ = op.type() == "clip";
     const std::string &type = op.type();
     double flops = 0;

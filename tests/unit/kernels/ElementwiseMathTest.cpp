@@ -148,6 +148,11 @@ TEST(ElementwiseMathTest, IsInfAndIsNaN) {
             (std::vector<uint8_t>{1, 0, 0, 0, 0, 0}));
   EXPECT_EQ(runPredicate("is_nan", x),
             (std::vector<uint8_t>{0, 0, 0, 1, 0, 0}));
+  // A predicate writes bool: an output of another dtype is refused.
+  om::OpDef wrong =
+      OpBuilder("is_nan").input(om::DT_FLOAT, {4}).output(om::DT_FLOAT, {4});
+  KernelPlan plan;
+  EXPECT_FALSE(planKernel(wrong, &plan).isOk());
   // double input, bool output over several blocks.
   std::vector<double> big(9000, 1.0);
   big[4500] = std::numeric_limits<double>::quiet_NaN();
