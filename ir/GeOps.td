@@ -95,5 +95,6 @@ include "ir/GeNNOps.td"
 include "ir/GeFusedOps.td"
 include "ir/GeAnnotationOps.td"
 include "ir/GeIndexOps.td"
+include "ir/GeSignalOps.td"
 
 #endif // GEFLOW_IR_GEOPS_TD

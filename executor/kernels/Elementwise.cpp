@@ -1,5 +1,4 @@
-//===- Elementwise.cpp - binary elementwise kernels
-//-------------------------===//
+//===- Elementwise.cpp - binary elementwise kernels -----------------------===//
 //
 // Broadcasting binary, comparison, variadic and where kernels (unary ones are
 // in ElementwiseUnary.cpp, cast in VectorCast.cpp).
@@ -51,6 +50,45 @@ template <class T> struct IntDivFn {
   T operator()(T x, T y) const { return y == 0 ? T(0) : x / y; }
 };
 
+/// Mod with fmod = 1 (C's fmod: the dividend's sign); integers truncate. A
+/// zero divisor gives 0, and so does -1 (INT_MIN % -1 traps).
+template <class T> struct FmodFn {
+  T operator()(T x, T y) const {
+    if constexpr (std::is_integral_v<T>) {
+      if (y == 0 || (std::is_signed_v<T> && y == T(-1)))
+        return T(0);
+      return static_cast<T>(x % y);
+    } else if constexpr (std::is_same_v<T, Eigen::half>) {
+      return T(std::fmod(static_cast<float>(x), static_cast<float>(y)));
+    } else {
+      return std::fmod(x, y);
+    }
+  }
+};
+/// Mod with fmod = 0 (Python's %: the divisor's sign) on integers; floats,
+/// which ONNX allows only with fmod = 1, take FmodFn, so a float mod is the
+/// same function wherever it runs (a fused program too).
+template <class T> struct ModFn {
+  T operator()(T x, T y) const {
+    T r = FmodFn<T>{}(x, y);
+    if constexpr (std::is_integral_v<T> && std::is_signed_v<T>)
+      if (r != 0 && (r < 0) != (y < 0))
+        r = static_cast<T>(r + y);
+    return r;
+  }
+};
+/// BitShift: a shift by the width or more is 0 (C leaves it undefined).
+template <class T> struct ShiftLeftFn {
+  T operator()(T x, T y) const {
+    return y >= sizeof(T) * 8 ? T(0) : static_cast<T>(x << y);
+  }
+};
+template <class T> struct ShiftRightFn {
+  T operator()(T x, T y) const {
+    return y >= sizeof(T) * 8 ? T(0) : static_cast<T>(x >> y);
+  }
+};
+
 GEFLOW_BINARY(Add, a + b)
 GEFLOW_BINARY(Sub, a - b)
 GEFLOW_BINARY(Mul, a *b)
@@ -63,6 +101,15 @@ GEFLOW_BINARY(Min, a.min(b))
 GEFLOW_BINARY(Equal, a == b)
 GEFLOW_BINARY(Greater, a > b)
 GEFLOW_BINARY(Less, a < b)
+GEFLOW_BINARY(GreaterOrEqual, a >= b)
+GEFLOW_BINARY(LessOrEqual, a <= b)
+GEFLOW_BINARY(Mod, a.binaryExpr(b, ModFn<T>{}))
+GEFLOW_BINARY(Fmod, a.binaryExpr(b, FmodFn<T>{}))
+GEFLOW_BINARY(And, a &&b)
+GEFLOW_BINARY(Or, a || b)
+GEFLOW_BINARY(Xor, a != b)
+GEFLOW_BINARY(ShiftLeft, a.binaryExpr(b, ShiftLeftFn<T>{}))
+GEFLOW_BINARY(ShiftRight, a.binaryExpr(b, ShiftRightFn<T>{}))
 #undef GEFLOW_BINARY
 
 template <class T, class R, class Op>
@@ -98,7 +145,9 @@ using MinMaxTypes =
     TypeList<float, double, Eigen::half, int8_t, int16_t, int32_t, int64_t,
              uint8_t, uint16_t, uint32_t, uint64_t>;
 using CompareTypes =
-    TypeList<float, double, int32_t, int64_t, int8_t, uint8_t, bool>;
+    TypeList<float, double, Eigen::half, int8_t, int16_t, int32_t, int64_t,
+             uint8_t, uint16_t, uint32_t, uint64_t, bool>;
+using UnsignedTypes = TypeList<uint8_t, uint16_t, uint32_t, uint64_t>;
 
 template <class Op, class Types> BinaryRowFn lookupArith(om::DataType dt) {
   BinaryRowFn fn = nullptr;
@@ -143,9 +192,30 @@ const BinaryOpInfo *vec::findBinary(const std::string &type) {
       {"equal", {&lookupCompare<Equal>, 1}},
       {"greater", {&lookupCompare<Greater>, 1}},
       {"less", {&lookupCompare<Less>, 1}},
+      {"greater_or_equal", {&lookupCompare<GreaterOrEqual>, 1}},
+      {"less_or_equal", {&lookupCompare<LessOrEqual>, 1}},
+      // Every numeric dtype ONNX gives Mod: MinMaxTypes.
+      {"mod", {&lookupArith<Mod, MinMaxTypes>, 4}},
+      {"fmod", {&lookupArith<Fmod, MinMaxTypes>, 4}},
+      {"and", {&lookupArith<And, TypeList<bool>>, 1}},
+      {"or", {&lookupArith<Or, TypeList<bool>>, 1}},
+      {"xor", {&lookupArith<Xor, TypeList<bool>>, 1}},
+      {"bit_shift_left", {&lookupArith<ShiftLeft, UnsignedTypes>, 1}},
+      {"bit_shift_right", {&lookupArith<ShiftRight, UnsignedTypes>, 1}},
   };
   auto it = table.find(type);
   return it == table.end() ? nullptr : &it->second;
+}
+
+/// The row function an op runs: its type, but "fmod" for mod with fmod = 1
+/// and "bit_shift_left" / "bit_shift_right" for bit_shift by its direction.
+static std::string binaryFunctionName(const om::OpDef &op) {
+  if (op.type() == "mod" && attrInt(op, "fmod", 0) != 0)
+    return "fmod";
+  if (op.type() == "bit_shift")
+    return attrString(op, "direction", "") == "LEFT" ? "bit_shift_left"
+                                                     : "bit_shift_right";
+  return op.type();
 }
 
 namespace {
@@ -181,7 +251,13 @@ public:
                          std::unique_ptr<BinaryKernel> *out) {
     const om::OpDef &op = *spec.op;
     GEFLOW_RT_RETURN_IF_ERROR(checkArity(op, 2, 1));
-    const BinaryOpInfo *info = findBinary(op.type());
+    if (op.type() == "bit_shift") {
+      std::string direction = attrString(op, "direction", "");
+      if (direction != "LEFT" && direction != "RIGHT")
+        return opError(op, "direction is \"" + direction +
+                               "\" but must be \"LEFT\" or \"RIGHT\"");
+    }
+    const BinaryOpInfo *info = findBinary(binaryFunctionName(op));
     if (!info)
       return opError(op, "not a binary elementwise op");
     auto k = std::unique_ptr<BinaryKernel>(new BinaryKernel);

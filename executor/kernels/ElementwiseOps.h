@@ -16,12 +16,13 @@
 
 namespace geflow::kernels::vec {
 
-/// The float attributes of a unary op (elu, hard_sigmoid, leaky_relu, selu)
-/// and clip's bounds.
+/// The float attributes of a unary op (elu, hard_sigmoid, leaky_relu, selu,
+/// celu, shrink, thresholded_relu), clip's bounds and is_inf's flags.
 struct UnaryParams {
   float alpha = 0, beta = 0, gamma = 0;
   bool hasLo = false, hasHi = false;
   double lo = 0, hi = 0;
+  bool detectNegative = true, detectPositive = true;
 };
 
 /// out[i] = op(in[i]) for i < n; in and out may be the same buffer.
@@ -42,7 +43,7 @@ struct FloatParams {
 /// Null for an op without float attributes.
 const FloatParams *findFloatParams(const std::string &type);
 
-/// abs ... tanh, not, clip (not identity); null for any other type.
+/// The UnaryKernel rows of the op table but identity; null otherwise.
 const UnaryOpInfo *findUnary(const std::string &type);
 
 /// A run of `n` outputs from a (contiguous, or one repeated value when
@@ -55,7 +56,9 @@ struct BinaryOpInfo {
   double flops;
 };
 
-/// add sub mul div pow prelu max min equal greater less; null otherwise.
+/// add sub mul div pow prelu max min equal greater less greater_or_equal
+/// less_or_equal mod and or xor, and the variants fmod (mod with fmod = 1),
+/// bit_shift_left and bit_shift_right; null otherwise.
 const BinaryOpInfo *findBinary(const std::string &type);
 
 } // namespace geflow::kernels::vec

@@ -34,6 +34,7 @@ static const KernelRegistry &registry() {
   static const KernelRegistry instance = [] {
     KernelRegistry r;
     registerElementwiseKernels(r);
+    registerSignalKernels(r);
     registerReduceKernels(r);
     registerSoftmaxKernels(r);
     registerTopKKernels(r);

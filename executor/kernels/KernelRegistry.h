@@ -41,6 +41,7 @@ private:
 
 void registerElementwiseKernels(KernelRegistry &registry);
 void registerElementwiseUnaryKernels(KernelRegistry &registry);
+void registerSignalKernels(KernelRegistry &registry);
 void registerReduceKernels(KernelRegistry &registry);
 void registerSoftmaxKernels(KernelRegistry &registry);
 void registerTopKKernels(KernelRegistry &registry);

@@ -467,6 +467,23 @@ static void fixLegacyPRelu(onnx::ModelProto &model) {
   }
 }
 
+/// libonnx 1.12's STFT shape inference reads an absent `onesided` as 0 where
+/// the schema's default is 1, and would type the result with every DFT bin;
+/// spelled out, inference and the import agree.
+static void spellOutStftOnesided(onnx::GraphProto &graph) {
+  for (onnx::NodeProto &node : *graph.mutable_node()) {
+    if (node.op_type() != "STFT" || !isDefaultDomain(node.domain()) ||
+        llvm::any_of(node.attribute(), [](const onnx::AttributeProto &attr) {
+          return attr.name() == "onesided";
+        }))
+      continue;
+    onnx::AttributeProto &onesided = *node.add_attribute();
+    onesided.set_name("onesided");
+    onesided.set_type(onnx::AttributeProto::INT);
+    onesided.set_i(1);
+  }
+}
+
 /// libonnx's strict shape inference, run contained (ContainedLibOnnx.h).
 static llvm::Error inferWithLibOnnx(onnx::ModelProto &model, int64_t) {
   try {
@@ -524,6 +541,7 @@ llvm::Error onnxfe::prepareModel(onnx::ModelProto &model,
     model.set_ir_version(8);
   if (auto err = checkOpsSupported(model, /*allowConverterRenames=*/false))
     return err;
+  spellOutStftOnesided(*model.mutable_graph());
   if (auto err = inferShapes(model))
     return err;
   return checkInferredSizes(model.graph(), options.limits);

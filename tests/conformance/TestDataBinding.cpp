@@ -23,7 +23,15 @@ static bool isShapeOperand(const std::string &op, int position) {
     return position == 2;
   if (op == "Slice" || op == "Pad" || op == "Resize" || op == "Upsample")
     return position >= 1;
-  return op == "ConstantOfShape" || op == "Range";
+  // The signal ops: window size, dft_length, frame_step and frame_length, and
+  // every operand of MelWeightMatrix (its result is a table of them).
+  if (op == "DFT")
+    return position == 1;
+  if (op == "STFT")
+    return position == 1 || position == 3;
+  return op == "ConstantOfShape" || op == "Range" || op == "HannWindow" ||
+         op == "HammingWindow" || op == "BlackmanWindow" ||
+         op == "MelWeightMatrix";
 }
 
 static std::set<std::string> initializerNames(const onnx::GraphProto &graph) {

@@ -80,3 +80,30 @@ func.func @stream_labels(%x: tensor<8xf32>) -> tensor<8xf32> {
   %3 = ge.abs %2 {ge.stream_label = "side"} : tensor<8xf32>
   return %3 : tensor<8xf32>
 }
+
+// The trigonometric functions, celu, thresholded_relu, shrink and float mod
+// are steps; the float attributes become step_params (defaults included).
+// CHECK-LABEL: func.func @math_chain
+func.func @math_chain(%x: tensor<8xf32>, %m: tensor<f32>) -> tensor<8xf32> {
+  // CHECK: ge.fused_elementwise %arg0, %arg1 {step_operands = array<i64: 0, -1, 2, -1, 3, -1, 4, -1, 5, 1, 6, -1>, step_params = array<f32: 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 2.000000e+00, 0.000000e+00, 1.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 5.000000e-01>, steps = ["atan", "sinh", "celu", "thresholded_relu", "mod", "shrink"]}
+  %0 = ge.atan %x : tensor<8xf32>
+  %1 = ge.sinh %0 : tensor<8xf32>
+  %2 = ge.celu %1 {alpha = 2.0 : f32} : tensor<8xf32>
+  %3 = ge.thresholded_relu %2 : tensor<8xf32>
+  %4 = ge.mod %3, %m {fmod = 1} : (tensor<8xf32>, tensor<f32>) -> tensor<8xf32>
+  %5 = ge.shrink %4 : tensor<8xf32>
+  return %5 : tensor<8xf32>
+}
+
+// Predicates (bool results) and logical ops are not steps.
+// CHECK-LABEL: func.func @predicates_stay
+func.func @predicates_stay(%x: tensor<8xf32>, %b: tensor<8xi1>) -> tensor<8xi1> {
+  // CHECK: ge.fused_elementwise %arg0 {{.*}} steps = ["tan", "acos"]
+  // CHECK: ge.is_nan
+  // CHECK: ge.and
+  %0 = ge.tan %x : tensor<8xf32>
+  %1 = ge.acos %0 : tensor<8xf32>
+  %2 = ge.is_nan %1 : (tensor<8xf32>) -> tensor<8xi1>
+  %3 = ge.and %2, %b : (tensor<8xi1>, tensor<8xi1>) -> tensor<8xi1>
+  return %3 : tensor<8xi1>
+}

@@ -168,6 +168,13 @@ onnx::ModelProto oneNodeModel(const std::string &type, int inputs) {
   onnx::NodeProto &node = *graph.add_node();
   node.set_op_type(type);
   node.set_name("n");
+  if (type == "Mod") {
+    // ONNX allows float Mod only as fmod.
+    onnx::AttributeProto &fmod = *node.add_attribute();
+    fmod.set_name("fmod");
+    fmod.set_type(onnx::AttributeProto::INT);
+    fmod.set_i(1);
+  }
   for (int i = 0; i < inputs; ++i) {
     std::string name = "x" + std::to_string(i);
     node.add_input(name);
