@@ -47,6 +47,9 @@ static const KernelRegistry &registry() {
     registerNormKernels(r);
     registerFusedElementwiseKernels(r);
     registerAttentionKernels(r);
+    registerLossKernels(r);
+    registerScanKernels(r);
+    registerDetKernels(r);
     return r;
   }();
   return instance;

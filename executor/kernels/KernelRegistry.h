@@ -54,6 +54,9 @@ void registerGemmKernels(KernelRegistry &registry);
 void registerNormKernels(KernelRegistry &registry);
 void registerFusedElementwiseKernels(KernelRegistry &registry);
 void registerAttentionKernels(KernelRegistry &registry);
+void registerLossKernels(KernelRegistry &registry);
+void registerScanKernels(KernelRegistry &registry);
+void registerDetKernels(KernelRegistry &registry);
 
 } // namespace geflow::kernels
 

@@ -99,7 +99,8 @@ llvm::Expected<int> GraphImporter::countNodeResults(const onnx::NodeProto &node,
                                                     const OpSpec &spec,
                                                     const std::string &where) {
   int numResults = spec.numResults < 0 ? node.output_size() : spec.numResults;
-  if (spec.extra == OpSpec::ExtraResult::Statistics) {
+  if (spec.extra == OpSpec::ExtraResult::Statistics ||
+      spec.extra == OpSpec::ExtraResult::WhenRead) {
     bool usesStatistics = false;
     for (int i = 1; i < node.output_size(); ++i)
       usesStatistics |=
@@ -146,7 +147,8 @@ llvm::Error GraphImporter::addNodeResultTypes(const onnx::NodeProto &node,
     if (i == 0 || spec.extra == OpSpec::ExtraResult::None)
       return makeError(where + ": output #" + std::to_string(i) +
                        " is required but unnamed");
-    if (spec.extra == OpSpec::ExtraResult::Statistics) {
+    if (spec.extra == OpSpec::ExtraResult::Statistics ||
+        spec.extra == OpSpec::ExtraResult::WhenRead) {
       // Mean and InvStdDev share a type; exactly one of them is named here.
       const onnx::TypeProto *other = valueTypes.lookup(node.output(3 - i));
       auto type = other ? convertTensorType(context, *other)
