@@ -120,6 +120,37 @@ def Ge_MeanVarianceNormalizationOp : Ge_TensorOp<"mean_variance_normalization",
   let hasVerifier = 1;
 }
 
+def Ge_LpNormalizationOp : Ge_TensorOp<"lp_normalization", [SameOperandsAndResultType]> {
+  let summary = "x / ||x||_p along axis (p = 1 or 2)";
+  let arguments = (ins Ge_FloatTensor:$input,
+                   DefaultValuedAttr<Ge_I64Attr, "-1">:$axis,
+                   DefaultValuedAttr<Ge_I64Attr, "2">:$p);
+  let results = (outs Ge_FloatTensor:$output);
+  let hasVerifier = 1;
+}
+
+def Ge_GlobalLpPoolOp : Ge_TensorOp<"global_lp_pool", [SameOperandsAndResultElementType]> {
+  let summary = "(sum |x|^p)^(1/p) over all spatial dims, keeping them as 1";
+  let arguments = (ins Ge_FloatTensor:$X, DefaultValuedAttr<Ge_I64Attr, "2">:$p);
+  let results = (outs Ge_FloatTensor:$Y);
+  let hasVerifier = 1;
+}
+
+def Ge_LpPoolOp : Ge_TensorOp<"lp_pool", [SameOperandsAndResultElementType]> {
+  let summary = "N-D pooling of (sum |x|^p)^(1/p) over each window";
+  let description = [{
+    ONNX LpPool (opset 11): padding contributes nothing to a window's sum.
+  }];
+  let arguments = (ins Ge_FloatTensor:$X,
+                   DefaultValuedAttr<StrAttr, "\"NOTSET\"">:$auto_pad,
+                   DenseI64ArrayAttr:$kernel_shape,
+                   DefaultValuedAttr<Ge_I64Attr, "2">:$p,
+                   OptionalAttr<DenseI64ArrayAttr>:$pads,
+                   OptionalAttr<DenseI64ArrayAttr>:$strides);
+  let results = (outs Ge_FloatTensor:$Y);
+  let hasVerifier = 1;
+}
+
 def Ge_DetOp : Ge_TensorOp<"det", [SameOperandsAndResultElementType]> {
   let summary = "determinant of each [M, M] matrix of [*, M, M]";
   let arguments = (ins Ge_FloatTensor:$X);

@@ -140,3 +140,47 @@ LogicalResult DetOp::verify() {
                          << " but must be [*, M, M]";
   return verifyResultShape(*this, 0, x.drop_back(2));
 }
+
+LogicalResult LpNormalizationOp::verify() {
+  if (failed(verifyAxisAttr(*this, "axis", getAxis(),
+                            getInput().getType().getRank())))
+    return failure();
+  if (getP() != 1 && getP() != 2)
+    return emitOpError() << "attribute 'p' is " << getP()
+                         << " but must be 1 or 2";
+  return success();
+}
+
+LogicalResult GlobalLpPoolOp::verify() {
+  ArrayRef<int64_t> x = shapeOf(getX());
+  if (x.size() < 2)
+    return emitOpError() << "input 'X' has rank " << x.size()
+                         << " but GlobalLpPool needs [N, C, ...] (rank >= 2)";
+  if (getP() < 1)
+    return emitOpError() << "attribute 'p' is " << getP()
+                         << " but must be >= 1";
+  Shape expected(x.begin(), x.end());
+  std::fill(expected.begin() + 2, expected.end(), 1);
+  return verifyResultShape(*this, 0, expected);
+}
+
+LogicalResult LpPoolOp::verify() {
+  ArrayRef<int64_t> x = shapeOf(getX());
+  if (x.size() < 3)
+    return emitOpError() << "input 'X' has rank " << x.size()
+                         << " but LpPool needs rank >= 3";
+  if (getP() < 1)
+    return emitOpError() << "attribute 'p' is " << getP()
+                         << " but must be >= 1";
+  ArrayRef<int64_t> strides, pads;
+  if (getStrides())
+    strides = *getStrides();
+  if (getPads())
+    pads = *getPads();
+  WindowParams params{getKernelShape(), strides, pads, {}, getAutoPad(), false};
+  std::string why;
+  FailureOr<Shape> shape = poolOutputShape(x, params, &why);
+  if (failed(shape))
+    return emitOpError() << why;
+  return verifyResultShape(*this, 0, *shape);
+}

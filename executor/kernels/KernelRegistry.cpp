@@ -50,6 +50,7 @@ static const KernelRegistry &registry() {
     registerLossKernels(r);
     registerScanKernels(r);
     registerDetKernels(r);
+    registerLpNormKernels(r);
     return r;
   }();
   return instance;

@@ -57,6 +57,7 @@ void registerAttentionKernels(KernelRegistry &registry);
 void registerLossKernels(KernelRegistry &registry);
 void registerScanKernels(KernelRegistry &registry);
 void registerDetKernels(KernelRegistry &registry);
+void registerLpNormKernels(KernelRegistry &registry);
 
 } // namespace geflow::kernels
 

@@ -174,3 +174,35 @@ func.func @reduce_log_sum_int(%x: tensor<2x3xi32>) {
   %0 = ge.reduce_log_sum %x : (tensor<2x3xi32>) -> tensor<1x1xi32>
   return
 }
+
+// -----
+
+func.func @lp_normalization_p(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{'ge.lp_normalization' op attribute 'p' is 3 but must be 1 or 2}}
+  %0 = ge.lp_normalization %x {p = 3 : i64} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
+func.func @global_lp_pool_result(%x: tensor<2x3x4xf32>) {
+  // expected-error @+1 {{'ge.global_lp_pool' op result has shape [2, 3, 4] but expected [2, 3, 1]}}
+  %0 = ge.global_lp_pool %x : (tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
+  return
+}
+
+// -----
+
+func.func @lp_pool_result(%x: tensor<1x3x4x4xf32>) {
+  // expected-error @+1 {{'ge.lp_pool' op result has shape [1, 3, 4, 4] but expected [1, 3, 3, 3]}}
+  %0 = ge.lp_pool %x {kernel_shape = array<i64: 2, 2>} : (tensor<1x3x4x4xf32>) -> tensor<1x3x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @lp_pool_kernel(%x: tensor<1x3x4x4xf32>) {
+  // expected-error @+1 {{'ge.lp_pool' op}}
+  %0 = ge.lp_pool %x {kernel_shape = array<i64: 2>} : (tensor<1x3x4x4xf32>) -> tensor<1x3x3x4xf32>
+  return
+}

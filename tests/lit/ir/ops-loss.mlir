@@ -50,3 +50,14 @@ func.func @reductions(%x: tensor<2x3x4xf32>) {
   %2 = ge.reduce_log_sum_exp %x : (tensor<2x3x4xf32>) -> tensor<1x1x1xf32>
   return
 }
+
+// CHECK-LABEL: func @lp
+func.func @lp(%x: tensor<2x3x4x5xf32>) {
+  // CHECK: ge.lp_normalization {{.*}} {axis = 1 : i64, p = 1 : i64} : (tensor<2x3x4x5xf32>) -> tensor<2x3x4x5xf32>
+  %0 = ge.lp_normalization %x {axis = 1 : i64, p = 1 : i64} : (tensor<2x3x4x5xf32>) -> tensor<2x3x4x5xf32>
+  // CHECK: ge.global_lp_pool {{.*}} : (tensor<2x3x4x5xf32>) -> tensor<2x3x1x1xf32>
+  %1 = ge.global_lp_pool %x : (tensor<2x3x4x5xf32>) -> tensor<2x3x1x1xf32>
+  // CHECK: ge.lp_pool {{.*}} {kernel_shape = array<i64: 2, 2>, p = 3 : i64, strides = array<i64: 2, 2>} : (tensor<2x3x4x5xf32>) -> tensor<2x3x2x2xf32>
+  %2 = ge.lp_pool %x {kernel_shape = array<i64: 2, 2>, p = 3 : i64, strides = array<i64: 2, 2>} : (tensor<2x3x4x5xf32>) -> tensor<2x3x2x2xf32>
+  return
+}

@@ -248,3 +248,49 @@ TEST(LossTest, DetOfABatchAndOfEmptyMatrices) {
   om::OpDef zero = OpBuilder("det").input(empty).output(om::DT_FLOAT, {2});
   EXPECT_EQ(runAll<float>(zero, {empty}), (std::vector<float>{1, 1}));
 }
+
+TEST(LossTest, LpNormalizationAlongAnAxis) {
+  auto x = tensor<float>({2, 2}, {3, -4, 1, 1});
+  om::OpDef l2 =
+      OpBuilder("lp_normalization").input(x).output(om::DT_FLOAT, {2, 2});
+  expectNear(runAll<float>(l2, {x}),
+             {0.6f, -0.8f, 1 / std::sqrt(2.0f), 1 / std::sqrt(2.0f)});
+  om::OpDef l1 = OpBuilder("lp_normalization")
+                     .input(x)
+                     .attr("axis", 0)
+                     .attr("p", 1)
+                     .output(om::DT_FLOAT, {2, 2});
+  expectNear(runAll<float>(l1, {x}), {0.75f, -0.8f, 0.25f, 0.2f});
+}
+
+TEST(LossTest, GlobalLpPoolOverTheSpatialDims) {
+  auto x = tensor<float>({1, 2, 2, 1}, {3, -4, 1, 2});
+  auto run = [&](int p) {
+    om::OpDef op = OpBuilder("global_lp_pool")
+                       .input(x)
+                       .attr("p", p)
+                       .output(om::DT_FLOAT, {1, 2, 1, 1});
+    return runAll<float>(op, {x});
+  };
+  expectNear(run(2), {5, std::sqrt(5.0f)});
+  expectNear(run(1), {7, 3});
+  // (27 + 64)^(1/3), (1 + 8)^(1/3).
+  expectNear(run(3), {std::cbrt(91.0f), std::cbrt(9.0f)});
+}
+
+TEST(LossTest, LpPoolWindowsIgnoreThePadding) {
+  auto x = tensor<float>({1, 1, 3}, {3, -4, 12});
+  om::OpDef op = OpBuilder("lp_pool")
+                     .input(x)
+                     .attrInts("kernel_shape", {2})
+                     .attrInts("pads", {1, 0})
+                     .output(om::DT_FLOAT, {1, 1, 3});
+  // Windows [pad, 3], [3, -4], [-4, 12].
+  expectNear(runAll<float>(op, {x}), {3, 5, std::sqrt(160.0f)});
+  om::OpDef l1 = OpBuilder("lp_pool")
+                     .input(x)
+                     .attrInts("kernel_shape", {3})
+                     .attr("p", 1)
+                     .output(om::DT_FLOAT, {1, 1, 1});
+  expectNear(runAll<float>(l1, {x}), {19});
+}
