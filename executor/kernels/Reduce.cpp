@@ -18,7 +18,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <type_traits>
+#include <limits>
 
 using namespace geflow;
 using namespace geflow::kernels;
@@ -123,7 +123,7 @@ void forEachReduced(const ReduceLayout &l, int64_t o, F &&f) {
 }
 
 /// What each element becomes before it is combined.
-enum class Map { kIdentity, kSquare, kAbs, kExp };
+enum class Map { kIdentity, kSquare, kAbs };
 enum class Combine { kSum, kProd, kMax, kMin };
 enum class Finalize { kNone, kSqrt, kMean, kLog };
 
@@ -133,8 +133,6 @@ template <class T, Map M, Combine C> struct Reducer {
       return v * v;
     else if constexpr (M == Map::kAbs)
       return v < T(0) ? T(-v) : v;
-    else if constexpr (M == Map::kExp)
-      return static_cast<T>(std::exp(v));
     else
       return v;
   }
@@ -144,8 +142,6 @@ template <class T, Map M, Combine C> struct Reducer {
       return x.square();
     else if constexpr (M == Map::kAbs)
       return x.abs();
-    else if constexpr (M == Map::kExp)
-      return x.exp();
     else
       return x;
   }
@@ -245,14 +241,46 @@ struct ReduceOpInfo {
   double flopsPerElement;
 };
 
-/// exp is for float types only; the other maps take every numeric type.
 template <Map M, Combine C> ReduceFn lookupReduce(om::DataType dt) {
-  using Types = std::conditional_t<M == Map::kExp, FloatTypes, NumericTypes>;
   ReduceFn fn = nullptr;
-  dispatch(Types{}, dt, [&](auto tag) {
+  dispatch(NumericTypes{}, dt, [&](auto tag) {
     using T = typename decltype(tag)::type;
     fn = &reduceRun<T, Reducer<T, M, C>>;
   });
+  return fn;
+}
+
+/// log(sum(exp(x))) as max + log(sum(exp(x - max))), so exp cannot overflow:
+/// a contiguous segment with Eigen, other layouts by walking each output's
+/// elements twice. An infinite or NaN max is the result itself.
+template <class T>
+void logSumExpRun(const ReduceLayout &l, Finalize, const void *inV, void *outV,
+                  int64_t begin, int64_t end) {
+  auto *in = static_cast<const T *>(inV);
+  auto *out = static_cast<T *>(outV);
+  const int64_t n = l.count;
+  for (int64_t o = begin; o < end; ++o) {
+    T m = -std::numeric_limits<T>::infinity(), sum = 0;
+    if (l.simple && l.inner == 1) {
+      CMap<T> x(in + o * n, n);
+      m = n ? x.maxCoeff() : m;
+      sum = std::isfinite(m) ? (x - m).exp().sum() : T(1);
+    } else {
+      forEachReduced(l, o, [&](int64_t off) { m = std::max(m, in[off]); });
+      if (std::isfinite(m))
+        forEachReduced(l, o,
+                       [&](int64_t off) { sum += std::exp(in[off] - m); });
+      else
+        sum = 1;
+    }
+    out[o] = m + std::log(sum);
+  }
+}
+
+ReduceFn lookupLogSumExp(om::DataType dt) {
+  ReduceFn fn = nullptr;
+  dispatch(FloatTypes{}, dt,
+           [&](auto tag) { fn = &logSumExpRun<typename decltype(tag)::type>; });
   return fn;
 }
 
@@ -262,12 +290,9 @@ const ReduceOpInfo *findReduce(const std::string &type) {
        {&lookupReduce<Map::kAbs, Combine::kSum>, Finalize::kNone, 2}},
       {"reduce_l2",
        {&lookupReduce<Map::kSquare, Combine::kSum>, Finalize::kSqrt, 2}},
-      // log(sum(exp(x))) as ONNX's reference computes it: exp(x) overflows
-      // for x above ~88 in float, as it does there.
       {"reduce_log_sum",
        {&lookupReduce<Map::kIdentity, Combine::kSum>, Finalize::kLog, 1}},
-      {"reduce_log_sum_exp",
-       {&lookupReduce<Map::kExp, Combine::kSum>, Finalize::kLog, 8}},
+      {"reduce_log_sum_exp", {&lookupLogSumExp, Finalize::kNone, 10}},
       {"reduce_max",
        {&lookupReduce<Map::kIdentity, Combine::kMax>, Finalize::kNone, 1}},
       {"reduce_mean",

@@ -55,12 +55,14 @@ void cumSumRun(const AxisLayout &l, ScanFlags f, const void *inV, void *outV,
     }
     return;
   }
-  Arr<T> acc;
+  // One buffer for every run (a run is at most `inner` rows).
+  Arr<T> sums(inner);
   for (int64_t pos = rowBegin; pos < rowEnd;) {
     int64_t outer = pos / inner, i = pos % inner;
     int64_t len = std::min(inner - i, rowEnd - pos);
     const int64_t base = outer * n * inner + i;
-    acc.setZero(len);
+    auto acc = sums.head(len);
+    acc.setZero();
     for (int64_t j = 0; j < n; ++j) {
       const int64_t off = base + at(j) * inner;
       MMap<T> y(out + off, len);

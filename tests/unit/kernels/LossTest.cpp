@@ -294,3 +294,30 @@ TEST(LossTest, LpPoolWindowsIgnoreThePadding) {
                      .output(om::DT_FLOAT, {1, 1, 1});
   expectNear(runAll<float>(l1, {x}), {19});
 }
+
+TEST(LossTest, ReduceLogSumExpDoesNotOverflow) {
+  // exp(1000) overflows float; the max-shifted form gives 1000 + log(2).
+  auto x = tensor<float>({2, 2}, {1000, 1000, -1000, -1000});
+  for (std::vector<int64_t> axes : {std::vector<int64_t>{1}, {0, 1}}) {
+    std::vector<int64_t> out = axes.size() == 1 ? std::vector<int64_t>{2, 1}
+                                                : std::vector<int64_t>{1, 1};
+    om::OpDef op = OpBuilder("reduce_log_sum_exp")
+                       .input(x)
+                       .attrInts("axes", axes)
+                       .output(om::DT_FLOAT, out);
+    auto got = runAll<float>(op, {x});
+    if (axes.size() == 1)
+      expectNear(got, {1000 + std::log(2.0f), -1000 + std::log(2.0f)});
+    else
+      expectNear(got, {1000 + std::log(2.0f)});
+  }
+  // Non-adjacent axes take the walking path.
+  auto y = tensor<float>({2, 2, 2}, {500, 0, 1, 1, 500, 0, 1, 1});
+  om::OpDef walk = OpBuilder("reduce_log_sum_exp")
+                       .input(y)
+                       .attrInts("axes", {0, 2})
+                       .attr("keepdims", 0)
+                       .output(om::DT_FLOAT, {2});
+  expectNear(runAll<float>(walk, {y}),
+             {500 + std::log(2.0f), 1 + std::log(4.0f)});
+}
