@@ -147,8 +147,7 @@ llvm::Error GraphImporter::addNodeResultTypes(const onnx::NodeProto &node,
     if (i == 0 || spec.extra == OpSpec::ExtraResult::None)
       return makeError(where + ": output #" + std::to_string(i) +
                        " is required but unnamed");
-    if (spec.extra == OpSpec::ExtraResult::Statistics ||
-        spec.extra == OpSpec::ExtraResult::WhenRead) {
+    if (spec.extra == OpSpec::ExtraResult::Statistics) {
       // Mean and InvStdDev share a type; exactly one of them is named here.
       const onnx::TypeProto *other = valueTypes.lookup(node.output(3 - i));
       auto type = other ? convertTensorType(context, *other)
