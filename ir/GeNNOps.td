@@ -205,6 +205,11 @@ def Ge_ReduceProdOp : Ge_ReduceOp<"reduce_prod", Ge_NumericTensor> { let summary
 def Ge_ReduceSumSquareOp : Ge_ReduceOp<"reduce_sum_square", Ge_NumericTensor> {
   let summary = "sum(x^2)";
 }
+def Ge_ReduceL1Op : Ge_ReduceOp<"reduce_l1", Ge_NumericTensor> { let summary = "sum(|x|)"; }
+def Ge_ReduceLogSumOp : Ge_ReduceOp<"reduce_log_sum", Ge_FloatTensor> { let summary = "log(sum(x))"; }
+def Ge_ReduceLogSumExpOp : Ge_ReduceOp<"reduce_log_sum_exp", Ge_FloatTensor> {
+  let summary = "log(sum(exp(x)))";
+}
 
 def Ge_ReduceSumOp : Ge_TensorOp<"reduce_sum", [AllElementTypesMatch<["data", "reduced"]>]> {
   let summary = "sum over the axes operand (all dims when absent, unless noop)";

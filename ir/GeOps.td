@@ -96,5 +96,6 @@ include "ir/GeFusedOps.td"
 include "ir/GeAnnotationOps.td"
 include "ir/GeIndexOps.td"
 include "ir/GeSignalOps.td"
+include "ir/GeLossOps.td"
 
 #endif // GEFLOW_IR_GEOPS_TD

@@ -26,6 +26,11 @@ LogicalResult verifyReduceOp(Operation *op,
                              std::optional<ArrayRef<int64_t>> axes,
                              int64_t keepdims, bool noopWithEmptyAxes);
 
+/// ge.arg_max / ge.arg_min: `axis` of operand 0, flags, and the reduced
+/// result shape.
+LogicalResult verifyArgReduceOp(Operation *op, int64_t axis, int64_t keepdims,
+                                int64_t selectLastIndex);
+
 /// `axis` must lie in [-rank, rank).
 LogicalResult verifyAxisAttr(Operation *op, StringRef name, int64_t axis,
                              int64_t rank);

@@ -261,13 +261,8 @@ LogicalResult MatMulOp::verify() {
 }
 
 LogicalResult ArgMaxOp::verify() {
-  ArrayRef<int64_t> data = shapeOf(getData());
-  if (failed(verifyAxisAttr(*this, "axis", getAxis(), data.size())) ||
-      failed(verifyFlagAttr(*this, "keepdims", getKeepdims())) ||
-      failed(verifyFlagAttr(*this, "select_last_index", getSelectLastIndex())))
-    return failure();
-  int64_t axis = *normalizeAxis(getAxis(), data.size());
-  return verifyResultShape(*this, 0, reduceShape(data, {axis}, getKeepdims()));
+  return verifyArgReduceOp(*this, getAxis(), getKeepdims(),
+                           getSelectLastIndex());
 }
 
 LogicalResult TopKOp::verify() {

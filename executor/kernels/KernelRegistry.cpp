@@ -49,6 +49,10 @@ static const KernelRegistry &registry() {
     registerFusedElementwiseKernels(r);
     registerAttentionKernels(r);
     registerIndexKernels(r);
+    registerLossKernels(r);
+    registerScanKernels(r);
+    registerDetKernels(r);
+    registerLpNormKernels(r);
     return r;
   }();
   return instance;

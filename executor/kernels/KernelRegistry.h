@@ -56,6 +56,10 @@ void registerNormKernels(KernelRegistry &registry);
 void registerFusedElementwiseKernels(KernelRegistry &registry);
 void registerAttentionKernels(KernelRegistry &registry);
 void registerIndexKernels(KernelRegistry &registry);
+void registerLossKernels(KernelRegistry &registry);
+void registerScanKernels(KernelRegistry &registry);
+void registerDetKernels(KernelRegistry &registry);
+void registerLpNormKernels(KernelRegistry &registry);
 
 } // namespace geflow::kernels
 

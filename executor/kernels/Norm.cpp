@@ -1,10 +1,10 @@
-//===- Norm.cpp - batch, instance and layer normalisation
-//------------------===//
+//===- Norm.cpp - batch, instance, layer and local response norms ---------===//
 //
-// Vector work (AIV), float32, inference form. Block split: batch_normalization
-// and instance_normalization over N*C planes, layer_normalization over the rows
-// (the dims before `axis`). Cost: a few FLOPs per element (2 for the batch
-// norm's fused scale-and-shift, ~8 for the statistics and the normalisation);
+// Vector work (AIV), float32, inference form. Block split: batch_normalization,
+// instance_normalization and lrn over N*C planes, layer_normalization over the
+// rows (the dims before `axis`). Cost: a few FLOPs per element (2 for the
+// batch norm's fused scale-and-shift, ~8 for the statistics and the
+// normalisation, 2 * size + 10 for lrn's window and pow);
 // bytes: input, parameters, outputs. Statistics are two-pass (mean, then the
 // mean squared deviation) so large offsets do not cancel.
 //
@@ -12,6 +12,7 @@
 
 #include "executor/kernels/KernelRegistry.h"
 #include "executor/kernels/NnSupport.h"
+#include "executor/kernels/VectorSupport.h"
 
 #include <Eigen/Core>
 
@@ -290,9 +291,75 @@ private:
 constexpr CreateFn createLayerNorm =
     &nn::createFromPlan<LayerNormKernel, LayerPlan, analyzeLayerNorm>;
 
+// --- lrn
+// ------------------------------------------------------------------------
+
+/// A vector kernel (VectorSupport.h): its plan is the one it runs with.
+class LrnKernel final : public vec::VectorKernel {
+public:
+  static rt::Status make(const KernelSpec &spec,
+                         std::unique_ptr<LrnKernel> *out) {
+    const om::OpDef &op = *spec.op;
+    GEFLOW_RT_RETURN_IF_ERROR(vec::checkArity(op, 1, 1));
+    om::DataType dt = op.input_desc(0).dtype();
+    if (dt != om::DT_FLOAT || op.output_desc(0).dtype() != dt)
+      return vec::unsupportedDtype(op, dt);
+    std::vector<int64_t> x = shapeOf(op.input_desc(0));
+    if (x.size() < 2)
+      return opError(op, "X must be [N, C, ...]");
+    auto k = std::unique_ptr<LrnKernel>(new LrnKernel);
+    k->channels_ = x[1];
+    k->planeSize_ = vec::product(std::vector<int64_t>(x.begin() + 2, x.end()));
+    k->size_ = attrInt(op, "size", 0);
+    if (k->size_ < 1)
+      return opError(op, "size must be >= 1");
+    k->alphaOverSize_ =
+        attrFloat(op, "alpha", 1e-4f) / static_cast<float>(k->size_);
+    k->beta_ = attrFloat(op, "beta", 0.75f);
+    k->bias_ = attrFloat(op, "bias", 1.0f);
+    // N * C planes; per element `size` squares and adds, and a pow (~10).
+    const int64_t planes = x[0] * k->channels_;
+    k->setPlan(
+        op, planes,
+        std::max<int64_t>(1, vec::kGrain / std::max<int64_t>(1, k->planeSize_)),
+        (2.0 * static_cast<double>(k->size_) + 10.0) *
+            static_cast<double>(numElements(op.input_desc(0))));
+    *out = std::move(k);
+    return rt::Status::ok();
+  }
+
+  /// Plane (n, c) sums the squares of channels [c - (size - 1) / 2,
+  /// c + size / 2] (ONNX's floor and ceil of (size - 1) / 2), clipped.
+  rt::Status runRange(const TensorView *inputs, const TensorView *outputs,
+                      BlockRange r) const override {
+    const float *x = static_cast<const float *>(inputs[0].data);
+    float *y = static_cast<float *>(outputs[0].data);
+    const int64_t s = planeSize_;
+    Eigen::ArrayXf squares(s);
+    for (int64_t plane = r.begin; plane < r.end; ++plane) {
+      const int64_t n = plane / channels_, c = plane % channels_;
+      const int64_t lo = std::max<int64_t>(0, c - (size_ - 1) / 2);
+      const int64_t hi = std::min<int64_t>(channels_ - 1, c + size_ / 2);
+      squares.setZero();
+      for (int64_t j = lo; j <= hi; ++j)
+        squares += ConstArrayMap(x + (n * channels_ + j) * s, s).square();
+      ArrayMap(y + plane * s, s) =
+          ConstArrayMap(x + plane * s, s) *
+          (bias_ + alphaOverSize_ * squares).pow(-beta_);
+    }
+    return rt::Status::ok();
+  }
+
+private:
+  LrnKernel() = default;
+  int64_t channels_ = 0, planeSize_ = 1, size_ = 1;
+  float alphaOverSize_ = 0, beta_ = 0, bias_ = 0;
+};
+
 } // namespace
 
 void geflow::kernels::registerNormKernels(KernelRegistry &registry) {
+  registry.serve("LrnKernel", vec::entryFor<LrnKernel>());
   registry.add("batch_normalization",
                {planChannelNorm<false>, createChannelNorm<false>});
   registry.add("instance_normalization",

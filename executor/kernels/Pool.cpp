@@ -8,7 +8,8 @@
 // Windows follow NnSupport's normalised 3-D geometry; the output size is the
 // output descriptor's (ceil_mode is already in it), and a window that runs past
 // the input is clipped. average_pool divides by the valid elements, or with
-// count_include_pad by the window positions inside the padded input. max_pool's
+// count_include_pad by the window positions inside the padded input; lp_pool
+// sums |x|^p over the taps inside the input (padding adds 0). max_pool's
 // Indices are flat over the whole input (n, c and spatial), row-major for
 // storage_order 0 and column-major within a plane for storage_order 1.
 // max_pool also takes the other element types ONNX allows it (float64, int8,
@@ -23,6 +24,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <limits>
 
 using namespace geflow;
@@ -31,13 +33,14 @@ using nn::Window;
 
 namespace {
 
-enum class PoolKind { kAverage, kMax, kGlobalAverage, kGlobalMax };
+enum class PoolKind { kAverage, kMax, kGlobalAverage, kGlobalMax, kLp };
 
 struct PoolPlan {
   PoolKind kind = PoolKind::kAverage;
   int64_t planes = 0;
   Window w;
   bool countIncludePad = false;
+  int64_t lpP = 2; // lp_pool's p
   bool columnMajorIndices = false;
   bool hasIndices = false;
   int64_t inElems = 0, outElems = 0;
@@ -106,6 +109,9 @@ rt::Status analyzePool(const om::OpDef &op, PoolKind kind, PoolPlan *p) {
     return opError(op, "kernel_shape must have " + std::to_string(xs.size()) +
                            " values");
   p->countIncludePad = attrInt(op, "count_include_pad", 0) != 0;
+  p->lpP = attrInt(op, "p", 2);
+  if (kind == PoolKind::kLp && p->lpP < 1)
+    return opError(op, "p must be >= 1");
   p->columnMajorIndices = attrInt(op, "storage_order", 0) != 0;
   GEFLOW_RT_RETURN_IF_ERROR(
       nn::resolveWindow(op, xs, ys, kernel, /*useDilations=*/true, &p->w));
@@ -179,6 +185,9 @@ public:
       case PoolKind::kAverage:
         averagePlane(in, out);
         break;
+      case PoolKind::kLp:
+        lpPlane(in, out);
+        break;
       case PoolKind::kMax:
         maxPlaneByRows(in, out, indices ? indices + c * outSize : nullptr,
                        c * inSize);
@@ -198,6 +207,18 @@ private:
       for (int d = 0; d < 3; ++d)
         n *= p_.countIncludePad ? pad[d][1] - pad[d][0] : r[d][1] - r[d][0];
       *out++ = n > 0 ? sum / static_cast<float>(n) : 0.0f;
+    });
+  }
+
+  /// (sum |x|^p)^(1/p) over the taps inside the input: padding adds 0.
+  void lpPlane(const float *in, float *out) const {
+    const float p = static_cast<float>(p_.lpP);
+    forEachWindow([&](const int64_t(&o)[3], const int64_t(&r)[3][2],
+                      const int64_t(&)[3][2]) {
+      float sum = 0.0f;
+      forEachTap(in, o, r,
+                 [&](const float *at) { sum += std::pow(std::abs(*at), p); });
+      *out++ = std::pow(sum, 1.0f / p);
     });
   }
 
@@ -380,6 +401,7 @@ rt::Status createPool(const KernelSpec &spec, std::unique_ptr<Kernel> *out) {
 } // namespace
 
 void geflow::kernels::registerPoolKernels(KernelRegistry &registry) {
+  registry.add("lp_pool", {planPool<PoolKind::kLp>, createPool<PoolKind::kLp>});
   registry.add("average_pool",
                {planPool<PoolKind::kAverage>, createPool<PoolKind::kAverage>});
   registry.add("max_pool",

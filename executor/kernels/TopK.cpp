@@ -1,13 +1,15 @@
-//===- TopK.cpp - top_k and arg_max ---------------------------------------===//
+//===- TopK.cpp - top_k, arg_max, arg_min and hardmax ---------------------===//
 //
 // Picking along one axis: top_k's K largest (or smallest) values and their
-// indices, and arg_max, the index of the largest.
+// indices, arg_max / arg_min, the index of the largest / smallest, and
+// hardmax, the one-hot of the first largest.
 // Block split: rows along the axis (outer * inner of them), contiguous per
-// block, each block worth >= 4096 input elements. Cost: arg_max one FLOP per
-// element, top_k N * log2(K) comparisons per row; bytes = inputs read +
-// outputs written.
+// block, each block worth >= 4096 input elements. Cost: arg_max/arg_min one
+// FLOP per element, hardmax two, top_k N * log2(K) comparisons per row;
+// bytes = inputs read + outputs written.
 // Computation: the input is viewed as [outer, N, inner] around the axis;
-// arg_max scans each row, top_k partial-sorts the row's indices.
+// arg_max, arg_min and hardmax scan each row, top_k partial-sorts the row's
+// indices.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,43 +26,51 @@ using namespace geflow::kernels::vec;
 
 namespace {
 
-// --- arg_max
-// ---------------------------------------------------------------------
+// --- arg_max, arg_min, hardmax
+// ------------------------------------------------------
+
+/// The index of the largest (Min: smallest) of n values `stride` apart: the
+/// first one, or the last with `last` (select_last_index).
+template <class T, bool Min>
+int64_t pickIndex(const T *x, int64_t n, int64_t stride, bool last) {
+  int64_t best = 0;
+  T bestV = x[0];
+  for (int64_t i = 1; i < n; ++i) {
+    T v = x[i * stride];
+    bool better = Min ? v < bestV : v > bestV;
+    if (better || (last && v == bestV)) {
+      bestV = v;
+      best = i;
+    }
+  }
+  return best;
+}
 
 using ArgFn = void (*)(const AxisLayout &l, bool last, const void *in,
                        int64_t *out, int64_t begin, int64_t end);
 
-template <class T>
-void argMaxRun(const AxisLayout &l, bool last, const void *inV, int64_t *out,
-               int64_t begin, int64_t end) {
+template <class T, bool Min>
+void argRun(const AxisLayout &l, bool last, const void *inV, int64_t *out,
+            int64_t begin, int64_t end) {
   auto *in = static_cast<const T *>(inV);
-  for (int64_t row = begin; row < end; ++row) {
-    const T *x = in + (row / l.inner) * l.n * l.inner + row % l.inner;
-    int64_t best = 0;
-    T bestV = x[0];
-    for (int64_t i = 1; i < l.n; ++i) {
-      T v = x[i * l.inner];
-      if (v > bestV || (last && v == bestV)) {
-        bestV = v;
-        best = i;
-      }
-    }
-    out[row] = best;
-  }
+  for (int64_t row = begin; row < end; ++row)
+    out[row] =
+        pickIndex<T, Min>(in + (row / l.inner) * l.n * l.inner + row % l.inner,
+                          l.n, l.inner, last);
 }
 
 using ArgTypes = TypeList<float, double, int32_t, int64_t, int8_t, uint8_t>;
 
-class ArgMaxKernel final : public VectorKernel {
+template <bool Min> class ArgKernel final : public VectorKernel {
 public:
   static rt::Status make(const KernelSpec &spec,
-                         std::unique_ptr<ArgMaxKernel> *out) {
+                         std::unique_ptr<ArgKernel> *out) {
     const om::OpDef &op = *spec.op;
     GEFLOW_RT_RETURN_IF_ERROR(checkArity(op, 1, 1));
-    auto k = std::unique_ptr<ArgMaxKernel>(new ArgMaxKernel);
+    auto k = std::unique_ptr<ArgKernel>(new ArgKernel);
     om::DataType dt = op.input_desc(0).dtype();
     if (!dispatch(ArgTypes{}, dt, [&](auto tag) {
-          k->fn_ = &argMaxRun<typename decltype(tag)::type>;
+          k->fn_ = &argRun<typename decltype(tag)::type, Min>;
         }))
       return unsupportedDtype(op, dt);
     if (op.output_desc(0).dtype() != om::DT_INT64)
@@ -68,11 +78,7 @@ public:
     k->last_ = attrInt(op, "select_last_index", 0) != 0;
     GEFLOW_RT_RETURN_IF_ERROR(
         axisLayout(op, op.input_desc(0), attrInt(op, "axis", 0), &k->layout_));
-    k->rows_ = k->layout_.outer * k->layout_.inner;
-    k->setPlan(
-        op, k->rows_,
-        std::max<int64_t>(1, kGrain / std::max<int64_t>(1, k->layout_.n)),
-        static_cast<double>(numElements(op.input_desc(0))));
+    k->planRows(op);
     *out = std::move(k);
     return rt::Status::ok();
   }
@@ -86,11 +92,75 @@ public:
   }
 
 private:
-  ArgMaxKernel() = default;
+  ArgKernel() = default;
+  /// Rows along the axis, each block worth >= kGrain elements; a FLOP per
+  /// element.
+  void planRows(const om::OpDef &op) {
+    setPlan(op, layout_.outer * layout_.inner,
+            std::max<int64_t>(1, kGrain / std::max<int64_t>(1, layout_.n)),
+            static_cast<double>(numElements(op.input_desc(0))));
+  }
   ArgFn fn_ = nullptr;
   bool last_ = false;
   AxisLayout layout_;
-  int64_t rows_ = 0;
+};
+
+using HardmaxFn = void (*)(const AxisLayout &l, const void *in, void *out,
+                           int64_t begin, int64_t end);
+
+/// One-hot of each row's first max; the row is zeroed with Eigen, then the
+/// one set.
+template <class T>
+void hardmaxRun(const AxisLayout &l, const void *inV, void *outV, int64_t begin,
+                int64_t end) {
+  auto *in = static_cast<const T *>(inV);
+  auto *out = static_cast<T *>(outV);
+  for (int64_t row = begin; row < end; ++row) {
+    int64_t base = (row / l.inner) * l.n * l.inner + row % l.inner;
+    Eigen::Map<Arr<T>, 0, Eigen::InnerStride<>>(out + base, l.n,
+                                                Eigen::InnerStride<>(l.inner))
+        .setZero();
+    out[base + pickIndex<T, false>(in + base, l.n, l.inner, false) * l.inner] =
+        T(1);
+  }
+}
+
+class HardmaxKernel final : public VectorKernel {
+public:
+  static rt::Status make(const KernelSpec &spec,
+                         std::unique_ptr<HardmaxKernel> *out) {
+    const om::OpDef &op = *spec.op;
+    GEFLOW_RT_RETURN_IF_ERROR(checkArity(op, 1, 1));
+    auto k = std::unique_ptr<HardmaxKernel>(new HardmaxKernel);
+    om::DataType dt = op.input_desc(0).dtype();
+    if (!dispatch(FloatTypes{}, dt,
+                  [&](auto tag) {
+                    k->fn_ = &hardmaxRun<typename decltype(tag)::type>;
+                  }) ||
+        op.output_desc(0).dtype() != dt)
+      return unsupportedDtype(op, dt);
+    GEFLOW_RT_RETURN_IF_ERROR(
+        axisLayout(op, op.input_desc(0), attrInt(op, "axis", -1), &k->layout_));
+    // Rows along the axis; a comparison and a store per element.
+    k->setPlan(
+        op, k->layout_.outer * k->layout_.inner,
+        std::max<int64_t>(1, kGrain / std::max<int64_t>(1, k->layout_.n)),
+        2.0 * static_cast<double>(numElements(op.input_desc(0))));
+    *out = std::move(k);
+    return rt::Status::ok();
+  }
+
+  rt::Status runRange(const TensorView *inputs, const TensorView *outputs,
+                      BlockRange r) const override {
+    if (layout_.n > 0)
+      fn_(layout_, inputs[0].data, outputs[0].data, r.begin, r.end);
+    return rt::Status::ok();
+  }
+
+private:
+  HardmaxKernel() = default;
+  HardmaxFn fn_ = nullptr;
+  AxisLayout layout_;
 };
 
 // --- top_k
@@ -189,6 +259,8 @@ private:
 } // namespace
 
 void geflow::kernels::registerTopKKernels(KernelRegistry &registry) {
-  registry.serve("ArgMaxKernel", entryFor<ArgMaxKernel>());
+  registry.serve("ArgMaxKernel", entryFor<ArgKernel<false>>());
+  registry.serve("ArgMinKernel", entryFor<ArgKernel<true>>());
+  registry.serve("HardmaxKernel", entryFor<HardmaxKernel>());
   registry.serve("TopKKernel", entryFor<TopKKernel>());
 }

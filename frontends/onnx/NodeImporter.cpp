@@ -99,7 +99,8 @@ llvm::Expected<int> GraphImporter::countNodeResults(const onnx::NodeProto &node,
                                                     const OpSpec &spec,
                                                     const std::string &where) {
   int numResults = spec.numResults < 0 ? node.output_size() : spec.numResults;
-  if (spec.extra == OpSpec::ExtraResult::Statistics) {
+  if (spec.extra == OpSpec::ExtraResult::Statistics ||
+      spec.extra == OpSpec::ExtraResult::WhenRead) {
     bool usesStatistics = false;
     for (int i = 1; i < node.output_size(); ++i)
       usesStatistics |=

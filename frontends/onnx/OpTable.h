@@ -30,7 +30,15 @@ struct OpSpec {
   /// (ir/README.md keeps optional outputs as results).
   /// Statistics: LayerNormalization's Mean and InvStdDev, imported as a pair
   /// when the model uses either, each typed like the other.
-  enum class ExtraResult { None, IndicesLikeFirst, MaskLikeFirst, Statistics };
+  /// WhenRead: the results past the first exist only when the model reads one
+  /// (SoftmaxCrossEntropyLoss's log_prob), typed by shape inference.
+  enum class ExtraResult {
+    None,
+    IndicesLikeFirst,
+    MaskLikeFirst,
+    Statistics,
+    WhenRead
+  };
 
   llvm::StringRef onnxType;
   llvm::StringRef geName;
