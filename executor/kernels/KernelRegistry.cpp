@@ -47,6 +47,8 @@ static const KernelRegistry &registry() {
     registerNormKernels(r);
     registerFusedElementwiseKernels(r);
     registerAttentionKernels(r);
+    registerRecurrentKernels(r);
+    registerEinsumKernels(r);
     return r;
   }();
   return instance;

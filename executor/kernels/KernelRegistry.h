@@ -54,6 +54,8 @@ void registerGemmKernels(KernelRegistry &registry);
 void registerNormKernels(KernelRegistry &registry);
 void registerFusedElementwiseKernels(KernelRegistry &registry);
 void registerAttentionKernels(KernelRegistry &registry);
+void registerRecurrentKernels(KernelRegistry &registry);
+void registerEinsumKernels(KernelRegistry &registry);
 
 } // namespace geflow::kernels
 

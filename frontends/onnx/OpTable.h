@@ -30,7 +30,15 @@ struct OpSpec {
   /// (ir/README.md keeps optional outputs as results).
   /// Statistics: LayerNormalization's Mean and InvStdDev, imported as a pair
   /// when the model uses either, each typed like the other.
-  enum class ExtraResult { None, IndicesLikeFirst, MaskLikeFirst, Statistics };
+  /// RecurrentStates: LSTM/GRU/RNN's Y, Y_h, Y_c, typed from X, R and the
+  /// attributes (any of them may be left out).
+  enum class ExtraResult {
+    None,
+    IndicesLikeFirst,
+    MaskLikeFirst,
+    Statistics,
+    RecurrentStates
+  };
 
   llvm::StringRef onnxType;
   llvm::StringRef geName;
