@@ -7,9 +7,11 @@
 // product, the bulk of the FLOPs, which is cube work on an NPU (CANN's
 // DynamicRNN runs on the cube as well); the gates are a few vector
 // operations per step on the same tile.
-// Block split: the (direction, batch row) pairs, which are independent; a
-// block owns a contiguous run of them and steps them together, one GEMM per
-// step and direction. A block carries at least nn::kMinBlockFlops.
+// Block split: (direction, tile of kRowTile batch rows) pairs, which are
+// independent; a block owns a contiguous run of them and steps each tile with
+// one GEMM per step. Tiles sit at fixed batch rows, so every row goes through
+// the same GEMM whatever the block count, and the results agree bit for bit.
+// A block carries at least nn::kMinBlockFlops.
 // Cost: the sum over the T steps of each step's GEMM (2 * H * gates * H per
 // row) and gate arithmetic, for every direction and batch row: T sequential
 // steps, never fewer, whatever sequence_lens holds at run time.
@@ -33,6 +35,9 @@ using namespace geflow::kernels;
 using namespace geflow::kernels::vec;
 
 namespace {
+
+/// Batch rows stepped together by one GEMM.
+constexpr int64_t kRowTile = 8;
 
 using FloatMap = Eigen::Map<Eigen::ArrayXf>;
 using ConstFloatMap = Eigen::Map<const Eigen::ArrayXf>;
@@ -343,10 +348,11 @@ public:
     const double g = static_cast<double>(s.gateWidth());
     // Per step and row: the GEMM, then about 8 operations per gate value.
     double perStep = 2.0 * s.hidden * g + 8.0 * g;
-    double perItem = perStep * static_cast<double>(s.steps);
+    double perRow = perStep * static_cast<double>(s.steps);
+    double perTile = perRow * static_cast<double>(std::min(s.batch, kRowTile));
     int64_t grain = static_cast<int64_t>(
-        std::ceil(nn::kMinBlockFlops / std::max(perItem, 1.0)));
-    k->setPlan(op, s.dirs * s.batch, grain, perItem * s.dirs * s.batch);
+        std::ceil(nn::kMinBlockFlops / std::max(perTile, 1.0)));
+    k->setPlan(op, s.dirs * k->tiles(), grain, perRow * s.dirs * s.batch);
     k->plan_.engine = rt::Engine::kAic;
     *out = std::move(k);
     return rt::Status::ok();
@@ -355,15 +361,16 @@ public:
 protected:
   rt::Status runRange(const TensorView *inputs, const TensorView *outputs,
                       BlockRange r) const override {
-    for (int64_t d = r.begin / s_.batch; d * s_.batch < r.end; ++d) {
-      int64_t b0 = std::max(r.begin - d * s_.batch, int64_t(0));
-      int64_t b1 = std::min(r.end - d * s_.batch, s_.batch);
-      runDirection(inputs, outputs, d, b0, b1 - b0);
+    for (int64_t item = r.begin; item < r.end; ++item) {
+      int64_t d = item / tiles(), b0 = item % tiles() * kRowTile;
+      runDirection(inputs, outputs, d, b0, std::min(kRowTile, s_.batch - b0));
     }
     return rt::Status::ok();
   }
 
 private:
+  int64_t tiles() const { return (s_.batch + kRowTile - 1) / kRowTile; }
+
   const float *input(const TensorView *inputs, int i) const {
     return present_[i] ? static_cast<const float *>(
                              operandData(constants_[i], inputs, i))
