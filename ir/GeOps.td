@@ -97,5 +97,6 @@ include "ir/GeAnnotationOps.td"
 include "ir/GeIndexOps.td"
 include "ir/GeSignalOps.td"
 include "ir/GeLossOps.td"
+include "ir/GeRecurrentOps.td"
 
 #endif // GEFLOW_IR_GEOPS_TD

@@ -349,4 +349,30 @@ def EmitTasks : Pass<"ge-emit-tasks", "::mlir::func::FuncOp"> {
   ];
 }
 
+def LowerRecurrent : Pass<"ge-lower-recurrent", "::mlir::func::FuncOp"> {
+  let summary = "Split LSTM/GRU/RNN into one input matmul and a recurrence";
+  let description = [{
+    Pipeline step 2, before constant folding. `ge.lstm`, `ge.gru` and
+    `ge.rnn` become X * W^T for all time steps and directions as one
+    `ge.matmul` (X reshaped to [T*B, I], W transposed to [D, I, gates*H]),
+    and `ge.lstm_recurrence` / `ge.gru_recurrence` / `ge.rnn_recurrence`,
+    whose one kernel runs the T sequential steps. Results and attributes are
+    the recurrent op's.
+  }];
+}
+
+def LowerEinsum : Pass<"ge-lower-einsum", "::mlir::func::FuncOp"> {
+  let summary = "Rewrite einsum as transpose, reshape, batched matmul and sum";
+  let description = [{
+    Pipeline step 2, before constant folding. A float32 `ge.einsum` of one or
+    two operands whose letters each appear once per operand, with equal dims
+    wherever they repeat across operands, becomes `ge.reduce_sum` over the
+    letters only one operand has, `ge.transpose` + `ge.reshape` of each
+    operand to [batch, rows, summed] and [batch, summed, columns], one
+    `ge.matmul`, and a reshape + transpose into the output's order (one
+    operand: the sum and the transpose). Other equations (a diagonal, three
+    or more operands, broadcast dims) stay for the einsum kernel.
+  }];
+}
+
 #endif // GEFLOW_PASSES_TD

@@ -100,6 +100,10 @@ void buildGePipeline(mlir::OpPassManager &pm, const CompileOptions &options) {
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(mlir::createCSEPass());
   mlir::OpPassManager &fn = pm.nest<mlir::func::FuncOp>();
+  // Ops that are others' compositions become them before folding, so that a
+  // constant weight's transpose folds.
+  fn.addPass(createLowerRecurrent());
+  fn.addPass(createLowerEinsum());
   fn.addPass(createFoldConstants());
   // 3. op fusion (each pass can be switched off by name).
   for (const FusionPass &fusion : kFusionPasses)

@@ -53,6 +53,8 @@ static const KernelRegistry &registry() {
     registerScanKernels(r);
     registerDetKernels(r);
     registerLpNormKernels(r);
+    registerRecurrentKernels(r);
+    registerEinsumKernels(r);
     return r;
   }();
   return instance;

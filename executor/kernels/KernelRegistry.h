@@ -60,6 +60,8 @@ void registerLossKernels(KernelRegistry &registry);
 void registerScanKernels(KernelRegistry &registry);
 void registerDetKernels(KernelRegistry &registry);
 void registerLpNormKernels(KernelRegistry &registry);
+void registerRecurrentKernels(KernelRegistry &registry);
+void registerEinsumKernels(KernelRegistry &registry);
 
 } // namespace geflow::kernels
 

@@ -3,6 +3,7 @@
 #include "frontends/onnx/ModelLoader.h"
 #include "frontends/onnx/ContainedLibOnnx.h"
 #include "frontends/onnx/DetachedWeights.h"
+#include "frontends/onnx/EinsumShapes.h"
 #include "frontends/onnx/ModelChecks.h"
 #include "frontends/onnx/OpTable.h"
 #include "frontends/onnx/ShapeCompletion.h"
@@ -489,8 +490,12 @@ static llvm::Error inferWithLibOnnx(onnx::ModelProto &model, int64_t) {
   try {
     onnx::ShapeInferenceOptions options(/*check_type=*/true, /*error_mode=*/1,
                                         /*enable_data_propagation=*/true);
-    onnx::shape_inference::InferShapes(
-        model, onnx::OpSchemaRegistry::Instance(), options);
+    // Again while Einsum outputs gain their dims (EinsumShapes.h): each
+    // round reaches one more Einsum of a chain.
+    do
+      onnx::shape_inference::InferShapes(
+          model, onnx::OpSchemaRegistry::Instance(), options);
+    while (completeEinsumShapes(*model.mutable_graph()));
   } catch (const std::exception &e) {
     return makeError(describeInferenceFailure(e.what()));
   } catch (...) {

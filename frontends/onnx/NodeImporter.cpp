@@ -117,6 +117,33 @@ llvm::Expected<int> GraphImporter::countNodeResults(const onnx::NodeProto &node,
   return numResults;
 }
 
+/// LSTM/GRU/RNN's output #i when the model leaves it out: Y is [T, D, B, H]
+/// (layout 1: [B, T, D, H]), Y_h and Y_c are [D, B, H] ([B, D, H]), with X
+/// [T, B, I] ([B, T, I]) and R [D, gates * H, H].
+static llvm::Expected<Type> recurrentStateType(const OperationState &state,
+                                               int i,
+                                               const std::string &where) {
+  auto x = llvm::dyn_cast<RankedTensorType>(state.operands[0].getType());
+  auto r = state.operands.size() > 2
+               ? llvm::dyn_cast<RankedTensorType>(state.operands[2].getType())
+               : RankedTensorType();
+  if (!x || !r || x.getRank() != 3 || r.getRank() != 3)
+    return makeError(where + ": X and R must be 3-D to type output #" +
+                     std::to_string(i));
+  auto layout =
+      llvm::dyn_cast_or_null<IntegerAttr>(state.attributes.get("layout"));
+  bool batchFirst = layout && layout.getInt() == 1;
+  int64_t t = x.getDimSize(batchFirst ? 1 : 0);
+  int64_t b = x.getDimSize(batchFirst ? 0 : 1);
+  int64_t d = r.getDimSize(0), h = r.getDimSize(2);
+  SmallVector<int64_t> shape =
+      i == 0 ? (batchFirst ? SmallVector<int64_t>{b, t, d, h}
+                           : SmallVector<int64_t>{t, d, b, h})
+             : (batchFirst ? SmallVector<int64_t>{b, d, h}
+                           : SmallVector<int64_t>{d, b, h});
+  return Type(RankedTensorType::get(shape, x.getElementType()));
+}
+
 /// The result types from shape inference; unnamed optional results are typed
 /// from the first.
 llvm::Error GraphImporter::addNodeResultTypes(const onnx::NodeProto &node,
@@ -141,6 +168,13 @@ llvm::Error GraphImporter::addNodeResultTypes(const onnx::NodeProto &node,
       if (!type)
         return makeError(where + ": output '" + node.output(i) +
                          "': " + llvm::toString(type.takeError()));
+      resultTypes.push_back(*type);
+      continue;
+    }
+    if (spec.extra == OpSpec::ExtraResult::RecurrentStates) {
+      auto type = recurrentStateType(state, i, where);
+      if (!type)
+        return type.takeError();
       resultTypes.push_back(*type);
       continue;
     }

@@ -32,12 +32,15 @@ struct OpSpec {
   /// when the model uses either, each typed like the other.
   /// WhenRead: the results past the first exist only when the model reads one
   /// (SoftmaxCrossEntropyLoss's log_prob), typed by shape inference.
+  /// RecurrentStates: LSTM/GRU/RNN's Y, Y_h, Y_c, typed from X, R and the
+  /// attributes (any of them may be left out).
   enum class ExtraResult {
     None,
     IndicesLikeFirst,
     MaskLikeFirst,
     Statistics,
     WhenRead
+    RecurrentStates
   };
 
   llvm::StringRef onnxType;

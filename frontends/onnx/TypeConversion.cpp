@@ -275,6 +275,9 @@ geflow::onnxfe::convertAttribute(MLIRContext &context,
   case onnx::AttributeProto::FLOATS:
     return b.getDenseF32ArrayAttr(
         SmallVector<float>(attr.floats().begin(), attr.floats().end()));
+  case onnx::AttributeProto::STRINGS:
+    return b.getStrArrayAttr(
+        SmallVector<StringRef>(attr.strings().begin(), attr.strings().end()));
   case onnx::AttributeProto::TENSOR: {
     auto value = convertTensor(context, attr.t());
     if (!value)

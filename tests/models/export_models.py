@@ -5,8 +5,12 @@
 
 Writes OUT_DIR/<name>.onnx for torchvision ResNet-18, MobileNet v2, ShuffleNet v2
 x0.5, GoogLeNet, SqueezeNet 1.1, a small nn.TransformerEncoder (2 layers, d_model 64, 4 heads,
-seq 16, batch 1), and ShuffleNet v2 x0.5 again with a dynamic batch axis, and MobileNet v2 at opset 11. Opset 17
-with constant folding keeps the exports inside the ge op list. Exits 77 (ctest's
+seq 16, batch 1), and ShuffleNet v2 x0.5 again with a dynamic batch axis, and MobileNet v2 at opset 11,
+two recurrent nets (lstm_tagger: token ids -> embedding -> 2-layer bidirectional LSTM -> linear;
+gru_classifier: a batch-first GRU whose last step feeds a linear layer), and torchvision's
+Swin-T and MaxViT-T at the smallest inputs they take (their ops come from several slices of
+issue 15; no ctest runs them yet). Opset 17 with constant folding keeps the exports inside
+the ge op list. Exits 77 (ctest's
 skip code here) when torch or torchvision cannot be imported.
 
 Beside each static model it writes <name>.input.npy, PyTorch's <name>.output.npy for
@@ -20,7 +24,8 @@ SKIP = 77
 
 
 NAMES = ["resnet18", "mobilenet_v2", "shufflenet_v2_x0_5", "googlenet", "squeezenet1_1",
-         "transformer_encoder", "shufflenet_v2_x0_5_dynamic", "mobilenet_v2_opset11"]
+         "transformer_encoder", "shufflenet_v2_x0_5_dynamic", "mobilenet_v2_opset11",
+         "lstm_tagger", "gru_classifier", "swin_t", "maxvit_t"]
 
 
 def up_to_date(out_dir, wanted):
@@ -69,6 +74,32 @@ def main():
         def forward(self, x):
             return self.encoder(x)
 
+    class LstmTagger(torch.nn.Module):
+        """A sequence tagger over token ids [T, batch]: embedding, a 2-layer
+        bidirectional LSTM, a linear layer per step."""
+
+        def __init__(self):
+            super().__init__()
+            self.embed = torch.nn.Embedding(100, 32)
+            self.lstm = torch.nn.LSTM(32, 48, num_layers=2, bidirectional=True)
+            self.tag = torch.nn.Linear(96, 10)
+
+        def forward(self, tokens):
+            y, _ = self.lstm(self.embed(tokens))
+            return self.tag(y)
+
+    class GruClassifier(torch.nn.Module):
+        """A batch-first GRU over [batch, T, 16]; its last step is classified."""
+
+        def __init__(self):
+            super().__init__()
+            self.gru = torch.nn.GRU(16, 32, batch_first=True)
+            self.head = torch.nn.Linear(32, 4)
+
+        def forward(self, x):
+            y, _ = self.gru(x)
+            return self.head(y[:, -1])
+
     models = {
         "resnet18": (lambda: tvm.resnet18(), image, None),
         "mobilenet_v2": (lambda: tvm.mobilenet_v2(), image, None),
@@ -83,6 +114,13 @@ def main():
         # An older opset, so the import goes through libonnx's version converter
         # with real-sized weights (Clip's min/max become inputs at opset 11).
         "mobilenet_v2_opset11": (lambda: tvm.mobilenet_v2(), image, None, 11),
+        "lstm_tagger": (LstmTagger, torch.randint(0, 100, (12, 2)), None),
+        "gru_classifier": (GruClassifier, torch.randn(3, 10, 16), None),
+        # Swin pads each stage to its 7x7 windows, so 32x32 (one patch of the
+        # last stage) is its smallest input; MaxViT partitions every stage into
+        # 7x7 grids, which 224x224 is the smallest input to allow.
+        "swin_t": (lambda: tvm.swin_t(), torch.randn(1, 3, 32, 32), None),
+        "maxvit_t": (lambda: tvm.maxvit_t(), image, None),
     }
     assert sorted(models) == sorted(NAMES)
     for name, spec in models.items():
