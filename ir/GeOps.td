@@ -94,5 +94,6 @@ include "ir/GeShapeOps.td"
 include "ir/GeNNOps.td"
 include "ir/GeFusedOps.td"
 include "ir/GeAnnotationOps.td"
+include "ir/GeQuantOps.td"
 
 #endif // GEFLOW_IR_GEOPS_TD

@@ -100,6 +100,8 @@ void buildGePipeline(mlir::OpPassManager &pm, const CompileOptions &options) {
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(mlir::createCSEPass());
   mlir::OpPassManager &fn = pm.nest<mlir::func::FuncOp>();
+  // QDQ patterns first: folding would turn dequantized weights into floats.
+  fn.addPass(createFoldQdq());
   fn.addPass(createFoldConstants());
   // 3. op fusion (each pass can be switched off by name).
   for (const FusionPass &fusion : kFusionPasses)

@@ -47,6 +47,7 @@ static const KernelRegistry &registry() {
     registerNormKernels(r);
     registerFusedElementwiseKernels(r);
     registerAttentionKernels(r);
+    registerQuantKernels(r);
     return r;
   }();
   return instance;

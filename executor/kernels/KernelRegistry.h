@@ -54,6 +54,7 @@ void registerGemmKernels(KernelRegistry &registry);
 void registerNormKernels(KernelRegistry &registry);
 void registerFusedElementwiseKernels(KernelRegistry &registry);
 void registerAttentionKernels(KernelRegistry &registry);
+void registerQuantKernels(KernelRegistry &registry);
 
 } // namespace geflow::kernels
 

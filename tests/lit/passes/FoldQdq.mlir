@@ -1,0 +1,66 @@
+// RUN: geflow-opt --ge-fold-qdq --split-input-file %s | FileCheck %s
+
+// A conv in QDQ form: per-channel weights, a float bias quantized at
+// x_scale * w_scale[m] = [0.5, 0.25], absent zero points made constant.
+// CHECK-LABEL: func.func @conv
+func.func @conv(%xq: tensor<1x2x4x4xui8>) -> tensor<1x2x4x4xi8> {
+  %xs = ge.constant dense<0.5> : tensor<f32>
+  %xz = ge.constant dense<128> : tensor<ui8>
+  %wq = ge.constant dense<1> : tensor<2x2x1x1xi8>
+  %ws = ge.constant dense<[1.0, 0.5]> : tensor<2xf32>
+  %b = ge.constant dense<[1.0, 1.1]> : tensor<2xf32>
+  %ys = ge.constant dense<0.25> : tensor<f32>
+  // CHECK-DAG: %[[WZ:.*]] = ge.constant dense<0> : tensor<i8>
+  // CHECK-DAG: %[[B:.*]] = ge.constant dense<[2, 4]> : tensor<2xi32>
+  // CHECK-DAG: %[[YZ:.*]] = ge.constant dense<0> : tensor<i8>
+  // CHECK: %[[Y:.*]] = ge.qlinear_conv %arg0, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[WZ]], %{{.*}}, %{{.*}}, %[[B]] {pads = array<i64: 0, 0, 0, 0>} : (tensor<1x2x4x4xui8>, tensor<f32>, tensor<ui8>, tensor<2x2x1x1xi8>, tensor<2xf32>, tensor<i8>, tensor<f32>, tensor<i8>, tensor<2xi32>) -> tensor<1x2x4x4xi8>
+  // CHECK-NOT: ge.conv
+  // CHECK-NOT: ge.quantize_linear
+  // CHECK: return %[[Y]]
+  %x = ge.dequantize_linear %xq, %xs, %xz : (tensor<1x2x4x4xui8>, tensor<f32>, tensor<ui8>) -> tensor<1x2x4x4xf32>
+  %w = ge.dequantize_linear %wq, %ws {axis = 0 : i64} : (tensor<2x2x1x1xi8>, tensor<2xf32>) -> tensor<2x2x1x1xf32>
+  %c = ge.conv %x, %w, %b {pads = array<i64: 0, 0, 0, 0>} : (tensor<1x2x4x4xf32>, tensor<2x2x1x1xf32>, tensor<2xf32>) -> tensor<1x2x4x4xf32>
+  %yz = ge.constant dense<0> : tensor<i8>
+  %y = ge.quantize_linear %c, %ys, %yz : (tensor<1x2x4x4xf32>, tensor<f32>, tensor<i8>) -> tensor<1x2x4x4xi8>
+  return %y : tensor<1x2x4x4xi8>
+}
+
+// -----
+
+// A matmul in QDQ form; its dequantized b is read elsewhere too, which
+// does not matter (only the float product must have no other user).
+// CHECK-LABEL: func.func @matmul
+func.func @matmul(%aq: tensor<3x4xui8>, %s: tensor<f32>, %z: tensor<ui8>, %bq: tensor<4x5xui8>) -> (tensor<3x5xui8>, tensor<4x5xf32>) {
+  // CHECK: %[[B:.*]] = ge.dequantize_linear %arg3
+  // CHECK: %[[Y:.*]] = ge.qlinear_matmul %arg0, %arg1, %arg2, %arg3, %arg1, %arg2, %arg1, %arg2 : {{.*}} -> tensor<3x5xui8>
+  // CHECK: return %[[Y]], %[[B]]
+  %a = ge.dequantize_linear %aq, %s, %z : (tensor<3x4xui8>, tensor<f32>, tensor<ui8>) -> tensor<3x4xf32>
+  %b = ge.dequantize_linear %bq, %s, %z : (tensor<4x5xui8>, tensor<f32>, tensor<ui8>) -> tensor<4x5xf32>
+  %m = ge.matmul %a, %b : (tensor<3x4xf32>, tensor<4x5xf32>) -> tensor<3x5xf32>
+  %y = ge.quantize_linear %m, %s, %z : (tensor<3x5xf32>, tensor<f32>, tensor<ui8>) -> tensor<3x5xui8>
+  return %y, %b : tensor<3x5xui8>, tensor<4x5xf32>
+}
+
+// -----
+
+// Left alone: the float product has another user; a conv's bias that is not
+// constant; weights per axis other than the output channels.
+// CHECK-LABEL: func.func @unchanged
+func.func @unchanged(%aq: tensor<3x4xui8>, %s: tensor<f32>, %z: tensor<ui8>, %bq: tensor<4x5xui8>,
+                     %xq: tensor<1x2x4x4xui8>, %wq: tensor<2x2x1x1xui8>, %b: tensor<2xf32>, %ws2: tensor<2xf32>)
+    -> (tensor<3x5xui8>, tensor<3x5xf32>, tensor<1x2x4x4xui8>, tensor<1x2x4x4xui8>) {
+  // CHECK-NOT: ge.qlinear
+  // CHECK: return
+  %a = ge.dequantize_linear %aq, %s, %z : (tensor<3x4xui8>, tensor<f32>, tensor<ui8>) -> tensor<3x4xf32>
+  %bm = ge.dequantize_linear %bq, %s, %z : (tensor<4x5xui8>, tensor<f32>, tensor<ui8>) -> tensor<4x5xf32>
+  %m = ge.matmul %a, %bm : (tensor<3x4xf32>, tensor<4x5xf32>) -> tensor<3x5xf32>
+  %y = ge.quantize_linear %m, %s, %z : (tensor<3x5xf32>, tensor<f32>, tensor<ui8>) -> tensor<3x5xui8>
+  %x = ge.dequantize_linear %xq, %s, %z : (tensor<1x2x4x4xui8>, tensor<f32>, tensor<ui8>) -> tensor<1x2x4x4xf32>
+  %w = ge.dequantize_linear %wq, %s, %z : (tensor<2x2x1x1xui8>, tensor<f32>, tensor<ui8>) -> tensor<2x2x1x1xf32>
+  %c = ge.conv %x, %w, %b : (tensor<1x2x4x4xf32>, tensor<2x2x1x1xf32>, tensor<2xf32>) -> tensor<1x2x4x4xf32>
+  %yc = ge.quantize_linear %c, %s, %z : (tensor<1x2x4x4xf32>, tensor<f32>, tensor<ui8>) -> tensor<1x2x4x4xui8>
+  %w1 = ge.dequantize_linear %wq, %ws2 {axis = 1 : i64} : (tensor<2x2x1x1xui8>, tensor<2xf32>) -> tensor<2x2x1x1xf32>
+  %c1 = ge.conv %x, %w1 : (tensor<1x2x4x4xf32>, tensor<2x2x1x1xf32>) -> tensor<1x2x4x4xf32>
+  %yc1 = ge.quantize_linear %c1, %s, %z : (tensor<1x2x4x4xf32>, tensor<f32>, tensor<ui8>) -> tensor<1x2x4x4xui8>
+  return %y, %m, %yc, %yc1 : tensor<3x5xui8>, tensor<3x5xf32>, tensor<1x2x4x4xui8>, tensor<1x2x4x4xui8>
+}
