@@ -9,7 +9,7 @@ func.func @quantize_scale_shape(%x: tensor<1x3x4xf32>, %s: tensor<4xf32>) {
 // -----
 
 func.func @quantize_axis(%x: tensor<1x3x4xf32>, %s: tensor<3xf32>) {
-  // expected-error @+1 {{'ge.quantize_linear' op attribute 'axis' is 3}}
+  // expected-error @+1 {{'ge.quantize_linear' op attribute 'axis' is 3 but the input has rank 3}}
   %0 = ge.quantize_linear %x, %s {axis = 3 : i64} : (tensor<1x3x4xf32>, tensor<3xf32>) -> tensor<1x3x4xui8>
   return
 }
@@ -41,7 +41,7 @@ func.func @quantize_result_type(%x: tensor<4xf32>, %s: tensor<f32>) {
 // -----
 
 func.func @dequantize_shape(%x: tensor<4xi8>, %s: tensor<f32>) {
-  // expected-error @+1 {{'ge.dequantize_linear' op result 0 has shape [5] but expected [4]}}
+  // expected-error @+1 {{'ge.dequantize_linear' op result has shape [5] but expected [4]}}
   %0 = ge.dequantize_linear %x, %s : (tensor<4xi8>, tensor<f32>) -> tensor<5xf32>
   return
 }
@@ -49,7 +49,7 @@ func.func @dequantize_shape(%x: tensor<4xi8>, %s: tensor<f32>) {
 // -----
 
 func.func @dynamic_scale_shape(%x: tensor<4xf32>) {
-  // expected-error @+1 {{'ge.dynamic_quantize_linear' op result 1 has shape [1] but expected []}}
+  // expected-error @+1 {{'ge.dynamic_quantize_linear' op result #1 has shape [1] but expected []}}
   %0:3 = ge.dynamic_quantize_linear %x : (tensor<4xf32>) -> (tensor<4xui8>, tensor<1xf32>, tensor<ui8>)
   return
 }
@@ -89,7 +89,7 @@ func.func @conv_integer_channels(%x: tensor<1x3x8x8xui8>, %w: tensor<4x2x3x3xui8
 // -----
 
 func.func @conv_integer_result(%x: tensor<1x2x8x8xui8>, %w: tensor<4x2x3x3xui8>) {
-  // expected-error @+1 {{'ge.conv_integer' op result 0 has shape [1, 4, 8, 8] but expected [1, 4, 6, 6]}}
+  // expected-error @+1 {{'ge.conv_integer' op result has shape [1, 4, 8, 8] but expected [1, 4, 6, 6]}}
   %0 = ge.conv_integer %x, %w : (tensor<1x2x8x8xui8>, tensor<4x2x3x3xui8>) -> tensor<1x4x8x8xi32>
   return
 }

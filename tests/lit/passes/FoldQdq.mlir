@@ -10,10 +10,10 @@ func.func @conv(%xq: tensor<1x2x4x4xui8>) -> tensor<1x2x4x4xi8> {
   %ws = ge.constant dense<[1.0, 0.5]> : tensor<2xf32>
   %b = ge.constant dense<[1.0, 1.1]> : tensor<2xf32>
   %ys = ge.constant dense<0.25> : tensor<f32>
-  // CHECK-DAG: %[[WZ:.*]] = ge.constant dense<0> : tensor<i8>
+  // The zero point made for w and the model's y zero point are one constant.
+  // CHECK-DAG: %[[Z:.*]] = ge.constant dense<0> : tensor<i8>
   // CHECK-DAG: %[[B:.*]] = ge.constant dense<[2, 4]> : tensor<2xi32>
-  // CHECK-DAG: %[[YZ:.*]] = ge.constant dense<0> : tensor<i8>
-  // CHECK: %[[Y:.*]] = ge.qlinear_conv %arg0, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[WZ]], %{{.*}}, %{{.*}}, %[[B]] {pads = array<i64: 0, 0, 0, 0>} : (tensor<1x2x4x4xui8>, tensor<f32>, tensor<ui8>, tensor<2x2x1x1xi8>, tensor<2xf32>, tensor<i8>, tensor<f32>, tensor<i8>, tensor<2xi32>) -> tensor<1x2x4x4xi8>
+  // CHECK: %[[Y:.*]] = ge.qlinear_conv %arg0, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[Z]], %{{.*}}, %[[Z]], %[[B]] {pads = array<i64: 0, 0, 0, 0>} : (tensor<1x2x4x4xui8>, tensor<f32>, tensor<ui8>, tensor<2x2x1x1xi8>, tensor<2xf32>, tensor<i8>, tensor<f32>, tensor<i8>, tensor<2xi32>) -> tensor<1x2x4x4xi8>
   // CHECK-NOT: ge.conv
   // CHECK-NOT: ge.quantize_linear
   // CHECK: return %[[Y]]
