@@ -98,6 +98,42 @@ int32_t qnt::zeroPointAt(const void *data, om::DataType dt, int64_t i) {
   }
 }
 
+namespace {
+template <class T>
+void widenRows(const T *src, int64_t rows, int64_t n, const int32_t *rowZero,
+               const int32_t *colZero, int16_t *dst) {
+  for (int64_t i = 0; i < rows; ++i, src += n, dst += n) {
+    const int32_t rz = rowZero ? rowZero[i] : 0;
+    if (colZero)
+      for (int64_t j = 0; j < n; ++j)
+        dst[j] = static_cast<int16_t>(src[j] - rz - colZero[j]);
+    else
+      for (int64_t j = 0; j < n; ++j)
+        dst[j] = static_cast<int16_t>(src[j] - rz);
+  }
+}
+} // namespace
+
+void qnt::widen(const void *src, om::DataType dt, int64_t rows, int64_t n,
+                const int32_t *rowZero, const int32_t *colZero, int16_t *dst) {
+  if (dt == om::DT_INT8)
+    widenRows(static_cast<const int8_t *>(src), rows, n, rowZero, colZero, dst);
+  else
+    widenRows(static_cast<const uint8_t *>(src), rows, n, rowZero, colZero,
+              dst);
+}
+
+std::vector<double> qnt::requantScales(const void *inScale, const void *wScale,
+                                       int64_t count, const void *outScale) {
+  const float in = *static_cast<const float *>(inScale);
+  const float out = *static_cast<const float *>(outScale);
+  const float *w = static_cast<const float *>(wScale);
+  std::vector<double> scale(count);
+  for (int64_t j = 0; j < count; ++j)
+    scale[j] = static_cast<float>(in * w[j]) / out;
+  return scale;
+}
+
 template <class T>
 void qnt::requantizeRow(const int32_t *acc, int64_t n, const double *scale,
                         bool perColumn, int32_t zp, T *out) {
@@ -136,22 +172,9 @@ struct Operands {
 constexpr Operands kMatMulInteger{0, 1, 2, 3};
 constexpr Operands kQLinearMatMul{0, 3, 2, 5, 1, 4, 6, 7};
 
-/// `rows` rows of `n` int8/uint8 values less their column's zero point
-/// (zp[j]), as int16.
-template <class T>
-void widenRows(const T *src, int64_t rows, int64_t n, const int32_t *zp,
-               int16_t *dst) {
-  for (int64_t i = 0; i < rows; ++i, src += n, dst += n)
-    for (int64_t j = 0; j < n; ++j)
-      dst[j] = static_cast<int16_t>(src[j] - zp[j]);
-}
-
-void widenAny(const void *src, om::DataType dt, int64_t offset, int64_t rows,
-              int64_t n, const int32_t *zp, int16_t *dst) {
-  if (dt == om::DT_INT8)
-    widenRows(static_cast<const int8_t *>(src) + offset, rows, n, zp, dst);
-  else
-    widenRows(static_cast<const uint8_t *>(src) + offset, rows, n, zp, dst);
+/// The bytes of int8/uint8 element `offset` of `data` (one byte each).
+const void *at(const void *data, int64_t offset) {
+  return static_cast<const char *>(data) + offset;
 }
 
 class IntMatMulKernel final : public vec::VectorKernel {
@@ -182,24 +205,23 @@ public:
     const void *bZero = hasBZero_ ? inputs[ops_.bZero].data : nullptr;
     std::vector<double> scale;
     if (ops_.yScale >= 0)
-      scale = requantScales(inputs);
+      scale = requantScales(inputs[ops_.aScale].data, inputs[ops_.bScale].data,
+                            perColumn_ ? n_ : 1, inputs[ops_.yScale].data);
     int32_t yZero =
         ops_.yZero >= 0 ? zeroPointAt(inputs[ops_.yZero].data, yDtype_, 0) : 0;
     thread_local std::vector<int16_t> aRows, bMat;
     thread_local std::vector<int32_t> acc, rowZero;
     aRows.resize(kRowTile * k_);
     acc.resize(kRowTile * n_);
-    rowZero.resize(k_);
+    rowZero.resize(m_);
+    for (int64_t i = 0; i < m_; ++i)
+      rowZero[i] = zeroPointAt(aZero, aZeroDtype_, aZeroPerRow_ ? i : 0);
     int64_t builtB = -1;
     for (int64_t item = r.begin; item < r.end; ++item) {
       const int64_t batch = item / rowTiles_, tile = item % rowTiles_;
       const int64_t r0 = tile * kRowTile, r1 = std::min(m_, r0 + kRowTile);
-      for (int64_t i = r0; i < r1; ++i) {
-        std::fill(rowZero.begin(), rowZero.end(),
-                  zeroPointAt(aZero, aZeroDtype_, aZeroPerRow_ ? i : 0));
-        widenAny(a, aDtype_, aOffset_[batch] + i * k_, 1, k_, rowZero.data(),
-                 aRows.data() + (i - r0) * k_);
-      }
+      widen(at(a, aOffset_[batch] + r0 * k_), aDtype_, r1 - r0, k_,
+            rowZero.data() + r0, nullptr, aRows.data());
       const int16_t *b =
           constB_.empty() ? nullptr : constB_.data() + bOffset_[batch];
       if (!b) {
@@ -338,7 +360,7 @@ private:
     std::vector<int32_t> zp(n_);
     for (int64_t j = 0; j < n_; ++j)
       zp[j] = zeroPointAt(bZero, bZeroDtype_, bZeroPerColumn_ ? j : 0);
-    widenAny(b, bDtype_, offset, k_, n_, zp.data(), out);
+    widen(at(b, offset), bDtype_, k_, n_, nullptr, zp.data(), out);
   }
 
   void prepareConstantB(const KernelSpec &spec) {
@@ -350,18 +372,6 @@ private:
     constB_.resize(bBatches_ * k_ * n_);
     for (int64_t i = 0; i < bBatches_; ++i)
       widenB(b, bZero, i * k_ * n_, constB_.data() + i * k_ * n_);
-  }
-
-  /// a_scale * b_scale[j] / y_scale, in float as ONNX's reference computes
-  /// it; the product with the int32 accumulator is taken in double.
-  std::vector<double> requantScales(const TensorView *inputs) const {
-    const float as = *static_cast<const float *>(inputs[ops_.aScale].data);
-    const float ys = *static_cast<const float *>(inputs[ops_.yScale].data);
-    const float *bs = static_cast<const float *>(inputs[ops_.bScale].data);
-    std::vector<double> scale(perColumn_ ? n_ : 1);
-    for (size_t j = 0; j < scale.size(); ++j)
-      scale[j] = static_cast<float>(as * bs[j]) / ys;
-    return scale;
   }
 
   Operands ops_{};

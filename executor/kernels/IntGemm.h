@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <vector>
 
 namespace geflow::kernels::qnt {
 
@@ -33,6 +34,12 @@ IntGemmIsa intGemmIsa();
 /// Makes intGemm use `isa` from now on (tests compare the bodies); false,
 /// and no change, when this CPU or build has no such body.
 bool setIntGemmIsa(IntGemmIsa isa);
+
+/// dst[i * n + j] = src[i * n + j] - rowZero[i] - colZero[j] for `rows` rows
+/// of `n` int8/uint8 values (dtype `dt`), as int16: the GEMM's operands. A
+/// null rowZero or colZero is 0.
+void widen(const void *src, om::DataType dt, int64_t rows, int64_t n,
+           const int32_t *rowZero, const int32_t *colZero, int16_t *dst);
 
 /// Element `i` of a zero point of dtype int8, uint8 or int32 (0 when `data`
 /// is null: an absent zero point).
@@ -64,6 +71,13 @@ inline void saturateRow(const double *v, int64_t n, int32_t zp, T *out) {
     out[j] = static_cast<T>(std::min<double>(std::max<double>(r, lo), hi));
   }
 }
+
+/// in_scale * w_scale[j] / out_scale for j < count (all float32 scalars but
+/// w_scale, which has `count` entries), in float as ONNX's reference
+/// computes it; requantizeRow multiplies the int32 accumulators by these in
+/// double.
+std::vector<double> requantScales(const void *inScale, const void *wScale,
+                                  int64_t count, const void *outScale);
 
 /// out[j] = saturate(round(acc[j] * scale[j]) + zp), scale[j] = scale[0]
 /// when `perColumn` is false: the requantization of the QLinear ops.

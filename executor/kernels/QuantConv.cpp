@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "executor/kernels/ConvColumns.h"
+#include "executor/kernels/ConvShape.h"
 #include "executor/kernels/IntGemm.h"
 #include "executor/kernels/NnSupport.h"
 #include "executor/kernels/VectorSupport.h"
@@ -30,8 +31,6 @@ namespace {
 
 constexpr int64_t kColTileElems = 1 << 16;
 
-int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
-
 /// Operand positions: conv_integer (x, w, x_zero_point, w_zero_point) and
 /// qlinear_conv (x, x_scale, x_zero_point, w, w_scale, w_zero_point,
 /// y_scale, y_zero_point, B).
@@ -41,26 +40,6 @@ struct Operands {
 };
 constexpr Operands kConvInteger{0, 1, 2, 3};
 constexpr Operands kQLinearConv{0, 3, 2, 5, 1, 4, 6, 7, 8};
-
-/// `count` int8/uint8 values less zero point zp(i / perZp) as int16.
-template <class T>
-void widen(const T *src, int64_t count, const int32_t *zp, int64_t perZp,
-           int16_t *dst) {
-  for (int64_t i0 = 0; i0 < count; i0 += perZp) {
-    const int32_t z = zp[i0 / perZp];
-    const int64_t end = std::min(count, i0 + perZp);
-    for (int64_t i = i0; i < end; ++i)
-      dst[i] = static_cast<int16_t>(src[i] - z);
-  }
-}
-
-void widenAny(const void *src, om::DataType dt, int64_t count,
-              const int32_t *zp, int64_t perZp, int16_t *dst) {
-  if (dt == om::DT_INT8)
-    widen(static_cast<const int8_t *>(src), count, zp, perZp, dst);
-  else
-    widen(static_cast<const uint8_t *>(src), count, zp, perZp, dst);
-}
 
 class IntConvKernel final : public vec::VectorKernel {
 public:
@@ -103,7 +82,9 @@ public:
     std::vector<double> scale;
     int32_t yZero = 0;
     if (ops_.yScale >= 0) {
-      scale = requantScales(inputs);
+      scale = requantScales(inputs[ops_.xScale].data, inputs[ops_.wScale].data,
+                            wScaleCount_ > 1 ? outChannels_ : 1,
+                            inputs[ops_.yScale].data);
       yZero = zeroPointAt(inputs[ops_.yZero].data, yDtype_, 0);
     }
     const int32_t *bias =
@@ -118,8 +99,7 @@ public:
       if (built != ng) {
         const char *x = static_cast<const char *>(inputs[ops_.x].data) +
                         (n * inChannels_ + g * cg) * w.inSize() * xSize;
-        widenAny(x, xDtype_, cg * w.inSize(), &xZero, cg * w.inSize(),
-                 xg.data());
+        widen(x, xDtype_, 1, cg * w.inSize(), &xZero, nullptr, xg.data());
         built = ng;
       }
       const int64_t cols = p1 - p0;
@@ -237,8 +217,7 @@ private:
     const bool perM = wZero && wZeroCount_ > 1;
     for (int64_t m = 0; m < outChannels_; ++m)
       zp[m] = zeroPointAt(wZero, wDtype_, perM ? m : 0);
-    widenAny(wt, wDtype_, outChannels_ * perChannel, zp.data(), perChannel,
-             out);
+    widen(wt, wDtype_, outChannels_, perChannel, zp.data(), nullptr, out);
   }
 
   void prepareConstantWeights(const KernelSpec &spec) {
@@ -249,17 +228,6 @@ private:
       return;
     constW_.resize(outChannels_ * k_);
     widenWeights(wt, wZero, constW_.data());
-  }
-
-  /// x_scale * w_scale[m] / y_scale, in float as ONNX's reference does.
-  std::vector<double> requantScales(const TensorView *inputs) const {
-    const float xs = *static_cast<const float *>(inputs[ops_.xScale].data);
-    const float ys = *static_cast<const float *>(inputs[ops_.yScale].data);
-    const float *ws = static_cast<const float *>(inputs[ops_.wScale].data);
-    std::vector<double> scale(wScaleCount_ > 1 ? outChannels_ : 1);
-    for (size_t m = 0; m < scale.size(); ++m)
-      scale[m] = static_cast<float>(xs * ws[m]) / ys;
-    return scale;
   }
 
   Operands ops_{};
