@@ -14,7 +14,9 @@
 // channel (conv: axis 0; matmul: the columns of a 2-D b). A conv's float bias
 // becomes int32 at scale x_scale * w_scale[m] (constants only; a bias in QDQ
 // form, DequantizeLinear of int32, is read the same way). Absent zero points
-// become constant zeros. The float op must have no other user.
+// become constant zeros. The float op must have no other user. A ReLU between
+// the op and q (conv + relu) folds too when q's zero point is 0: quantizing
+// commutes with it, so it is uint8's saturation or a ReLU of the int8 result.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,6 +29,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/STLExtras.h"
 
 #include <cmath>
 #include <cstring>
@@ -146,27 +149,54 @@ std::optional<Value> quantizedBias(PatternRewriter &rewriter, Location loc,
       .getResult();
 }
 
-/// The float cube op `q` quantizes, when it is of kind Op, `q` is its only
-/// user, and the output parameters are per tensor.
-template <typename Op> Op quantizedCube(QuantizeLinearOp q) {
-  auto cube = q.getX().getDefiningOp<Op>();
-  if (!cube || soleUser(cube.getResult()) != q ||
-      elementCount(q.getYScale()) != 1)
-    return nullptr;
-  return cube;
+/// Whether `q`'s output zero point is 0 (absent, or a constant of zeros).
+bool zeroPointIsZero(QuantizeLinearOp q) {
+  if (!q.getYZeroPoint())
+    return true;
+  std::optional<SmallVector<int64_t>> zp = getIntConstant(q.getYZeroPoint());
+  return zp && llvm::all_of(*zp, [](int64_t v) { return v == 0; });
+}
+
+/// The float cube op of kind Op that `q` quantizes, and the ReLU between
+/// them if there is one; each intermediate value has `q`'s chain as its only
+/// user and the output parameters are per tensor. A ReLU is looked through
+/// only with output zero point 0, where quantizing commutes with it.
+template <typename Op>
+std::pair<Op, mlir::ge::ReluOp> quantizedCube(QuantizeLinearOp q) {
+  if (elementCount(q.getYScale()) != 1)
+    return {};
+  Value input = q.getX();
+  auto relu = input.getDefiningOp<mlir::ge::ReluOp>();
+  if (relu) {
+    if (soleUser(relu.getY()) != q || !zeroPointIsZero(q))
+      return {};
+    input = relu.getX();
+  }
+  auto cube = input.getDefiningOp<Op>();
+  Operation *user = relu ? relu.getOperation() : q.getOperation();
+  if (!cube || soleUser(cube.getResult()) != user)
+    return {};
+  return {cube, relu};
 }
 
 /// Builds `name` in place of `q` with `operands`, the cube's attributes and
-/// q's result type.
+/// q's result type. A ReLU before q becomes the saturation itself (uint8 at
+/// zero point 0) or a ReLU of the int8 result.
 void replaceWithQuantizedCube(PatternRewriter &rewriter, QuantizeLinearOp q,
-                              Operation *cube, StringRef name,
-                              ValueRange operands, Location loc) {
+                              Operation *cube, mlir::ge::ReluOp relu,
+                              StringRef name, ValueRange operands,
+                              Location loc) {
   OperationState state(loc, name);
   state.addOperands(operands);
   state.addTypes(q.getY().getType());
   state.addAttributes(cube->getAttrs());
-  Operation *op = rewriter.create(state);
-  rewriter.replaceOp(q, op->getResults());
+  Value result = rewriter.create(state)->getResult(0);
+  if (relu && !elementType(result).isUnsignedInteger())
+    result = rewriter.create<mlir::ge::ReluOp>(relu.getLoc(), result.getType(),
+                                               result);
+  rewriter.replaceOp(q, result);
+  if (relu)
+    rewriter.eraseOp(relu);
   rewriter.eraseOp(cube);
 }
 
@@ -175,7 +205,7 @@ struct FoldQdqIntoQLinearConv : OpRewritePattern<QuantizeLinearOp> {
 
   LogicalResult matchAndRewrite(QuantizeLinearOp q,
                                 PatternRewriter &rewriter) const override {
-    auto conv = quantizedCube<mlir::ge::ConvOp>(q);
+    auto [conv, relu] = quantizedCube<mlir::ge::ConvOp>(q);
     if (!conv)
       return rewriter.notifyMatchFailure(q, "not a quantized conv's output");
     std::optional<Dequantized> x = dequantized(conv.getX());
@@ -203,8 +233,8 @@ struct FoldQdqIntoQLinearConv : OpRewritePattern<QuantizeLinearOp> {
         return rewriter.notifyMatchFailure(q, "bias or scales not constant");
       operands.push_back(*b);
     }
-    replaceWithQuantizedCube(rewriter, q, conv, "ge.qlinear_conv", operands,
-                             loc);
+    replaceWithQuantizedCube(rewriter, q, conv, relu, "ge.qlinear_conv",
+                             operands, loc);
     return success();
   }
 };
@@ -214,7 +244,7 @@ struct FoldQdqIntoQLinearMatMul : OpRewritePattern<QuantizeLinearOp> {
 
   LogicalResult matchAndRewrite(QuantizeLinearOp q,
                                 PatternRewriter &rewriter) const override {
-    auto matmul = quantizedCube<mlir::ge::MatMulOp>(q);
+    auto [matmul, relu] = quantizedCube<mlir::ge::MatMulOp>(q);
     if (!matmul)
       return rewriter.notifyMatchFailure(q, "not a quantized matmul's output");
     std::optional<Dequantized> a = dequantized(matmul.getA());
@@ -237,8 +267,8 @@ struct FoldQdqIntoQLinearMatMul : OpRewritePattern<QuantizeLinearOp> {
         zeroPointOr(rewriter, loc, b->zeroPoint, elementType(b->q)),
         q.getYScale(),
         zeroPointOr(rewriter, loc, q.getYZeroPoint(), elementType(q.getY()))};
-    replaceWithQuantizedCube(rewriter, q, matmul, "ge.qlinear_matmul", operands,
-                             loc);
+    replaceWithQuantizedCube(rewriter, q, matmul, relu, "ge.qlinear_matmul",
+                             operands, loc);
     return success();
   }
 };

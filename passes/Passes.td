@@ -51,7 +51,10 @@ def FoldQdq : Pass<"ge-fold-qdq", "::mlir::func::FuncOp"> {
     tensor or per output channel (a conv's W along axis 0, a 2-D matmul b
     along its columns). A conv's bias must be constant (float, or int32
     dequantized); it becomes int32 at scale x_scale * w_scale. Absent zero
-    points become constant zeros. The float op must have no other user.
+    points become constant zeros. The float op must have no other user. A
+    `ge.relu` between the op and the QuantizeLinear folds too when the output
+    zero point is 0 (quantization commutes with it): uint8's saturation is
+    the ReLU, an int8 result gets a `ge.relu` of its own.
 
     ```mlir
     %x = ge.dequantize_linear %xq, %xs, %xz : ...

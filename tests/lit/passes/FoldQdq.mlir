@@ -64,3 +64,33 @@ func.func @unchanged(%aq: tensor<3x4xui8>, %s: tensor<f32>, %z: tensor<ui8>, %bq
   %yc1 = ge.quantize_linear %c1, %s, %z : (tensor<1x2x4x4xf32>, tensor<f32>, tensor<ui8>) -> tensor<1x2x4x4xui8>
   return %y, %m, %yc, %yc1 : tensor<3x5xui8>, tensor<3x5xf32>, tensor<1x2x4x4xui8>, tensor<1x2x4x4xui8>
 }
+
+// -----
+
+// conv + relu at output zero point 0: uint8 saturates at 0 (the relu goes),
+// int8 keeps a relu of the quantized result. At another zero point the relu
+// does not commute with quantization: nothing folds.
+// CHECK-LABEL: func.func @conv_relu
+func.func @conv_relu(%xq: tensor<1x2x4x4xui8>, %s: tensor<f32>, %z: tensor<ui8>, %wq: tensor<2x2x1x1xi8>)
+    -> (tensor<1x2x4x4xui8>, tensor<1x2x4x4xi8>, tensor<1x2x4x4xui8>) {
+  // CHECK: %[[U:.*]] = ge.qlinear_conv {{.*}} -> tensor<1x2x4x4xui8>
+  // CHECK-NEXT: %[[I:.*]] = ge.qlinear_conv {{.*}} -> tensor<1x2x4x4xi8>
+  // CHECK-NEXT: %[[R:.*]] = ge.relu %[[I]] : tensor<1x2x4x4xi8>
+  // CHECK: ge.conv
+  // CHECK-NEXT: ge.relu {{.*}} : tensor<1x2x4x4xf32>
+  // CHECK-NEXT: %[[N:.*]] = ge.quantize_linear
+  // CHECK: return %[[U]], %[[R]], %[[N]]
+  %x = ge.dequantize_linear %xq, %s, %z : (tensor<1x2x4x4xui8>, tensor<f32>, tensor<ui8>) -> tensor<1x2x4x4xf32>
+  %w = ge.dequantize_linear %wq, %s : (tensor<2x2x1x1xi8>, tensor<f32>) -> tensor<2x2x1x1xf32>
+  %c0 = ge.conv %x, %w : (tensor<1x2x4x4xf32>, tensor<2x2x1x1xf32>) -> tensor<1x2x4x4xf32>
+  %r0 = ge.relu %c0 : tensor<1x2x4x4xf32>
+  %y0 = ge.quantize_linear %r0, %s : (tensor<1x2x4x4xf32>, tensor<f32>) -> tensor<1x2x4x4xui8>
+  %zi = ge.constant dense<0> : tensor<i8>
+  %c1 = ge.conv %x, %w : (tensor<1x2x4x4xf32>, tensor<2x2x1x1xf32>) -> tensor<1x2x4x4xf32>
+  %r1 = ge.relu %c1 : tensor<1x2x4x4xf32>
+  %y1 = ge.quantize_linear %r1, %s, %zi : (tensor<1x2x4x4xf32>, tensor<f32>, tensor<i8>) -> tensor<1x2x4x4xi8>
+  %c2 = ge.conv %x, %w : (tensor<1x2x4x4xf32>, tensor<2x2x1x1xf32>) -> tensor<1x2x4x4xf32>
+  %r2 = ge.relu %c2 : tensor<1x2x4x4xf32>
+  %y2 = ge.quantize_linear %r2, %s, %z : (tensor<1x2x4x4xf32>, tensor<f32>, tensor<ui8>) -> tensor<1x2x4x4xui8>
+  return %y0, %y1, %y2 : tensor<1x2x4x4xui8>, tensor<1x2x4x4xi8>, tensor<1x2x4x4xui8>
+}
