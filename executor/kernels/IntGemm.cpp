@@ -186,10 +186,12 @@ public:
     k->ops_ = op.type() == "qlinear_matmul" ? kQLinearMatMul : kMatMulInteger;
     GEFLOW_RT_RETURN_IF_ERROR(k->analyze(op));
     const int64_t rowTiles = ceilDiv(k->m_, kRowTile);
+    // A block takes enough row tiles to be worth a launch.
+    const double flopsPerTile = 2.0 * kRowTile * k->n_ * k->k_;
     k->setPlan(
         op, k->batch_ * rowTiles,
-        std::max<int64_t>(
-            1, (1 << 18) / std::max<int64_t>(1, 2 * kRowTile * k->n_ * k->k_)),
+        std::max<int64_t>(1, static_cast<int64_t>(nn::kMinBlockFlops /
+                                                  std::max(1.0, flopsPerTile))),
         2.0 * k->batch_ * k->m_ * k->n_ * k->k_);
     k->plan_.engine = rt::Engine::kAic;
     k->rowTiles_ = rowTiles;

@@ -49,7 +49,9 @@ public:
     auto k = std::unique_ptr<IntConvKernel>(new IntConvKernel);
     k->ops_ = op.type() == "qlinear_conv" ? kQLinearConv : kConvInteger;
     GEFLOW_RT_RETURN_IF_ERROR(k->analyze(op));
-    const double flopsPerItem = 2.0 * k->k_ * k->tileCols_ * k->mg_;
+    // A block takes enough items to be worth a launch.
+    const double flopsPerItem =
+        std::max(1.0, 2.0 * k->k_ * k->tileCols_ * k->mg_);
     k->setPlan(op, k->items(),
                std::max<int64_t>(
                    1, static_cast<int64_t>(nn::kMinBlockFlops / flopsPerItem)),
