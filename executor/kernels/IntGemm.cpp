@@ -9,8 +9,8 @@
 // row: round(acc * a_scale * b_scale / y_scale) + y_zero_point, saturated.
 // Cost: 2*M*N*K per batch entry; bytes: the operands plus the output.
 //
-// intGemm's body (IntGemmBody.inc) is compiled for the baseline and with
-// AVX2, picked once per process from the CPU, as nn::gemm does.
+// intGemm has a portable body (IntGemmBody.inc) and an AVX2 one on vpmaddwd
+// (IntGemmAvx2.cpp), picked once per process from the CPU, as nn::gemm does.
 //
 //===----------------------------------------------------------------------===//
 

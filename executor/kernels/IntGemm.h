@@ -3,8 +3,8 @@
 //
 // What the quantized kernels share (Quantize.cpp, IntGemm.cpp, QuantConv.cpp):
 // an int16 x int16 -> int32 GEMM (operands are int8/uint8 values less their
-// zero point, so they fit in int16 and the padding of a conv is 0), compiled
-// once per instruction set and picked at run time as nn::gemm is; reading
+// zero point, so they fit in int16 and the padding of a conv is 0), with a
+// portable body and an AVX2 one picked at run time as nn::gemm's are; reading
 // scales and zero points; and the rounding every requantization uses
 // (halves to even, then saturation to the output type).
 //

@@ -13,6 +13,7 @@
 
 #include "executor/kernels/IntGemm.h"
 
+#include <array>
 #include <cmath>
 
 using namespace geflow;
@@ -514,28 +515,48 @@ TEST(QLinearConv, PerChannelScalesAndBiasInt8) {
 // the integer GEMM's bodies
 //===----------------------------------------------------------------------===//
 
-TEST(IntGemm, BaselineAndAvx2Agree) {
-  const qnt::IntGemmIsa initial = qnt::intGemmIsa();
-  const int64_t m = 13, n = 517, k = 45;
-  auto av = randomInts<int16_t>(m * k, 31);
-  auto bv = randomInts<int16_t>(k * n, 32);
-  for (int16_t &v : av)
-    v = static_cast<int16_t>(v % 256);
-  for (int16_t &v : bv)
-    v = static_cast<int16_t>(v % 256);
-  std::vector<int32_t> want(m * n, 0);
+/// C = A * B for int16 A [m x k] and B [k x n] by direct loops.
+std::vector<int32_t> referenceIntGemm(int64_t m, int64_t n, int64_t k,
+                                      const std::vector<int16_t> &a,
+                                      const std::vector<int16_t> &b) {
+  std::vector<int32_t> c(m * n, 0);
   for (int64_t i = 0; i < m; ++i)
     for (int64_t j = 0; j < n; ++j)
       for (int64_t p = 0; p < k; ++p)
-        want[i * n + j] += av[i * k + p] * bv[p * n + j];
-  for (qnt::IntGemmIsa isa :
-       {qnt::IntGemmIsa::kBaseline, qnt::IntGemmIsa::kAvx2}) {
-    if (!qnt::setIntGemmIsa(isa))
-      continue; // no AVX2 here
-    std::vector<int32_t> got(m * n, -1);
-    qnt::intGemm(m, n, k, av.data(), k, bv.data(), n, got.data(), n);
-    EXPECT_EQ(got, want) << (isa == qnt::IntGemmIsa::kAvx2 ? "avx2"
-                                                           : "baseline");
+        c[i * n + j] += a[i * k + p] * b[p * n + j];
+  return c;
+}
+
+// Both bodies, on shapes that hit their edges: strips and 16-column blocks
+// with a remainder, row blocks with a remainder, odd K (the AVX2 body takes
+// K in pairs), K = 1 and K = 0, operands at the int16 range of zero-point
+// differences ([-255, 255]).
+TEST(IntGemm, BaselineAndAvx2AgreeWithDirectLoops) {
+  const qnt::IntGemmIsa initial = qnt::intGemmIsa();
+  const std::vector<std::array<int64_t, 3>> shapes = {
+      {13, 517, 45}, {1, 3, 1}, {5, 16, 2}, {4, 17, 0}, {6, 130, 7}};
+  for (auto [m, n, k] : shapes) {
+    auto av = randomInts<int16_t>(m * k, 31);
+    auto bv = randomInts<int16_t>(k * n, 32);
+    for (int16_t &v : av)
+      v = static_cast<int16_t>(v % 256);
+    for (int16_t &v : bv)
+      v = static_cast<int16_t>(v % 256);
+    if (!av.empty())
+      av[0] = -255;
+    if (!bv.empty())
+      bv[0] = -255;
+    const std::vector<int32_t> want = referenceIntGemm(m, n, k, av, bv);
+    for (qnt::IntGemmIsa isa :
+         {qnt::IntGemmIsa::kBaseline, qnt::IntGemmIsa::kAvx2}) {
+      if (!qnt::setIntGemmIsa(isa))
+        continue; // no AVX2 here
+      std::vector<int32_t> got(m * n, -1);
+      qnt::intGemm(m, n, k, av.data(), k, bv.data(), n, got.data(), n);
+      EXPECT_EQ(got, want) << (isa == qnt::IntGemmIsa::kAvx2 ? "avx2"
+                                                             : "baseline")
+                           << " m=" << m << " n=" << n << " k=" << k;
+    }
   }
   qnt::setIntGemmIsa(initial);
 }
