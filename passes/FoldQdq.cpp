@@ -17,6 +17,8 @@
 // become constant zeros. The float op must have no other user. A ReLU between
 // the op and q (conv + relu) folds too when q's zero point is 0: quantizing
 // commutes with it, so it is uint8's saturation or a ReLU of the int8 result.
+// A data movement (reshape, flatten, ...) between a DequantizeLinear and a
+// QuantizeLinear of the same parameters runs on the int8 tensor itself.
 //
 //===----------------------------------------------------------------------===//
 
@@ -273,12 +275,59 @@ struct FoldQdqIntoQLinearMatMul : OpRewritePattern<QuantizeLinearOp> {
   }
 };
 
+/// Two scale or zero-point operands that quantize alike: the same value, or
+/// constants with equal elements (both absent for zero points).
+bool sameParam(Value a, Value b) {
+  if (a == b)
+    return true;
+  if (!a || !b)
+    return false;
+  if (std::optional<FloatConstant> fa = getFloatConstant(a))
+    if (std::optional<FloatConstant> fb = getFloatConstant(b))
+      return fa->shape == fb->shape && fa->values == fb->values;
+  std::optional<SmallVector<int64_t>> ia = getIntConstant(a),
+                                      ib = getIntConstant(b);
+  return ia && ib && *ia == *ib && elementCount(a) == elementCount(b) &&
+         elementType(a) == elementType(b);
+}
+
+/// q(move(dq(x))) with the same scale and zero point on both sides, where
+/// `move` only moves elements (reshape, flatten, squeeze, unsqueeze,
+/// transpose): the move runs on the int8 tensor itself, as GE keeps
+/// quantized data quantized between cube ops.
+struct RunDataMovementOnInt8 : OpRewritePattern<QuantizeLinearOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(QuantizeLinearOp q,
+                                PatternRewriter &rewriter) const override {
+    Operation *move = q.getX().getDefiningOp();
+    if (!move ||
+        !isa<mlir::ge::ReshapeOp, mlir::ge::FlattenOp, mlir::ge::SqueezeOp,
+             mlir::ge::UnsqueezeOp, mlir::ge::TransposeOp>(move) ||
+        soleUser(move->getResult(0)) != q)
+      return rewriter.notifyMatchFailure(q, "not a data movement's output");
+    auto dq = move->getOperand(0).getDefiningOp<DequantizeLinearOp>();
+    if (!dq || elementCount(dq.getXScale()) != 1 ||
+        elementCount(q.getYScale()) != 1 ||
+        elementType(dq.getX()) != elementType(q.getY()) ||
+        !sameParam(dq.getXScale(), q.getYScale()) ||
+        !sameParam(dq.getXZeroPoint(), q.getYZeroPoint()))
+      return rewriter.notifyMatchFailure(q, "not the same quantization");
+    Operation *moved = rewriter.clone(*move);
+    moved->setOperand(0, dq.getX());
+    moved->getResult(0).setType(q.getY().getType());
+    rewriter.replaceOp(q, moved->getResults());
+    rewriter.eraseOp(move);
+    return success();
+  }
+};
+
 struct FoldQdqPass : impl::FoldQdqBase<FoldQdqPass> {
   using FoldQdqBase::FoldQdqBase;
 
   void runOnOperation() override {
-    applyFusionPatterns<FoldQdqIntoQLinearConv, FoldQdqIntoQLinearMatMul>(
-        getOperation());
+    applyFusionPatterns<FoldQdqIntoQLinearConv, FoldQdqIntoQLinearMatMul,
+                        RunDataMovementOnInt8>(getOperation());
   }
 };
 

@@ -54,7 +54,10 @@ def FoldQdq : Pass<"ge-fold-qdq", "::mlir::func::FuncOp"> {
     points become constant zeros. The float op must have no other user. A
     `ge.relu` between the op and the QuantizeLinear folds too when the output
     zero point is 0 (quantization commutes with it): uint8's saturation is
-    the ReLU, an int8 result gets a `ge.relu` of its own.
+    the ReLU, an int8 result gets a `ge.relu` of its own. A reshape, flatten,
+    squeeze, unsqueeze or transpose between a DequantizeLinear and a
+    QuantizeLinear of the same per-tensor scale and zero point runs on the
+    int8 tensor, so quantized data stays quantized between cube ops.
 
     ```mlir
     %x = ge.dequantize_linear %xq, %xs, %xz : ...

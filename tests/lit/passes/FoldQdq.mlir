@@ -94,3 +94,25 @@ func.func @conv_relu(%xq: tensor<1x2x4x4xui8>, %s: tensor<f32>, %z: tensor<ui8>,
   %y2 = ge.quantize_linear %r2, %s, %z : (tensor<1x2x4x4xf32>, tensor<f32>, tensor<ui8>) -> tensor<1x2x4x4xui8>
   return %y0, %y1, %y2 : tensor<1x2x4x4xui8>, tensor<1x2x4x4xi8>, tensor<1x2x4x4xui8>
 }
+
+// -----
+
+// Data movement between a dequantize and a quantize of the same parameters
+// (equal constants count) runs on the uint8 tensor; with another scale it
+// stays in float.
+// CHECK-LABEL: func.func @data_movement
+func.func @data_movement(%xq: tensor<1x2x3x4xui8>, %z: tensor<ui8>) -> (tensor<1x24xui8>, tensor<1x24xui8>) {
+  // CHECK: %[[F:.*]] = ge.flatten %arg0 : (tensor<1x2x3x4xui8>) -> tensor<1x24xui8>
+  // CHECK: ge.flatten {{.*}} : (tensor<1x2x3x4xf32>) -> tensor<1x24xf32>
+  // CHECK: %[[Q:.*]] = ge.quantize_linear
+  // CHECK: return %[[F]], %[[Q]]
+  %s = ge.constant dense<0.5> : tensor<f32>
+  %s2 = ge.constant dense<0.5> : tensor<f32>
+  %s3 = ge.constant dense<0.25> : tensor<f32>
+  %x = ge.dequantize_linear %xq, %s, %z : (tensor<1x2x3x4xui8>, tensor<f32>, tensor<ui8>) -> tensor<1x2x3x4xf32>
+  %f = ge.flatten %x : (tensor<1x2x3x4xf32>) -> tensor<1x24xf32>
+  %y = ge.quantize_linear %f, %s2, %z : (tensor<1x24xf32>, tensor<f32>, tensor<ui8>) -> tensor<1x24xui8>
+  %f3 = ge.flatten %x : (tensor<1x2x3x4xf32>) -> tensor<1x24xf32>
+  %y3 = ge.quantize_linear %f3, %s3, %z : (tensor<1x24xf32>, tensor<f32>, tensor<ui8>) -> tensor<1x24xui8>
+  return %y, %y3 : tensor<1x24xui8>, tensor<1x24xui8>
+}
