@@ -98,5 +98,6 @@ include "ir/GeIndexOps.td"
 include "ir/GeSignalOps.td"
 include "ir/GeLossOps.td"
 include "ir/GeRecurrentOps.td"
+include "ir/GeQuantOps.td"
 
 #endif // GEFLOW_IR_GEOPS_TD

@@ -38,6 +38,38 @@ def FoldConstants : Pass<"ge-fold-constants", "::mlir::func::FuncOp"> {
   ];
 }
 
+def FoldQdq : Pass<"ge-fold-qdq", "::mlir::func::FuncOp"> {
+  let summary = "Fold DequantizeLinear -> Conv/MatMul -> QuantizeLinear into the quantized cube op";
+  let description = [{
+    Quantized models in QDQ form keep their convs and matmuls in float
+    between a `ge.dequantize_linear` of each operand and a
+    `ge.quantize_linear` of the result; GE runs them as the int8 cube op.
+    This pass does too (before constant folding, which would turn the
+    weights' dequantization into float constants): the pattern becomes
+    `ge.qlinear_conv` or `ge.qlinear_matmul` on the int8/uint8 operands,
+    when activations and output are quantized per tensor and weights per
+    tensor or per output channel (a conv's W along axis 0, a 2-D matmul b
+    along its columns). A conv's bias must be constant (float, or int32
+    dequantized); it becomes int32 at scale x_scale * w_scale. Absent zero
+    points become constant zeros. The float op must have no other user. A
+    `ge.relu` between the op and the QuantizeLinear folds too when the output
+    zero point is 0 (quantization commutes with it): uint8's saturation is
+    the ReLU, an int8 result gets a `ge.relu` of its own. A reshape, flatten,
+    squeeze, unsqueeze or transpose between a DequantizeLinear and a
+    QuantizeLinear of the same per-tensor scale and zero point runs on the
+    int8 tensor, so quantized data stays quantized between cube ops.
+
+    ```mlir
+    %x = ge.dequantize_linear %xq, %xs, %xz : ...
+    %w = ge.dequantize_linear %wq, %ws, %wz : ...
+    %c = ge.conv %x, %w : ...
+    %y = ge.quantize_linear %c, %ys, %yz : ...
+    // becomes
+    %y = ge.qlinear_conv %xq, %xs, %xz, %wq, %ws, %wz, %ys, %yz : ...
+    ```
+  }];
+}
+
 def FuseBatchNorm : Pass<"ge-fuse-batchnorm", "::mlir::func::FuncOp"> {
   let summary = "Fold inference BatchNormalization into the preceding conv or gemm";
   let description = [{

@@ -104,6 +104,8 @@ void buildGePipeline(mlir::OpPassManager &pm, const CompileOptions &options) {
   // constant weight's transpose folds.
   fn.addPass(createLowerRecurrent());
   fn.addPass(createLowerEinsum());
+  // QDQ patterns first: folding would turn dequantized weights into floats.
+  fn.addPass(createFoldQdq());
   fn.addPass(createFoldConstants());
   // 3. op fusion (each pass can be switched off by name).
   for (const FusionPass &fusion : kFusionPasses)

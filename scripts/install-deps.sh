@@ -12,6 +12,8 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   # Test models (ResNet, MobileNet, ShuffleNet, a transformer) are exported at build time.
   python3-torch python3-torchvision
+  # The quantized test models (tests/models/quant) are built with onnx.helper.
+  python3-onnx
   # timeline.html is tested in a headless browser.
   chromium
   # Sanitizer builds and libFuzzer targets (make test-asan, test-tsan, fuzz):

@@ -22,17 +22,17 @@ struct Segment {
   int64_t id0, ih0, x0, x1, col;
 };
 
-/// Copies n floats. Rows of im2col are short (7 to 112 floats); an inline
+/// Copies n elements. Rows of im2col are short (7 to 112 floats); an inline
 /// loop costs less than a call into libc's memmove for each.
-inline void copyRow(const float *__restrict src, float *__restrict dst,
-                    int64_t n) {
+template <class T>
+inline void copyRow(const T *__restrict src, T *__restrict dst, int64_t n) {
   for (int64_t j = 0; j < n; ++j)
     dst[j] = src[j];
 }
 
-inline void zeroRow(float *dst, int64_t n) {
+template <class T> inline void zeroRow(T *dst, int64_t n) {
   for (int64_t j = 0; j < n; ++j)
-    dst[j] = 0.0f;
+    dst[j] = T(0);
 }
 
 } // namespace
@@ -43,11 +43,12 @@ inline void zeroRow(float *dst, int64_t n) {
 /// columns are the same for every channel, so they are found once: no
 /// division in the copy loops.
 /// GCC would turn copyRow's and zeroRow's loops back into libc calls.
+template <class T>
 #if defined(__GNUC__) && !defined(__clang__)
 __attribute__((optimize("no-tree-loop-distribute-patterns")))
 #endif
-void nn::im2col(const Window &w, const float *x, int64_t channels, int64_t p0,
-            int64_t p1, float *col) {
+void nn::im2col(const Window &w, const T *x, int64_t channels, int64_t p0,
+                int64_t p1, T *col) {
   const int64_t cols = p1 - p0, ow = w.out[2];
   // Per host thread, kept across calls: no allocation once they have grown.
   thread_local std::vector<Segment> segments;
@@ -65,14 +66,14 @@ void nn::im2col(const Window &w, const float *x, int64_t channels, int64_t p0,
   for (int64_t kw = 0; kw < w.kernel[2]; ++kw)
     taps.push_back(nn::tapColumns(w, kw));
   const int64_t sw = w.stride[2];
-  float *dst = col;
+  T *dst = col;
   for (int64_t c = 0; c < channels; ++c) {
-    const float *plane = x + c * w.inSize();
+    const T *plane = x + c * w.inSize();
     for (int64_t kd = 0; kd < w.kernel[0]; ++kd)
       for (int64_t kh = 0; kh < w.kernel[1]; ++kh)
         for (const TapColumns &tap : taps) {
           for (const Segment &seg : segments) {
-            float *out = dst + seg.col - seg.x0; // indexed by output column
+            T *out = dst + seg.col - seg.x0; // indexed by output column
             int64_t id = seg.id0 + kd * w.dilation[0];
             int64_t ih = seg.ih0 + kh * w.dilation[1];
             int64_t a = std::max(seg.x0, tap.lo), b = std::min(seg.x1, tap.hi);
@@ -80,7 +81,7 @@ void nn::im2col(const Window &w, const float *x, int64_t channels, int64_t p0,
               zeroRow(out + seg.x0, seg.x1 - seg.x0);
               continue;
             }
-            const float *src = plane + (id * w.in[1] + ih) * w.in[2] + tap.offW;
+            const T *src = plane + (id * w.in[1] + ih) * w.in[2] + tap.offW;
             zeroRow(out + seg.x0, a - seg.x0);
             if (sw == 1) {
               copyRow(src + a, out + a, b - a);
@@ -99,6 +100,11 @@ void nn::im2col(const Window &w, const float *x, int64_t channels, int64_t p0,
         }
   }
 }
+
+template void nn::im2col<float>(const Window &, const float *, int64_t, int64_t,
+                                int64_t, float *);
+template void nn::im2col<int16_t>(const Window &, const int16_t *, int64_t,
+                                  int64_t, int64_t, int16_t *);
 
 /// The transpose of im2col over all output positions: adds each column of
 /// `col` (rows (channel, kd, kh, kw), `w.outSize()` columns) into `y`.

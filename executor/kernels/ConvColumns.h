@@ -16,9 +16,11 @@ namespace geflow::kernels::nn {
 
 /// The im2col rows of `channels` channels of `x` (one image, group offset
 /// applied), columns [p0, p1) of the output positions, into `col` (row
-/// length p1 - p0).
-void im2col(const Window &w, const float *x, int64_t channels, int64_t p0,
-            int64_t p1, float *col);
+/// length p1 - p0). T is float, or int16_t for the integer convs (their
+/// operands less the zero point, so the padding's 0 is the zero point).
+template <class T>
+void im2col(const Window &w, const T *x, int64_t channels, int64_t p0,
+            int64_t p1, T *col);
 
 /// Adds each column of `col` (rows (channel, kd, kh, kw), w.outSize()
 /// columns) into `y`, the window's input.

@@ -55,6 +55,7 @@ static const KernelRegistry &registry() {
     registerLpNormKernels(r);
     registerRecurrentKernels(r);
     registerEinsumKernels(r);
+    registerQuantKernels(r);
     return r;
   }();
   return instance;

@@ -62,6 +62,7 @@ void registerDetKernels(KernelRegistry &registry);
 void registerLpNormKernels(KernelRegistry &registry);
 void registerRecurrentKernels(KernelRegistry &registry);
 void registerEinsumKernels(KernelRegistry &registry);
+void registerQuantKernels(KernelRegistry &registry);
 
 } // namespace geflow::kernels
 

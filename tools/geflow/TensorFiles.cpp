@@ -427,17 +427,20 @@ std::string cli::compareTensors(const HostTensor &got, const HostTensor &want,
   std::string given = describe(got.dtype, got.shape);
   if (expected != given)
     return "expected " + expected + ", got " + given;
-  bool exact = want.dtype != om::DT_FLOAT && want.dtype != om::DT_DOUBLE &&
-               want.dtype != om::DT_FLOAT16;
+  bool real = want.dtype == om::DT_FLOAT || want.dtype == om::DT_DOUBLE ||
+              want.dtype == om::DT_FLOAT16;
+  // Integers take atol alone (a quantized output may be off by a step with
+  // --atol 1); with atol < 1 they must be equal. Booleans always must.
+  double intTol = want.dtype == om::DT_BOOL ? 0.0 : atol;
   for (int64_t i = 0, n = want.numElements(); i < n; ++i) {
     double g, w;
     if (!readValue(got, i, &g) || !readValue(want, i, &w))
       return "cannot compare elements of " + expected;
     if (std::isnan(w) && std::isnan(g))
       continue;
-    bool ok = exact || std::isinf(w)
-                  ? g == w
-                  : std::fabs(g - w) <= atol + rtol * std::fabs(w);
+    bool ok = !real           ? std::fabs(g - w) <= intTol
+              : std::isinf(w) ? g == w
+                              : std::fabs(g - w) <= atol + rtol * std::fabs(w);
     if (!ok) {
       char text[160];
       std::snprintf(text, sizeof text, "element %lld: got %.7g, want %.7g",

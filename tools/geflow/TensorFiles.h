@@ -50,9 +50,9 @@ llvm::Error stageTensorFile(const HostTensor &tensor, const std::string &path,
                             om::OutputFiles &files);
 
 /// Empty when `got` has `want`'s type and shape and every element satisfies
-/// |got - want| <= atol + rtol * |want| (NaN matches NaN; integers and booleans
-/// must be equal); otherwise what differs first, e.g. "element 3: got 0.5, want
-/// 1".
+/// |got - want| <= atol + rtol * |want| (NaN matches NaN; integers within atol
+/// alone, so exactly when atol < 1; booleans equal); otherwise what differs
+/// first, e.g. "element 3: got 0.5, want 1".
 std::string compareTensors(const HostTensor &got, const HostTensor &want,
                            double rtol, double atol);
 
