@@ -39,7 +39,7 @@ struct OpSpec {
     IndicesLikeFirst,
     MaskLikeFirst,
     Statistics,
-    WhenRead
+    WhenRead,
     RecurrentStates
   };
 
