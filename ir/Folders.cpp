@@ -204,6 +204,56 @@ OpFoldResult DivOp::fold(FoldAdaptor adaptor) {
                          });
 }
 
+/// A small constant, permuted element by element.
+OpFoldResult TransposeOp::fold(FoldAdaptor adaptor) {
+  RankedTensorType type = foldableResultType(*this);
+  DenseElementsAttr data = dense(adaptor.getData());
+  if (!type || !data)
+    return {};
+  if (data.isSplat())
+    return data.resizeSplat(type);
+  int64_t rank = type.getRank();
+  SmallVector<int64_t> perm;
+  if (std::optional<ArrayRef<int64_t>> given = getPerm())
+    perm.assign(given->begin(), given->end());
+  else
+    for (int64_t d = rank; d-- > 0;)
+      perm.push_back(d);
+  SmallVector<int64_t> inStrides = stridesOf(data.getType().getShape());
+  SmallVector<Attribute> in(data.getValues<Attribute>()), out;
+  out.reserve(type.getNumElements());
+  SmallVector<int64_t> index(rank, 0);
+  for (int64_t i = 0, e = type.getNumElements(); i < e; ++i) {
+    int64_t source = 0;
+    for (int64_t d = 0; d < rank; ++d)
+      source += index[d] * inStrides[perm[d]];
+    out.push_back(in[source]);
+    for (int64_t d = rank; d-- > 0 && ++index[d] == type.getDimSize(d);)
+      index[d] = 0;
+  }
+  return DenseElementsAttr::get(type, out);
+}
+
+/// Integer remainders only; a zero divisor is left to run time.
+OpFoldResult ModOp::fold(FoldAdaptor adaptor) {
+  bool cStyle = getFmod() != 0;
+  return foldIntBinary(
+      *this, adaptor.getOperands(),
+      [cStyle](const APInt &a, const APInt &b,
+               bool isUnsigned) -> std::optional<APInt> {
+        if (b.isZero())
+          return std::nullopt;
+        if (isUnsigned)
+          return a.urem(b);
+        if (a.isMinSignedValue() && b.isAllOnes())
+          return APInt::getZero(a.getBitWidth());
+        APInt r = a.srem(b); // the dividend's sign, as C's fmod
+        if (!cStyle && !r.isZero() && r.isNegative() != b.isNegative())
+          r += b; // the divisor's sign, as Python's %
+        return r;
+      });
+}
+
 OpFoldResult EqualOp::fold(FoldAdaptor adaptor) {
   RankedTensorType type = foldableResultType(*this);
   DenseElementsAttr a = dense(adaptor.getA()), b = dense(adaptor.getB());

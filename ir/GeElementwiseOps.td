@@ -200,6 +200,8 @@ def Ge_ModOp : Ge_BroadcastBinaryOp<"mod", Ge_NumericTensor> {
   let arguments = (ins Ge_NumericTensor:$A, Ge_NumericTensor:$B,
                    DefaultValuedAttr<Ge_I64Attr, "0">:$fmod);
   let extraClassDefinition = [{}];
+  // Shape arithmetic (Swin's window padding) takes integer remainders.
+  let hasFolder = 1;
 }
 
 def Ge_BitShiftOp : Ge_BroadcastBinaryOp<"bit_shift", Ge_UnsignedTensor> {

@@ -195,6 +195,8 @@ def Ge_TransposeOp : Ge_TensorOp<"transpose", [AllElementTypesMatch<["data", "tr
   let arguments = (ins Ge_Tensor:$data, OptionalAttr<DenseI64ArrayAttr>:$perm);
   let results = (outs Ge_Tensor:$transposed);
   let hasVerifier = 1;
+  // Shape arithmetic (Swin's window pads) transposes small constants.
+  let hasFolder = 1;
 }
 
 def Ge_ResizeOp : Ge_Op<"resize", [Pure, AttrSizedOperandSegments,
@@ -234,11 +236,13 @@ def Ge_DropoutOp : Ge_Op<"dropout", [Pure, AttrSizedOperandSegments,
     ONNX Dropout, inference only: `output` is `data` and `mask` is all true,
     whatever the ratio. Both results always exist, as ONNX's optional mask
     output is kept as a result whether or not the model reads it. A constant
-    `training_mode` must be false (the verifier rejects true); the kernel refuses
-    a true one at run time unless the ratio is 0. `ratio` and `training_mode` are
-    optional operands (AttrSizedOperandSegments). When training mode is known
-    to be off, `ge-fold-constants` removes the op: its readers get `data`, and
-    a read mask becomes an all-true constant.
+    true `training_mode` is accepted only with a constant `ratio` of 0 (then
+    training is the identity too, as in torchvision's exports of Swin, whose
+    attention dropouts are `Dropout(ratio=0, training_mode=True)`); the kernel
+    refuses a true one at run time unless the ratio is 0. `ratio` and
+    `training_mode` are optional operands (AttrSizedOperandSegments). When the
+    op is known to be the identity (`isIdentity`), `ge-fold-constants` removes
+    it: its readers get `data`, and a read mask becomes an all-true constant.
   }];
   let arguments = (ins Ge_FloatTensor:$data,
                    Optional<Ge_FloatTensor>:$ratio,
@@ -248,6 +252,11 @@ def Ge_DropoutOp : Ge_Op<"dropout", [Pure, AttrSizedOperandSegments,
   let assemblyFormat = [{
     $data (`ratio` $ratio^)? (`training_mode` $training_mode^)? attr-dict `:`
     functional-type(operands, results)
+  }];
+  let extraClassDeclaration = [{
+    /// True when constants show the op copies `data`: training mode absent
+    /// or false, or the ratio 0.
+    bool isIdentity();
   }];
   let hasVerifier = 1;
 }

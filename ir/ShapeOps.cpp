@@ -498,16 +498,30 @@ LogicalResult ResizeOp::verify() {
   return verifyResultShape(*this, 0, out);
 }
 
+/// True when `v` is a constant whose every element satisfies `pred`.
+template <typename T, typename Pred>
+static bool constantAll(Value v, Pred pred) {
+  DenseElementsAttr attr;
+  if (!v || !matchPattern(v, m_Constant(&attr)) || attr.empty())
+    return false;
+  return llvm::all_of(attr.getValues<T>(), pred);
+}
+
+bool DropoutOp::isIdentity() {
+  Value mode = getTrainingMode();
+  return !mode || constantAll<bool>(mode, [](bool on) { return !on; }) ||
+         constantAll<APFloat>(getRatio(),
+                              [](const APFloat &r) { return r.isZero(); });
+}
+
 LogicalResult DropoutOp::verify() {
   if (failed(verifyScalarOperand(*this, "ratio", getRatio())) ||
       failed(verifyScalarOperand(*this, "training_mode", getTrainingMode())))
     return failure();
-  if (Value mode = getTrainingMode()) {
-    DenseIntElementsAttr attr;
-    if (matchPattern(mode, m_Constant(&attr)) && !attr.empty() &&
-        !(*attr.getValues<APInt>().begin()).isZero())
-      return emitOpError() << "training_mode is true but only inference "
-                              "dropout is supported";
-  }
+  if (constantAll<bool>(getTrainingMode(), [](bool on) { return on; }) &&
+      !isIdentity())
+    return emitOpError() << "training_mode is true and the ratio is not a "
+                            "constant 0, but only inference dropout is "
+                            "supported";
   return verifyResultShape(*this, 1, shapeOf(getData()));
 }

@@ -68,7 +68,7 @@ struct RemoveNoOp : RewritePattern {
   }
 };
 
-/// Inference dropout: output = data, mask = all true.
+/// Dropout that copies (inference, or ratio 0): output = data, mask = true.
 struct RemoveInferenceDropout : OpRewritePattern<DropoutOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -78,8 +78,7 @@ struct RemoveInferenceDropout : OpRewritePattern<DropoutOp> {
     auto maskType = cast<RankedTensorType>(mask.getType());
     if (!mask.use_empty() && !maskType.hasStaticShape())
       return rewriter.notifyMatchFailure(dropout, "mask of a dynamic shape");
-    if (!constantIntsAll(dropout.getTrainingMode(), true,
-                         [](int64_t v) { return v == 0; }))
+    if (!dropout.isIdentity())
       return rewriter.notifyMatchFailure(dropout, "training mode may be on");
     if (!mask.use_empty())
       rewriter.replaceAllUsesWith(

@@ -32,3 +32,20 @@ func.func @neg_folds() -> (tensor<2xi64>, tensor<f32>) {
   %1 = ge.neg %b : tensor<f32>
   return %0, %1 : tensor<2xi64>, tensor<f32>
 }
+
+// Integer Mod of constants folds: Python's sign (the divisor's) by default,
+// C's (the dividend's) with fmod = 1; a zero divisor is left to run time.
+// CHECK-LABEL: func @mod_folds
+func.func @mod_folds() -> (tensor<4xi64>, tensor<4xi64>, tensor<i64>) {
+  // CHECK-DAG: ge.constant dense<[1, 1, -1, -1]> : tensor<4xi64>
+  // CHECK-DAG: ge.constant dense<[1, -2, 2, -1]> : tensor<4xi64>
+  // CHECK: %[[Z:.*]] = ge.mod
+  // CHECK: return {{.*}}, {{.*}}, %[[Z]]
+  %a = ge.constant dense<[7, 7, -7, -7]> : tensor<4xi64>
+  %b = ge.constant dense<[3, -3, 3, -3]> : tensor<4xi64>
+  %zero = ge.constant dense<0> : tensor<i64>
+  %0 = ge.mod %a, %b {fmod = 1 : i64} : (tensor<4xi64>, tensor<4xi64>) -> tensor<4xi64>
+  %1 = ge.mod %a, %b : (tensor<4xi64>, tensor<4xi64>) -> tensor<4xi64>
+  %2 = ge.mod %zero, %zero : (tensor<i64>, tensor<i64>) -> tensor<i64>
+  return %0, %1, %2 : tensor<4xi64>, tensor<4xi64>, tensor<i64>
+}

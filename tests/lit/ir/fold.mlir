@@ -327,3 +327,18 @@ func.func @reshape_chain(%x: tensor<2x3x4xf32>) -> (tensor<24xf32>, tensor<6x2x2
   %c = ge.reshape %a, %s2 : (tensor<6x4xf32>, tensor<3xi64>) -> tensor<6x2x2xf32>
   return %b, %c : tensor<24xf32>, tensor<6x2x2xf32>
 }
+
+// -----
+
+// A small constant transposes at compile time, with or without a perm.
+// CHECK-LABEL: func @transpose_folds
+func.func @transpose_folds() -> (tensor<3x2xi64>, tensor<3x2x1xi64>) {
+  // CHECK-DAG: ge.constant dense<{{\[}}[1, 4], [2, 5], [3, 6]]> : tensor<3x2xi64>
+  // CHECK-DAG: ge.constant dense<{{\[}}{{\[}}[1], [4]], {{\[}}[2], [5]], {{\[}}[3], [6]]]> : tensor<3x2x1xi64>
+  // CHECK-NOT: ge.transpose
+  %c = ge.constant dense<[[1, 2, 3], [4, 5, 6]]> : tensor<2x3xi64>
+  %0 = ge.transpose %c : (tensor<2x3xi64>) -> tensor<3x2xi64>
+  %u = ge.constant dense<[[[1, 2, 3]], [[4, 5, 6]]]> : tensor<2x1x3xi64>
+  %1 = ge.transpose %u {perm = array<i64: 2, 0, 1>} : (tensor<2x1x3xi64>) -> tensor<3x2x1xi64>
+  return %0, %1 : tensor<3x2xi64>, tensor<3x2x1xi64>
+}

@@ -608,8 +608,18 @@ func.func @resize_scale_positive(%x: tensor<1x1x2x2xf32>) {
 
 func.func @dropout_training(%x: tensor<4xf32>) {
   %t = ge.constant dense<true> : tensor<i1>
-  // expected-error @+1 {{'ge.dropout' op training_mode is true but only inference dropout is supported}}
+  // expected-error @+1 {{'ge.dropout' op training_mode is true and the ratio is not a constant 0, but only inference dropout is supported}}
   %0:2 = ge.dropout %x training_mode %t : (tensor<4xf32>, tensor<i1>) -> (tensor<4xf32>, tensor<4xi1>)
+  return
+}
+
+// -----
+
+func.func @dropout_training_ratio(%x: tensor<4xf32>) {
+  %t = ge.constant dense<true> : tensor<i1>
+  %r = ge.constant dense<0.1> : tensor<f32>
+  // expected-error @+1 {{'ge.dropout' op training_mode is true and the ratio is not a constant 0}}
+  %0:2 = ge.dropout %x ratio %r training_mode %t : (tensor<4xf32>, tensor<f32>, tensor<i1>) -> (tensor<4xf32>, tensor<4xi1>)
   return
 }
 

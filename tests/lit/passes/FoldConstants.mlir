@@ -77,6 +77,21 @@ func.func @no_ops(%x: tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<2x3xi1>) {
 
 // -----
 
+// Training dropout with a ratio of 0 copies too (torchvision's Swin exports
+// its attention dropouts so): it goes, its mask all true.
+// CHECK-LABEL: func.func @training_dropout_ratio_zero
+func.func @training_dropout_ratio_zero(%x: tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<2x3xi1>) {
+  %ratio = ge.constant dense<0.0> : tensor<f32>
+  %train = ge.constant dense<true> : tensor<i1>
+  // CHECK-DAG: %[[MASK:.*]] = ge.constant dense<true> : tensor<2x3xi1>
+  // CHECK-NOT: ge.dropout
+  // CHECK: return %arg0, %[[MASK]]
+  %0, %mask = ge.dropout %x ratio %ratio training_mode %train : (tensor<2x3xf32>, tensor<f32>, tensor<i1>) -> (tensor<2x3xf32>, tensor<2x3xi1>)
+  return %0, %mask : tensor<2x3xf32>, tensor<2x3xi1>
+}
+
+// -----
+
 // A transpose that moves data, a slice with a negative step (reversal) and a
 // pad whose begin and end cancel are not no-ops.
 // CHECK-LABEL: func.func @not_no_ops
