@@ -12,11 +12,13 @@ must either succeed or fail the way bad input must: exit status 1, one line
 hang, a multi-line error or a stray file is a finding.
 
   mutate_op_attributes.py --geflow BIN --work DIR [--ops A,B,...] [--per-op N]
+                          [--mutants-per-op N]
 """
 import argparse
 import concurrent.futures
 import copy
 import os
+import random
 import shutil
 import subprocess
 import sys
@@ -125,6 +127,8 @@ def main():
     parser.add_argument("--work", required=True)
     parser.add_argument("--ops", help="comma-separated ONNX op types")
     parser.add_argument("--per-op", type=int, default=2, help="node tests per op")
+    parser.add_argument("--mutants-per-op", type=int, default=0,
+                        help="a seeded sample of this many mutants per op (0: all)")
     args = parser.parse_args()
 
     shutil.rmtree(args.work, ignore_errors=True)
@@ -137,10 +141,14 @@ def main():
         if not tests:
             print(f"{op}: no node test holds it", file=sys.stderr)
             return 2
+        op_cases = []
         for test in tests:
             model = onnx.load(os.path.join(NODE_TESTS, test, "model.onnx"))
             for label, mutant in mutants(model, op):
-                cases.append((f"{test} [{label}]", mutant))
+                op_cases.append((f"{test} [{label}]", mutant))
+        if 0 < args.mutants_per_op < len(op_cases):
+            op_cases = random.Random(op).sample(op_cases, args.mutants_per_op)
+        cases += op_cases
 
     def run_case(k):
         name, mutant = cases[k]
