@@ -261,31 +261,13 @@ rt::Status analyzeMatMul(const om::OpDef &op, MatMulShape *s) {
     a.insert(a.begin(), 1);
   if (b.size() == 1)
     b.push_back(1);
-  s->m = a[a.size() - 2];
-  s->k = a[a.size() - 1];
-  s->n = b[b.size() - 1];
-  if (b[b.size() - 2] != s->k)
-    return opError(op, "inner dimensions differ (" + std::to_string(s->k) +
-                           " vs " + std::to_string(b[b.size() - 2]) + ")");
-  size_t rank = std::max(a.size(), b.size());
-  std::vector<int64_t> ab(rank - 2, 1), bb(rank - 2, 1), ob(rank - 2, 1);
-  std::copy(a.begin(), a.end() - 2, ab.end() - (a.size() - 2));
-  std::copy(b.begin(), b.end() - 2, bb.end() - (b.size() - 2));
-  for (size_t i = 0; i < ob.size(); ++i) {
-    if (ab[i] != bb[i] && ab[i] != 1 && bb[i] != 1)
-      return opError(op, "batch dimensions do not broadcast");
-    ob[i] = std::max(ab[i], bb[i]);
-    if (ab[i] == 0 || bb[i] == 0)
-      ob[i] = 0;
-  }
-  int64_t batch = 1, aBatch = 1, bBatch = 1;
-  for (size_t i = 0; i < ob.size(); ++i) {
-    batch *= ob[i];
-    aBatch *= ab[i];
-    bBatch *= bb[i];
-  }
-  if (numElements(op.output_desc(0)) != batch * s->m * s->n)
-    return opError(op, "output shape does not match the broadcast result");
+  nn::MatMulBatch mb;
+  GEFLOW_RT_RETURN_IF_ERROR(nn::analyzeMatMulBatch(op, a, b, &mb));
+  s->m = mb.m;
+  s->k = mb.k;
+  s->n = mb.n;
+  const std::vector<int64_t> &ob = mb.outDims;
+  int64_t batch = mb.batch, aBatch = mb.aBatch, bBatch = mb.bBatch;
   s->bytes =
       4 * (aBatch * s->m * s->k + bBatch * s->k * s->n + batch * s->m * s->n);
   if (nn::hasInput(op, 2))
@@ -304,23 +286,8 @@ rt::Status analyzeMatMul(const om::OpDef &op, MatMulShape *s) {
     return rt::Status::ok();
   }
   s->batch = batch;
-  s->aOffset.assign(batch, 0);
-  s->bOffset.assign(batch, 0);
-  for (int64_t idx = 0; idx < batch; ++idx) {
-    int64_t rest = idx, aOff = 0, bOff = 0, aStride = 1, bStride = 1;
-    for (size_t i = ob.size(); i-- > 0;) {
-      int64_t coord = rest % ob[i];
-      rest /= ob[i];
-      if (ab[i] != 1)
-        aOff += coord * aStride;
-      if (bb[i] != 1)
-        bOff += coord * bStride;
-      aStride *= ab[i];
-      bStride *= bb[i];
-    }
-    s->aOffset[idx] = aOff * s->m * s->k;
-    s->bOffset[idx] = bOff * s->k * s->n;
-  }
+  s->aOffset = std::move(mb.aOffset);
+  s->bOffset = std::move(mb.bOffset);
   return rt::Status::ok();
 }
 

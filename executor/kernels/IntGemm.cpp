@@ -283,40 +283,16 @@ private:
       a.insert(a.begin(), 1);
     if (b.size() == 1)
       b.push_back(1);
-    m_ = a[a.size() - 2];
-    k_ = a.back();
-    n_ = b.back();
-    if (b[b.size() - 2] != k_)
-      return opError(op, "inner dimensions differ");
-    size_t rank = std::max(a.size(), b.size());
-    std::vector<int64_t> ab(rank - 2, 1), bb(rank - 2, 1), ob(rank - 2, 1);
-    std::copy(a.begin(), a.end() - 2, ab.end() - (a.size() - 2));
-    std::copy(b.begin(), b.end() - 2, bb.end() - (b.size() - 2));
-    for (size_t i = 0; i < ob.size(); ++i) {
-      if (ab[i] != bb[i] && ab[i] != 1 && bb[i] != 1)
-        return opError(op, "batch dimensions do not broadcast");
-      ob[i] = std::max(ab[i], bb[i]);
-    }
-    batch_ = vec::product(ob);
-    if (numElements(op.output_desc(0)) != batch_ * m_ * n_)
-      return opError(op, "output shape does not match the product");
+    nn::MatMulBatch mb;
+    GEFLOW_RT_RETURN_IF_ERROR(nn::analyzeMatMulBatch(op, a, b, &mb));
+    m_ = mb.m;
+    k_ = mb.k;
+    n_ = mb.n;
+    batch_ = mb.batch;
     // Per batch entry: where its A and B start (broadcast dims repeat).
-    aOffset_.assign(batch_, 0);
-    bOffset_.assign(batch_, 0);
-    for (int64_t idx = 0; idx < batch_; ++idx) {
-      int64_t rest = idx, aOff = 0, bOff = 0, aStride = 1, bStride = 1;
-      for (size_t i = ob.size(); i-- > 0;) {
-        int64_t coord = rest % ob[i];
-        rest /= ob[i];
-        aOff += ab[i] != 1 ? coord * aStride : 0;
-        bOff += bb[i] != 1 ? coord * bStride : 0;
-        aStride *= ab[i];
-        bStride *= bb[i];
-      }
-      aOffset_[idx] = aOff * m_ * k_;
-      bOffset_[idx] = bOff * k_ * n_;
-    }
-    bBatches_ = vec::product(bb);
+    aOffset_ = std::move(mb.aOffset);
+    bOffset_ = std::move(mb.bOffset);
+    bBatches_ = mb.bBatch;
     GEFLOW_RT_RETURN_IF_ERROR(analyzeParams(op));
     return rt::Status::ok();
   }

@@ -2,6 +2,7 @@
 
 #include "executor/kernels/NnSupport.h"
 #include "executor/kernels/ElementwiseOps.h"
+#include "executor/kernels/VectorSupport.h"
 
 #include <Eigen/Core>
 
@@ -240,4 +241,52 @@ void nn::applyActivation(const Activation &act, float *data, int64_t n) {
   default: // not an activation: parseActivation admits none of the others
     break;
   }
+}
+
+rt::Status nn::analyzeMatMulBatch(const om::OpDef &op,
+                                  const std::vector<int64_t> &a,
+                                  const std::vector<int64_t> &b,
+                                  MatMulBatch *out) {
+  MatMulBatch &s = *out;
+  s.m = a[a.size() - 2];
+  s.k = a[a.size() - 1];
+  s.n = b[b.size() - 1];
+  if (b[b.size() - 2] != s.k)
+    return opError(op, "inner dimensions differ (" + std::to_string(s.k) +
+                           " vs " + std::to_string(b[b.size() - 2]) + ")");
+  size_t rank = std::max(a.size(), b.size());
+  s.aDims.assign(rank - 2, 1);
+  s.bDims.assign(rank - 2, 1);
+  s.outDims.assign(rank - 2, 1);
+  std::copy(a.begin(), a.end() - 2, s.aDims.end() - (a.size() - 2));
+  std::copy(b.begin(), b.end() - 2, s.bDims.end() - (b.size() - 2));
+  for (size_t i = 0; i < s.outDims.size(); ++i) {
+    int64_t ad = s.aDims[i], bd = s.bDims[i];
+    if (ad != bd && ad != 1 && bd != 1)
+      return opError(op, "batch dimensions do not broadcast");
+    s.outDims[i] = ad == 0 || bd == 0 ? 0 : std::max(ad, bd);
+  }
+  s.batch = vec::product(s.outDims);
+  s.aBatch = vec::product(s.aDims);
+  s.bBatch = vec::product(s.bDims);
+  if (numElements(op.output_desc(0)) != s.batch * s.m * s.n)
+    return opError(op, "output shape does not match the broadcast result");
+  s.aOffset.assign(s.batch, 0);
+  s.bOffset.assign(s.batch, 0);
+  for (int64_t idx = 0; idx < s.batch; ++idx) {
+    int64_t rest = idx, aOff = 0, bOff = 0, aStride = 1, bStride = 1;
+    for (size_t i = s.outDims.size(); i-- > 0;) {
+      int64_t coord = rest % s.outDims[i];
+      rest /= s.outDims[i];
+      if (s.aDims[i] != 1)
+        aOff += coord * aStride;
+      if (s.bDims[i] != 1)
+        bOff += coord * bStride;
+      aStride *= s.aDims[i];
+      bStride *= s.bDims[i];
+    }
+    s.aOffset[idx] = aOff * s.m * s.k;
+    s.bOffset[idx] = bOff * s.k * s.n;
+  }
+  return rt::Status::ok();
 }

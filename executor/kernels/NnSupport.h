@@ -83,6 +83,24 @@ rt::Status resolveWindow(const om::OpDef &op, const std::vector<int64_t> &in,
 float *scratch(size_t count, int slot = 0);
 
 /// True when input `i` exists and is not an absent optional input.
+/// The batch part of a matmul's operands A [..., m, k] and B [..., k, n]
+/// (numpy broadcasting of the leading dims, a zero dim making an empty batch)
+/// and where each batch entry's A and B matrices start.
+struct MatMulBatch {
+  int64_t m = 0, k = 0, n = 0;
+  /// The broadcast batch dims of A, B and the result, right-aligned.
+  std::vector<int64_t> aDims, bDims, outDims;
+  int64_t batch = 1, aBatch = 1, bBatch = 1;
+  /// Element offsets of entry i's A and B matrices.
+  std::vector<int64_t> aOffset, bOffset;
+};
+
+/// Splits shapes `a` and `b` (rank >= 2 each; promote vectors first) into
+/// matrices and a broadcast batch, and checks the result's element count.
+rt::Status analyzeMatMulBatch(const om::OpDef &op,
+                              const std::vector<int64_t> &a,
+                              const std::vector<int64_t> &b, MatMulBatch *out);
+
 bool hasInput(const om::OpDef &op, int i);
 
 /// An error naming the op unless every present input and output is float32
