@@ -12,6 +12,7 @@
 #include "ir/GeVerifiers.h"
 
 #include "mlir/IR/Matchers.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::ge;
@@ -290,9 +291,17 @@ static LogicalResult verifySpaceDepth(Operation *op, Value input,
       failed(verifyRankIs(op, "input", input, 4)))
     return failure();
   ArrayRef<int64_t> x = shapeOf(input);
+  // The block's area and every dim it can grow must fit in int64.
+  int64_t area = 0, grown = 0;
+  auto overflows = [&](int64_t d, int64_t f) {
+    return !isDyn(d) && llvm::MulOverflow(d, f, grown);
+  };
+  if (llvm::MulOverflow(blocksize, blocksize, area) || overflows(x[1], area) ||
+      overflows(x[2], blocksize) || overflows(x[3], blocksize))
+    return op->emitOpError() << "attribute 'blocksize' is " << blocksize
+                             << ", too large for the input";
   auto mul = [](int64_t d, int64_t f) { return isDyn(d) ? kDynamic : d * f; };
   auto div = [](int64_t d, int64_t f) { return isDyn(d) ? kDynamic : d / f; };
-  int64_t area = blocksize * blocksize;
   if (toSpace) {
     if (!isDyn(x[1]) && x[1] % area != 0)
       return op->emitOpError()

@@ -262,3 +262,11 @@ func.func @reverse_sequence_lens(%x: tensor<3x4xf32>, %l: tensor<3xi64>) {
   %0 = ge.reverse_sequence %x, %l : (tensor<3x4xf32>, tensor<3xi64>) -> tensor<3x4xf32>
   return
 }
+
+// -----
+
+func.func @space_to_depth_huge_block(%x: tensor<1x2x4x4xf32>) {
+  // expected-error @+1 {{'ge.space_to_depth' op attribute 'blocksize' is 1099511627776, too large for the input}}
+  %0 = ge.space_to_depth %x {blocksize = 1099511627776 : i64} : (tensor<1x2x4x4xf32>) -> tensor<1x8x2x2xf32>
+  return
+}
