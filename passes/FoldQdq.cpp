@@ -202,6 +202,22 @@ void replaceWithQuantizedCube(PatternRewriter &rewriter, QuantizeLinearOp q,
   rewriter.eraseOp(cube);
 }
 
+/// The qlinear cube op's operands in ONNX order: each input's int8 tensor,
+/// scale and zero point (a constant 0 when absent), then the output's.
+SmallVector<Value, 9> qlinearOperands(PatternRewriter &rewriter, Location loc,
+                                      const Dequantized &a,
+                                      const Dequantized &b,
+                                      QuantizeLinearOp q) {
+  return {a.q,
+          a.scale,
+          zeroPointOr(rewriter, loc, a.zeroPoint, elementType(a.q)),
+          b.q,
+          b.scale,
+          zeroPointOr(rewriter, loc, b.zeroPoint, elementType(b.q)),
+          q.getYScale(),
+          zeroPointOr(rewriter, loc, q.getYZeroPoint(), elementType(q.getY()))};
+}
+
 struct FoldQdqIntoQLinearConv : OpRewritePattern<QuantizeLinearOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -219,15 +235,7 @@ struct FoldQdqIntoQLinearConv : OpRewritePattern<QuantizeLinearOp> {
       return rewriter.notifyMatchFailure(q,
                                          "operands are not int8 in QDQ form");
     Location loc = fusedLoc(conv, q);
-    SmallVector<Value, 9> operands{
-        x->q,
-        x->scale,
-        zeroPointOr(rewriter, loc, x->zeroPoint, elementType(x->q)),
-        w->q,
-        w->scale,
-        zeroPointOr(rewriter, loc, w->zeroPoint, elementType(w->q)),
-        q.getYScale(),
-        zeroPointOr(rewriter, loc, q.getYZeroPoint(), elementType(q.getY()))};
+    SmallVector<Value, 9> operands = qlinearOperands(rewriter, loc, *x, *w, q);
     if (Value bias = conv.getB()) {
       std::optional<Value> b =
           quantizedBias(rewriter, loc, bias, x->scale, w->scale, channels);
@@ -260,15 +268,7 @@ struct FoldQdqIntoQLinearMatMul : OpRewritePattern<QuantizeLinearOp> {
       return rewriter.notifyMatchFailure(q,
                                          "operands are not int8 in QDQ form");
     Location loc = fusedLoc(matmul, q);
-    SmallVector<Value, 8> operands{
-        a->q,
-        a->scale,
-        zeroPointOr(rewriter, loc, a->zeroPoint, elementType(a->q)),
-        b->q,
-        b->scale,
-        zeroPointOr(rewriter, loc, b->zeroPoint, elementType(b->q)),
-        q.getYScale(),
-        zeroPointOr(rewriter, loc, q.getYZeroPoint(), elementType(q.getY()))};
+    SmallVector<Value, 9> operands = qlinearOperands(rewriter, loc, *a, *b, q);
     replaceWithQuantizedCube(rewriter, q, matmul, relu, "ge.qlinear_matmul",
                              operands, loc);
     return success();
