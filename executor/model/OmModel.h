@@ -84,6 +84,13 @@ public:
   virtual const MemoryPlan &memoryPlan() const = 0;
   virtual const uint8_t *weights() const = 0;
   virtual uint64_t weightsSize() const = 0;
+
+  /// Compiled programs: one per gear of modelDef().gears(), 1 for a static
+  /// model.
+  virtual size_t gearCount() const = 0;
+  /// Gear i's program as a static model (graph[i], TASK_INFO and MEMORY
+  /// gear[i]) over the same weights. A static model's gear(0) is itself.
+  virtual const LoadedOm &gear(size_t i) const = 0;
 };
 
 /// Loads and validates an OM file: magic, format version, sizes, partition

@@ -55,6 +55,34 @@ std::string printable(const uint8_t *p, size_t n) {
   return s;
 }
 
+class LoadedOmImpl;
+
+/// One gear's program of a model with gears, over its parent's weights.
+class GearView final : public LoadedOm {
+public:
+  GearView(const LoadedOm &parent, size_t index)
+      : parent_(parent), index_(index) {}
+  const std::string &socName() const override { return parent_.socName(); }
+  const ModelDef &modelDef() const override { return parent_.modelDef(); }
+  const GraphDef &graph() const override {
+    return parent_.modelDef().graph(index_);
+  }
+  const ModelTaskDef &taskDef() const override {
+    return parent_.taskDef().gear(index_);
+  }
+  const MemoryPlan &memoryPlan() const override {
+    return parent_.memoryPlan().gear(index_);
+  }
+  const uint8_t *weights() const override { return parent_.weights(); }
+  uint64_t weightsSize() const override { return parent_.weightsSize(); }
+  size_t gearCount() const override { return 1; }
+  const LoadedOm &gear(size_t) const override { return *this; }
+
+private:
+  const LoadedOm &parent_;
+  size_t index_;
+};
+
 /// Owns the bytes (a mapping or an aligned heap copy) and the parsed messages.
 class LoadedOmImpl final : public LoadedOm {
 public:
@@ -71,6 +99,18 @@ public:
   const MemoryPlan &memoryPlan() const override { return memory_; }
   const uint8_t *weights() const override { return weights_; }
   uint64_t weightsSize() const override { return weightsSize_; }
+  size_t gearCount() const override {
+    return gears_.empty() ? 1 : gears_.size();
+  }
+  const LoadedOm &gear(size_t i) const override {
+    return gears_.empty() ? *this : *gears_[i];
+  }
+
+  /// One view per gear, made once the partitions are validated.
+  void makeGearViews() {
+    for (int i = 0; i < modelDef_.gears().gear_size(); ++i)
+      gears_.push_back(std::make_unique<GearView>(*this, i));
+  }
 
   const uint8_t *base_ = nullptr;
   size_t size_ = 0;
@@ -81,6 +121,7 @@ public:
   MemoryPlan memory_;
   const uint8_t *weights_ = nullptr;
   uint64_t weightsSize_ = 0;
+  std::vector<std::unique_ptr<GearView>> gears_;
 };
 
 rt::Status parseAndValidate(LoadedOmImpl &om, const std::string &src,
@@ -208,8 +249,10 @@ rt::Status parseAndValidate(LoadedOmImpl &om, const std::string &src,
   om.weights_ = d + w.offset;
   om.weightsSize_ = w.size;
   om.socName_ = fixedString(d + kHdrSocName, kOmSocNameSize);
-  return validateOmModel(om.modelDef_, om.taskDef_, om.memory_, w.size, src,
-                         limits);
+  GEFLOW_RT_RETURN_IF_ERROR(validateOmModel(om.modelDef_, om.taskDef_,
+                                            om.memory_, w.size, src, limits));
+  om.makeGearViews();
+  return rt::Status::ok();
 }
 
 rt::Status checkModelBytes(uint64_t size, const std::string &src,

@@ -1,0 +1,46 @@
+//===- DataDependent.h - Ops whose output sizes depend on data --*- C++ -*-===//
+//
+// GE's "third class" operators: NonZero, NonMaxSuppression, Unique and
+// Compress. Their output shapes are known only once the kernel has read its
+// inputs' values, so they run on the AICPU engine into buffers sized for an
+// upper bound and report the real shapes to their consumers.
+//
+// The contract: an OpDef of one of these types (ONNX's op in snake_case,
+// ONNX's inputs in order, an absent optional input as "" with an empty
+// descriptor, ONNX's attributes by name) with its input descriptors set.
+// upperBoundShapes() fills its output descriptors with the bounds;
+// runDataDependent() then writes each output row-major in its real shape
+// from the first byte of its buffer (so a consumer given the real shape reads
+// the buffer as it is) and returns the real shapes.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GEFLOW_EXECUTOR_KERNELS_DATADEPENDENT_H
+#define GEFLOW_EXECUTOR_KERNELS_DATADEPENDENT_H
+
+#include "executor/kernels/Kernel.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace geflow::kernels {
+
+/// "non_zero", "non_max_suppression", "unique", "compress".
+bool isDataDependent(const std::string &type);
+
+/// Sets op->output_desc (type, upper-bound shape, bytes) from the input
+/// descriptors and attributes: NonZero [rank, elements]; NonMaxSuppression
+/// [batches * classes * boxes, 3]; Unique's four outputs the input's extent;
+/// Compress the input's extent along `axis` (or its element count). An
+/// invalid op is an error naming it.
+rt::Status upperBoundShapes(om::OpDef *op);
+
+/// Runs the op on the host (one block) and sets `realShapes` to one shape per
+/// output, each within its upper bound.
+rt::Status runDataDependent(const om::OpDef &op, const TensorView *inputs,
+                            const TensorView *outputs,
+                            std::vector<std::vector<int64_t>> *realShapes);
+
+} // namespace geflow::kernels
+
+#endif // GEFLOW_EXECUTOR_KERNELS_DATADEPENDENT_H
