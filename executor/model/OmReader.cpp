@@ -55,8 +55,6 @@ std::string printable(const uint8_t *p, size_t n) {
   return s;
 }
 
-class LoadedOmImpl;
-
 /// One gear's program of a model with gears, over its parent's weights.
 class GearView final : public LoadedOm {
 public:
@@ -103,7 +101,9 @@ public:
     return gears_.empty() ? 1 : gears_.size();
   }
   const LoadedOm &gear(size_t i) const override {
-    return gears_.empty() ? *this : *gears_[i];
+    if (gears_.empty())
+      return *this;
+    return *gears_[i];
   }
 
   /// One view per gear, made once the partitions are validated.
