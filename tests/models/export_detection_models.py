@@ -147,6 +147,10 @@ def analyse(model, onnx):
     runtime_outputs = collections.Counter()
     onnx_runtime_outputs = 0
     gathers = collections.Counter()
+    # How many stages a run-time-shape executor needs: a data-dependent op's
+    # outputs, and a node whose shape operand is a run-time value, start a
+    # stage after the one that produced their inputs.
+    stage = collections.defaultdict(int)
     for node in walk(model.graph):
         everywhere[node.op_type] += 1
         inputs = [i for i in node.input if i]
@@ -165,6 +169,13 @@ def analyse(model, onnx):
                          and all(i in static for i in inputs)
                          and all(i in known for i in shape_operands)
                          and (node.op_type != "If" or node.input[0] in known))
+        first = max([stage[i] for i in inputs] +
+                    [stage[i] + 1 for i in shape_operands if i not in known] +
+                    [0])
+        waits = node.op_type in DATA_DEPENDENT or (
+            node.op_type == "If" and node.input[0] not in known)
+        for o in node.output:
+            stage[o] = first + (1 if waits else 0)
         if is_known:
             known.update(node.output)
         if is_static:
@@ -190,6 +201,7 @@ def analyse(model, onnx):
         "nodes_with_runtime_output_shapes": dict(runtime_outputs.most_common()),
         "nodes_with_runtime_output_shapes_total": sum(runtime_outputs.values()),
         "nodes_onnx_inference_leaves_symbolic": onnx_runtime_outputs,
+        "stages": 1 + max(stage.values(), default=0),
     }
 
 
