@@ -11,6 +11,7 @@
 #include "tools/geflow/ToolContext.h"
 
 #include "tools/driver/CompileDriver.h"
+#include "tools/driver/Gears.h"
 
 #include "executor/model/OutputFiles.h"
 
@@ -78,6 +79,24 @@ cl::opt<std::string> dumpGraphDir(
     "dump-graph",
     cl::desc("Write ge_proto_<index>_<stage>.txt graphs after each stage"),
     cl::value_desc("dir"), cl::sub(compileSub), cl::cat(geflowCategory()));
+cl::opt<std::string> dynamicBatchSize(
+    "dynamic-batch-size",
+    cl::desc("ATC's batch gears, e.g. \"1,2,4,8\": the -1 at dim 0 of "
+             "--input-shape"),
+    cl::value_desc("b0,b1,..."), cl::sub(compileSub),
+    cl::cat(geflowCategory()));
+cl::opt<std::string> dynamicImageSize(
+    "dynamic-image-size",
+    cl::desc("ATC's image-size gears, e.g. \"224,224;448,448\": the -1s at "
+             "H,W of NCHW inputs"),
+    cl::value_desc("h,w;h,w;..."), cl::sub(compileSub),
+    cl::cat(geflowCategory()));
+cl::opt<std::string> dynamicDims(
+    "dynamic-dims",
+    cl::desc("ATC's ND gears, e.g. \"1,16;1,32\": one value per -1 of the "
+             "inputs, in order"),
+    cl::value_desc("d,..;d,..;..."), cl::sub(compileSub),
+    cl::cat(geflowCategory()));
 LimitFlags limitFlags(compileSub,
                       LimitFlags::kModelBytes | LimitFlags::kTensorBytes |
                           LimitFlags::kNodes | LimitFlags::kWorkspaceBytes);
@@ -128,7 +147,10 @@ int runCompile() {
   // The OM file and the --dump-graph files are kept together or not at all.
   om::OutputFiles outputs;
   options.dumpStaging = &outputs;
-  auto result = driver::compileOnnxFile(inputPath, options);
+  driver::GearOptions gears{dynamicBatchSize, dynamicImageSize, dynamicDims};
+  auto result =
+      gears.any() ? driver::compileOnnxFileWithGears(inputPath, options, gears)
+                  : driver::compileOnnxFile(inputPath, options);
   if (!result)
     return reportError(inModelFile(result.takeError(), inputPath,
                                    {streamPlanPath, dumpGraphDir}));
