@@ -109,6 +109,36 @@ std::string humanBytes(uint64_t bytes) {
   return formatv("{0:F1} MiB", bytes / (1024.0 * 1024.0)).str();
 }
 
+std::string dimsText(const google::protobuf::RepeatedField<int64_t> &dims) {
+  std::string text;
+  for (int64_t d : dims)
+    text += (text.empty() ? "" : ",") + std::to_string(d);
+  return text;
+}
+
+/// A model with gears: the mode, the inputs' template and one line per gear
+/// (the totals above sum kernels and tasks and take the largest of the rest).
+void printGears(const driver::CompileResult &result) {
+  const om::GearTable &table = result.model.modelDef.gears();
+  if (table.gear_size() == 0)
+    return;
+  std::string inputs;
+  for (const om::ShapeDef &shape : table.input())
+    inputs += (inputs.empty() ? "[" : " [") + dimsText(shape.dim()) + "]";
+  outs() << formatv("  gears         {0} ({1}, inputs {2})\n",
+                    table.gear_size(), om::GearTable::Mode_Name(table.mode()),
+                    inputs);
+  for (int i = 0; i < table.gear_size(); ++i) {
+    const om::Gear &gear = table.gear(i);
+    const passes::CompileStats &g = result.gearStats[i];
+    outs() << formatv("    {0,-9} dims {1,-9} kernels {2,-5} streams {3,-2} "
+                      "predicted {4:F1} us  workspace {5}\n",
+                      gear.label(), dimsText(gear.dims()), g.kernelCount,
+                      g.streamCount, g.predictedNs / 1e3,
+                      humanBytes(g.workspaceBytes));
+  }
+}
+
 int runCompile() {
   auto importOptions = parseImportOptions(inputShapes);
   if (!importOptions)
@@ -187,6 +217,7 @@ int runCompile() {
   outs() << formatv("  workspace     {0} ({1} without reuse)\n",
                     humanBytes(s.workspaceBytes),
                     humanBytes(s.workspaceBytesWithoutReuse));
+  printGears(*result);
   outs() << formatv("  compile time  {0:F1} ms\n", s.compileTimeMs);
   return 0;
 }

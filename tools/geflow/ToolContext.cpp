@@ -36,6 +36,11 @@ cli::parseImportOptions(const std::vector<std::string> &inputShapeValues) {
 
 llvm::Error cli::writeModule(mlir::ModuleOp module, llvm::StringRef path,
                              unsigned elideOver, bool withLocations) {
+  return writeTextOutput(path, moduleText(module, elideOver, withLocations));
+}
+
+std::string cli::moduleText(mlir::ModuleOp module, unsigned elideOver,
+                            bool withLocations) {
   mlir::OpPrintingFlags flags;
   if (elideOver > 0)
     flags.elideLargeElementsAttrs(elideOver);
@@ -44,7 +49,7 @@ llvm::Error cli::writeModule(mlir::ModuleOp module, llvm::StringRef path,
   std::string text;
   llvm::raw_string_ostream os(text);
   module->print(os, flags);
-  return writeTextOutput(path, os.str());
+  return text;
 }
 
 llvm::Error cli::writeTextOutput(llvm::StringRef path, llvm::StringRef text) {

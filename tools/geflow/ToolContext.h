@@ -23,6 +23,9 @@ mlir::DialectRegistry makeDialectRegistry();
 /// each op's location (its node name) too.
 llvm::Error writeModule(mlir::ModuleOp module, llvm::StringRef path,
                         unsigned elideOver, bool withLocations = false);
+/// The text writeModule writes.
+std::string moduleText(mlir::ModuleOp module, unsigned elideOver,
+                       bool withLocations = false);
 
 /// Writes `text` to `path` ("-": stdout) through om::OutputFiles: a
 /// temporary renamed into place, nothing left on an error.
