@@ -182,6 +182,55 @@ def onnx_cases():
          r"dir", setup={"dir/": None})
 
 
+def gear_cases():
+    """ATC's gear options (--dynamic-batch-size, --dynamic-image-size,
+    --dynamic-dims) on x[N,4] (dynamic_batch) and x[N,F] (dynamic_dims)."""
+    def comp(model, *args):
+        return ["compile", f"{{gen}}/{model}.onnx", "-o", "{out}/m.om",
+                "--dump-graph", "{out}/dumps"] + list(args)
+    batch, dims = "dynamic_batch", "dynamic_dims"
+    case("gears-two-options", comp(batch, "--dynamic-batch-size", "1,2", "--dynamic-dims", "1;2"),
+         r"give exactly one of --dynamic-batch-size, --dynamic-image-size and "
+         r"--dynamic-dims \(2 given\)$")
+    case("gears-one-gear", comp(batch, "--dynamic-batch-size", "4"),
+         r"--dynamic-batch-size '4': 1 gears; ATC allows 2 to 100$")
+    case("gears-101", comp(batch, "--dynamic-batch-size", ",".join(map(str, range(1, 102)))),
+         r"101 gears; ATC allows 2 to 100$")
+    case("gears-duplicate", comp(batch, "--dynamic-batch-size", "1,2,1"),
+         r"'1,2,1': gear 2 \(1\) repeats gear 0$")
+    case("gears-zero", comp(batch, "--dynamic-batch-size", "0,2"),
+         r"'0' is not a positive integer$")
+    case("gears-negative", comp(dims, "--dynamic-dims", "1,4;-2,4"),
+         r"'-2' is not a positive integer$")
+    case("gears-garbage", comp(batch, "--dynamic-batch-size", "1,two"),
+         r"'two' is not a positive integer$")
+    case("gears-empty-entry", comp(batch, "--dynamic-batch-size", "1,,2"),
+         r"'' is not a positive integer$")
+    case("gears-no-open-dim", comp("good", "--dynamic-batch-size", "1,2"),
+         r"--dynamic-batch-size: no input has a -1 dim")
+    case("gears-batch-not-at-dim-0", comp(dims, "--dynamic-batch-size", "1,2"),
+         r"needs each input's -1 at dim 0, but input 'x' has one at dim 1$")
+    case("gears-image-size-not-nchw", comp(batch, "--dynamic-image-size", "2,2;4,4"),
+         r"needs the -1s at H and W \(dims 2, 3\) of a 4-D NCHW input, but "
+         r"input 'x' is \[-1,4\]$")
+    case("gears-profile-too-short", comp(dims, "--dynamic-dims", "1,4;2"),
+         r"gear 1 \(2\) has 1 value\(s\), the inputs' -1s need 2$")
+    case("gears-minus-one-on-fixed-dim",
+         comp(batch, "--input-shape", "x:-1,-1", "--dynamic-dims", "1,4;2,4"),
+         r"input 'x' dim 1 is fixed to 4 by the model, not -1$")
+    case("gears-minus-one-without-gears", comp(batch, "--input-shape", "x:-1,4"),
+         r"input 'x' dim 0 is -1; give its values with --dynamic-batch-size")
+    case("gears-input-shape-below-minus-one", comp(batch, "--input-shape", "x:-2,4"),
+         r"--input-shape 'x:-2,4'.*'-2'")
+    # A gear the model cannot take: the line names the gear.
+    case("gears-gear-fails-to-compile", comp(dims, "--dynamic-dims", "1,4;2,5"),
+         r"gear Batch_1 \(2,5\): .*")
+    case("gears-dump-gear-out-of-range", ["dump", "{gen}/gears.om", "--gear", "2"],
+         r"--gear 2: '.*gears\.om' has 2 gear\(s\) \(0\.\.1\)$")
+    case("gears-dump-gear-of-static-model", ["dump", "{gen}/good.om", "--gear", "1"],
+         r"--gear 1: '.*good\.om' has 1 gear\(s\) \(0\.\.0\)$")
+
+
 def om_cases():
     run = ["run", "--output-dir", "{out}/outputs"]
     bad = {
@@ -493,6 +542,9 @@ def main():
     os.makedirs(out_root)
     make_good_model(a.maker, a.geflow, gen)
     subprocess.run([a.maker, "om", os.path.join(gen, "good.om"), gen], check=True)
+    subprocess.run([a.geflow, "compile", os.path.join(gen, "dynamic_batch.onnx"), "-o",
+                    os.path.join(gen, "gears.om"), "--dynamic-batch-size", "1,2"],
+                   check=True, stdout=subprocess.DEVNULL)
     subprocess.run([a.maker, "tensors", gen], check=True)
     write_text_inputs(gen)
     # The good files really are good, so every failure below is the damage's.
@@ -501,6 +553,7 @@ def main():
                    stdout=subprocess.DEVNULL)
 
     onnx_cases()
+    gear_cases()
     om_cases()
     tensor_cases()
     command_line_cases()
