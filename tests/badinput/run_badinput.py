@@ -185,50 +185,44 @@ def onnx_cases():
 def gear_cases():
     """ATC's gear options (--dynamic-batch-size, --dynamic-image-size,
     --dynamic-dims) on x[N,4] (dynamic_batch) and x[N,F] (dynamic_dims)."""
-    def comp(model, *args):
-        return ["compile", f"{{gen}}/{model}.onnx", "-o", "{out}/m.om",
-                "--dump-graph", "{out}/dumps"] + list(args)
     batch, dims = "dynamic_batch", "dynamic_dims"
-    case("gears-two-options", comp(batch, "--dynamic-batch-size", "1,2", "--dynamic-dims", "1;2"),
+    bs, ds = "--dynamic-batch-size", "--dynamic-dims"
+    table = [
+        ("two-options", batch, [bs, "1,2", ds, "1;2"],
          r"give exactly one of --dynamic-batch-size, --dynamic-image-size and "
-         r"--dynamic-dims \(2 given\)$")
-    case("gears-one-gear", comp(batch, "--dynamic-batch-size", "4"),
-         r"--dynamic-batch-size '4': 1 gears; ATC allows 2 to 100$")
-    case("gears-101", comp(batch, "--dynamic-batch-size", ",".join(map(str, range(1, 102)))),
-         r"101 gears; ATC allows 2 to 100$")
-    case("gears-duplicate", comp(batch, "--dynamic-batch-size", "1,2,1"),
-         r"'1,2,1': gear 2 \(1\) repeats gear 0$")
-    case("gears-zero", comp(batch, "--dynamic-batch-size", "0,2"),
-         r"'0' is not a positive integer$")
-    case("gears-negative", comp(dims, "--dynamic-dims", "1,4;-2,4"),
-         r"'-2' is not a positive integer$")
-    case("gears-garbage", comp(batch, "--dynamic-batch-size", "1,two"),
-         r"'two' is not a positive integer$")
-    case("gears-empty-entry", comp(batch, "--dynamic-batch-size", "1,,2"),
-         r"'' is not a positive integer$")
-    case("gears-no-open-dim", comp("good", "--dynamic-batch-size", "1,2"),
-         r"--dynamic-batch-size: no input has a -1 dim")
-    case("gears-batch-not-at-dim-0", comp(dims, "--dynamic-batch-size", "1,2"),
-         r"needs each input's -1 at dim 0, but input 'x' has one at dim 1$")
-    case("gears-image-size-not-nchw", comp(batch, "--dynamic-image-size", "2,2;4,4"),
+         r"--dynamic-dims \(2 given\)$"),
+        ("one-gear", batch, [bs, "4"], r"--dynamic-batch-size '4': 1 gears; ATC allows 2 to 100$"),
+        ("101", batch, [bs, ",".join(map(str, range(1, 102)))],
+         r"101 gears; ATC allows 2 to 100$"),
+        ("duplicate", batch, [bs, "1,2,1"], r"'1,2,1': gear 2 \(1\) repeats gear 0$"),
+        ("zero", batch, [bs, "0,2"], r"'0' is not a positive integer$"),
+        ("negative", dims, [ds, "1,4;-2,4"], r"'-2' is not a positive integer$"),
+        ("garbage", batch, [bs, "1,two"], r"'two' is not a positive integer$"),
+        ("empty-entry", batch, [bs, "1,,2"], r"'' is not a positive integer$"),
+        ("no-open-dim", "good", [bs, "1,2"], r"--dynamic-batch-size: no input has a -1 dim"),
+        ("batch-not-at-dim-0", dims, [bs, "1,2"],
+         r"needs each input's -1 at dim 0, but input 'x' has one at dim 1$"),
+        ("image-size-not-nchw", batch, ["--dynamic-image-size", "2,2;4,4"],
          r"needs the -1s at H and W \(dims 2, 3\) of a 4-D NCHW input, but "
-         r"input 'x' is \[-1,4\]$")
-    case("gears-profile-too-short", comp(dims, "--dynamic-dims", "1,4;2"),
-         r"gear 1 \(2\) has 1 value\(s\), the inputs' -1s need 2$")
-    case("gears-minus-one-on-fixed-dim",
-         comp(batch, "--input-shape", "x:-1,-1", "--dynamic-dims", "1,4;2,4"),
-         r"input 'x' dim 1 is fixed to 4 by the model, not -1$")
-    case("gears-minus-one-without-gears", comp(batch, "--input-shape", "x:-1,4"),
-         r"input 'x' dim 0 is -1; give its values with --dynamic-batch-size")
-    case("gears-input-shape-below-minus-one", comp(batch, "--input-shape", "x:-2,4"),
-         r"--input-shape 'x:-2,4'.*'-2'")
-    # A gear the model cannot take: the line names the gear.
-    case("gears-gear-fails-to-compile", comp(dims, "--dynamic-dims", "1,4;2,5"),
-         r"gear Batch_1 \(2,5\): .*")
-    case("gears-dump-gear-out-of-range", ["dump", "{gen}/gears.om", "--gear", "2"],
-         r"--gear 2: '.*gears\.om' has 2 gear\(s\) \(0\.\.1\)$")
-    case("gears-dump-gear-of-static-model", ["dump", "{gen}/good.om", "--gear", "1"],
-         r"--gear 1: '.*good\.om' has 1 gear\(s\) \(0\.\.0\)$")
+         r"input 'x' is \[-1,4\]$"),
+        ("profile-too-short", dims, [ds, "1,4;2"],
+         r"gear 1 \(2\) has 1 value\(s\), the inputs' -1s need 2$"),
+        ("minus-one-on-fixed-dim", batch, ["--input-shape", "x:-1,-1", ds, "1,4;2,4"],
+         r"input 'x' dim 1 is fixed to 4 by the model, not -1$"),
+        ("minus-one-without-gears", batch, ["--input-shape", "x:-1,4"],
+         r"input 'x' dim 0 is -1; give its values with --dynamic-batch-size"),
+        ("input-shape-below-minus-one", batch, ["--input-shape", "x:-2,4"],
+         r"--input-shape 'x:-2,4'.*'-2'"),
+        # A gear the model cannot take: the line names the gear.
+        ("gear-fails-to-compile", dims, [ds, "1,4;2,5"], r"gear Batch_1 \(2,5\): .*"),
+    ]
+    for name, model, args, pattern in table:
+        case(f"gears-{name}", ["compile", f"{{gen}}/{model}.onnx", "-o", "{out}/m.om",
+                               "--dump-graph", "{out}/dumps"] + args, pattern)
+    for model, gear, pattern in (("gears", 2, r"2 gear\(s\) \(0\.\.1\)$"),
+                                 ("good", 1, r"1 gear\(s\) \(0\.\.0\)$")):
+        case(f"gears-dump-{model}-gear-{gear}", ["dump", f"{{gen}}/{model}.om", "--gear", str(gear)],
+             rf"--gear {gear}: '.*{model}\.om' has {pattern}")
 
 
 def om_cases():

@@ -17,7 +17,9 @@ when torch or torchvision cannot be imported.
 import os
 import sys
 
-SKIP = 77
+import export_models
+
+SKIP = export_models.SKIP
 
 RESNET_BATCHES = [1, 2, 3, 4]
 ENCODER_SEQS = [16, 32]
@@ -71,37 +73,19 @@ def main():
     if up_to_date(out_dir):
         print(f"dynamic models in {out_dir} are up to date")
         return 0
-    try:
-        import numpy as np
-        import torch
-        import torchvision.models as tvm
-    except Exception as exc:  # ImportError, or a half-installed package
-        print(f"skipping: cannot import torch/torchvision: {exc}", file=sys.stderr)
+    modules = export_models.import_torch()
+    if modules is None:
         return SKIP
-
+    np, torch, tvm = modules
     torch.manual_seed(0)
     os.makedirs(out_dir, exist_ok=True)
-
-    class Encoder(torch.nn.Module):
-        """export_models.py's encoder: sequence-first, as the fused fast path
-        (batch-first in eval) has no ONNX export."""
-
-        def __init__(self):
-            super().__init__()
-            layer = torch.nn.TransformerEncoderLayer(
-                d_model=64, nhead=4, dim_feedforward=128, dropout=0.0)
-            self.encoder = torch.nn.TransformerEncoder(
-                layer, num_layers=2, enable_nested_tensor=False)
-
-        def forward(self, x):
-            return self.encoder(x)
 
     resnet = tvm.resnet18().eval()
     export(torch, np, resnet,
            [(f"b{b}", torch.randn(b, 3, 224, 224)) for b in RESNET_BATCHES],
            os.path.join(out_dir, "resnet18_dynbatch.onnx"),
            {"input": {0: "batch"}, "output": {0: "batch"}})
-    encoder = Encoder().eval()
+    encoder = export_models.encoder_class(torch)().eval()
     export(torch, np, encoder,
            [(f"s{s}", torch.randn(s, ENCODER_BATCH, 64)) for s in ENCODER_SEQS],
            os.path.join(out_dir, "transformer_encoder_dyn.onnx"),

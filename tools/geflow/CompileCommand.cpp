@@ -109,22 +109,13 @@ std::string humanBytes(uint64_t bytes) {
   return formatv("{0:F1} MiB", bytes / (1024.0 * 1024.0)).str();
 }
 
-std::string dimsText(const google::protobuf::RepeatedField<int64_t> &dims) {
-  std::string text;
-  for (int64_t d : dims)
-    text += (text.empty() ? "" : ",") + std::to_string(d);
-  return text;
-}
-
 /// A model with gears: the mode, the inputs' template and one line per gear
 /// (the totals above sum kernels and tasks and take the largest of the rest).
 void printGears(const driver::CompileResult &result) {
   const om::GearTable &table = result.model.modelDef.gears();
   if (table.gear_size() == 0)
     return;
-  std::string inputs;
-  for (const om::ShapeDef &shape : table.input())
-    inputs += (inputs.empty() ? "[" : " [") + dimsText(shape.dim()) + "]";
+  std::string inputs = shapesText(table.input());
   outs() << formatv("  gears         {0} ({1}, inputs {2})\n",
                     table.gear_size(), om::GearTable::Mode_Name(table.mode()),
                     inputs);

@@ -83,19 +83,10 @@ std::string pbtxtHeader(const om::LoadedOm &om) {
   return text;
 }
 
-std::string dimsText(const google::protobuf::RepeatedField<int64_t> &dims) {
-  std::string text;
-  for (int64_t d : dims)
-    text += (text.empty() ? "" : ",") + std::to_string(d);
-  return text;
-}
-
 /// Gear `i`'s figures as comments above its graph.
 std::string gearHeader(const om::LoadedOm &om, size_t i) {
   const om::Gear &gear = om.modelDef().gears().gear(i);
-  std::string inputs;
-  for (const om::ShapeDef &shape : gear.input_shape())
-    inputs += (inputs.empty() ? "[" : " [") + dimsText(shape.dim()) + "]";
+  std::string inputs = shapesText(gear.input_shape());
   const om::LoadedOm &program = om.gear(i);
   return formatv("# gear {0} '{1}': dims {2}, inputs {3}, stream_num {4}, "
                  "event_num {5}, workspace {6} bytes\n",

@@ -52,6 +52,22 @@ std::string cli::moduleText(mlir::ModuleOp module, unsigned elideOver,
   return text;
 }
 
+std::string
+cli::dimsText(const google::protobuf::RepeatedField<int64_t> &dims) {
+  std::string text;
+  for (int64_t d : dims)
+    text += (text.empty() ? "" : ",") + std::to_string(d);
+  return text;
+}
+
+std::string cli::shapesText(
+    const google::protobuf::RepeatedPtrField<om::ShapeDef> &shapes) {
+  std::string text;
+  for (const om::ShapeDef &shape : shapes)
+    text += (text.empty() ? "[" : " [") + dimsText(shape.dim()) + "]";
+  return text;
+}
+
 llvm::Error cli::writeTextOutput(llvm::StringRef path, llvm::StringRef text) {
   if (path == "-") {
     llvm::outs() << text;
