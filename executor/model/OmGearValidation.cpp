@@ -77,12 +77,15 @@ private:
   /// One graph, one task list and one memory plan per gear, 2..100 of them,
   /// and nothing at the top level but what the gears share.
   rt::Status checkCounts() const {
-    if (table_.mode() < GearTable::DYNAMIC_BATCH ||
-        table_.mode() > GearTable::DYNAMIC_DIMS)
+    if (table_.mode() == GearTable::STATIC)
+      return bad("a STATIC model with gear sections (" +
+                 std::to_string(model_.graph_size()) + " graphs, " +
+                 std::to_string(table_.gear_size()) + " gears, " +
+                 std::to_string(tasks_.gear_size()) + " gear task lists, " +
+                 std::to_string(mem_.gear_size()) + " gear memory plans)");
+    if (table_.mode() > GearTable::DYNAMIC_DIMS)
       return bad("gear table: mode " + std::to_string(table_.mode()) +
-                 (table_.mode() == GearTable::STATIC
-                      ? " (STATIC) with gear sections"
-                      : " is unknown"));
+                 " is unknown");
     int n = table_.gear_size();
     if (n < kMinGears || n > kMaxGears)
       return bad("gear table: " + std::to_string(n) + " gears (must be " +

@@ -316,7 +316,12 @@ TEST_F(GearMerge, LoaderRefusesADamagedGearTable) {
   EXPECT_PRED2(has, damaged([&](om::OmModel &m) {
                  table(m)->set_mode(om::GearTable::STATIC);
                }),
-               "mode 0 (STATIC) with gear sections");
+               "m.om: a STATIC model with gear sections (3 graphs, 3 gears, "
+               "3 gear task lists, 3 gear memory plans)");
+  EXPECT_PRED2(has, damaged([&](om::OmModel &m) {
+                 table(m)->set_mode(om::GearTable::Mode(9));
+               }),
+               "m.om: gear table: mode 9 is unknown");
   EXPECT_PRED2(has, damaged([&](om::OmModel &m) {
                  table(m)->mutable_input(0)->set_dim(1, -1);
                }),
