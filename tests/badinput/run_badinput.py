@@ -219,6 +219,22 @@ def gear_cases():
     for name, model, args, pattern in table:
         case(f"gears-{name}", ["compile", f"{{gen}}/{model}.onnx", "-o", "{out}/m.om",
                                "--dump-graph", "{out}/dumps"] + args, pattern)
+    # The loader's gear checks: each line names the file and the gear.
+    damaged = {
+        "one_gear": r"gear table: 1 gears \(must be 2\.\.100\)$",
+        "graph_missing": r"gear table: 2 gears but 1 graphs in MODEL_DEF$",
+        "dims_wrong": r"gear 1 'Batch_1': input 0 shape \[2,4\] is not the template "
+                      r"filled with its dims \[3,4\]$",
+        "output_shape_wrong": r"gear 1 'Batch_1': output 0 shape \[7,2\] differs",
+        "top_level_task": r"TASK_INFO has 1 top-level tasks",
+        "workspace_small": r"gear 0 'Batch_0': workspace of \d+ bytes, over the model's 0$",
+        "program_op_out_of_range": r"gear 1 'Batch_1': task \d+: op_index 100000 out of range",
+        "runtime_without_source": r"gear mode RUNTIME_SHAPES without a source_model$",
+    }
+    for name, pattern in damaged.items():
+        for cmd in (["dump", "-o", "{out}/d.txt"], ["run", "--output-dir", "{out}/outputs"]):
+            case(f"gears-{cmd[0]}-{name}", cmd + [f"{{gen}}/gears_{name}.om"],
+                 rf"^geflow: error: [^ ]*gears_{name}\.om: {pattern}")
     for model, gear, pattern in (("gears", 2, r"2 gear\(s\) \(0\.\.1\)$"),
                                  ("good", 1, r"1 gear\(s\) \(0\.\.0\)$")):
         case(f"gears-dump-{model}-gear-{gear}", ["dump", f"{{gen}}/{model}.om", "--gear", str(gear)],
@@ -539,6 +555,7 @@ def main():
     subprocess.run([a.geflow, "compile", os.path.join(gen, "dynamic_batch.onnx"), "-o",
                     os.path.join(gen, "gears.om"), "--dynamic-batch-size", "1,2"],
                    check=True, stdout=subprocess.DEVNULL)
+    subprocess.run([a.maker, "om-gears", os.path.join(gen, "gears.om"), gen], check=True)
     subprocess.run([a.maker, "tensors", gen], check=True)
     write_text_inputs(gen)
     # The good files really are good, so every failure below is the damage's.
