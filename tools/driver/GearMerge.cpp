@@ -38,8 +38,9 @@ constexpr const char *kPerGearModelAttrs[] = {
     "predicted_makespan_ns", "predicted_makespan_single_stream_ns",
     "events_before_reduction"};
 
-/// The compiled gears, alive as long as the merged model: its borrowed
-/// weights point into their `weights` and into what their keepAlive holds.
+/// The compiled gears whose constants the merged model stores, alive as long
+/// as it: its borrowed weights point into their `weights` and into what their
+/// keepAlive holds.
 struct GearModels {
   std::vector<om::OmModel> models;
 };
@@ -71,9 +72,12 @@ public:
 
   /// Moves gear `gear`'s constants into the merged WEIGHTS and rewrites
   /// every WEIGHT offset of its graph, tasks and memory plan.
+  /// `tookBytes`: whether any constant of `source` is new, so that the
+  /// merged model must keep `source`'s memory.
   llvm::Error addGear(const om::OmModel &source, const std::string &label,
                       om::GraphDef &graph, om::ModelTaskDef &tasks,
-                      om::MemoryPlan &memory) {
+                      om::MemoryPlan &memory, bool *tookBytes) {
+    *tookBytes = false;
     // Old constant start -> (size, new start).
     std::map<uint64_t, std::pair<uint64_t, uint64_t>> moved;
     for (om::OpDef &op : *graph.mutable_op()) {
@@ -87,7 +91,7 @@ public:
       auto bytes = constantBytes(source, offset, size);
       if (!bytes)
         return bytes.takeError();
-      uint64_t at = place(*bytes);
+      uint64_t at = place(*bytes, tookBytes);
       moved[offset] = {uint64_t(size), at};
       (*op.mutable_attr())["weight_offset"].set_i(at);
     }
@@ -122,9 +126,10 @@ public:
 
 private:
   /// Where `bytes` live in the merged WEIGHTS; appended when new.
-  uint64_t place(std::string_view bytes) {
-    auto [it, fresh] = offsets_.emplace(bytes, next_);
-    if (fresh) {
+  uint64_t place(std::string_view bytes, bool *fresh) {
+    auto [it, inserted] = offsets_.emplace(bytes, next_);
+    if (inserted) {
+      *fresh = true;
       merged_.borrowedWeights.push_back({next_, bytes});
       next_ = alignUp(next_ + bytes.size());
     }
@@ -179,92 +184,116 @@ om::ShapeDef shapeDef(const std::vector<int64_t> &dims) {
 
 } // namespace
 
-llvm::Expected<om::OmModel> mergeGears(const GearPlan &plan,
-                                       std::vector<om::OmModel> gears,
-                                       llvm::StringRef name) {
-  if (gears.size() != plan.gears.size() || gears.empty())
+struct GearMerger::State {
+  const GearPlan &plan;
+  std::string name;
+  om::OmModel merged;
+  std::shared_ptr<GearModels> held = std::make_shared<GearModels>();
+  WeightsMerger weights{merged};
+  std::vector<int32_t> priorities;
+  size_t added = 0;
+
+  State(const GearPlan &plan, llvm::StringRef name)
+      : plan(plan), name(name.str()) {}
+};
+
+GearMerger::GearMerger(const GearPlan &plan, llvm::StringRef name)
+    : state_(std::make_unique<State>(plan, name)) {}
+GearMerger::~GearMerger() = default;
+
+llvm::Error GearMerger::add(om::OmModel gear) {
+  State &st = *state_;
+  if (st.added >= st.plan.gears.size())
+    return fail("internal error: more compiled gears than the plan has");
+  const GearPlan::Gear &planned = st.plan.gears[st.added++];
+  if (gear.modelDef.graph_size() != 1 || gear.modelDef.has_gears())
+    return fail(planned.label +
+                ": internal error: a gear's compile is not a static model");
+  om::OmModel &merged = st.merged;
+  om::ModelDef &def = merged.modelDef;
+  if (st.added == 1) {
+    merged.socName = gear.socName;
+    def.set_name(st.name);
+    def.set_version(gear.modelDef.version());
+    def.set_custom_version(gear.modelDef.custom_version());
+    *def.mutable_attr() = gear.modelDef.attr();
+    for (const char *attr : kPerGearModelAttrs)
+      def.mutable_attr()->erase(attr);
+    om::GearTable &table = *def.mutable_gears();
+    table.set_mode(st.plan.mode);
+    for (const std::vector<int64_t> &dims : st.plan.inputTemplate)
+      *table.add_input() = shapeDef(dims);
+  }
+
+  om::GraphDef &graph = *def.add_graph();
+  graph = gear.modelDef.graph(0);
+  om::ModelTaskDef &tasks = *merged.taskDef.add_gear();
+  tasks = gear.taskDef;
+  om::MemoryPlan &memory = *merged.memoryPlan.add_gear();
+  memory = gear.memoryPlan;
+  bool tookBytes;
+  if (llvm::Error err = st.weights.addGear(gear, planned.label, graph, tasks,
+                                           memory, &tookBytes))
+    return err;
+  labelGraph(graph, planned.label, gear.modelDef);
+
+  om::Gear &entry = *def.mutable_gears()->add_gear();
+  entry.mutable_dims()->Add(planned.dims.begin(), planned.dims.end());
+  entry.set_label(planned.label);
+  for (const std::vector<int64_t> &dims : planned.inputShapes)
+    *entry.add_input_shape() = shapeDef(dims);
+  auto outputs = outputShapes(graph, planned.label);
+  if (!outputs)
+    return outputs.takeError();
+  for (om::ShapeDef &shape : *outputs)
+    *entry.add_output_shape() = std::move(shape);
+
+  // The gears share streams and event ids; a stream's priority is the one
+  // the first gear that has the stream gives it.
+  om::ModelTaskDef &top = merged.taskDef;
+  top.set_stream_num(std::max(top.stream_num(), tasks.stream_num()));
+  top.set_event_num(std::max(top.event_num(), tasks.event_num()));
+  for (int s = st.priorities.size(); s < tasks.stream_priority_size(); ++s)
+    st.priorities.push_back(tasks.stream_priority(s));
+  om::MemoryPlan &plan = merged.memoryPlan;
+  plan.set_workspace_size(
+      std::max(plan.workspace_size(), memory.workspace_size()));
+  plan.set_workspace_size_without_reuse(
+      std::max(plan.workspace_size_without_reuse(),
+               memory.workspace_size_without_reuse()));
+  // A gear whose constants all repeat earlier gears' (a batch gear's do)
+  // is released here, so memory stays that of one or two compiles.
+  if (tookBytes)
+    st.held->models.push_back(std::move(gear));
+  return llvm::Error::success();
+}
+
+llvm::Expected<om::OmModel> GearMerger::finish() {
+  State &st = *state_;
+  if (st.added != st.plan.gears.size() || st.added == 0)
     return fail(llvm::formatv("internal error: {0} compiled gears for {1} in "
                               "the plan",
-                              gears.size(), plan.gears.size())
+                              st.added, st.plan.gears.size())
                     .str());
-  auto held = std::make_shared<GearModels>();
-  held->models = std::move(gears);
-  const std::vector<om::OmModel> &models = held->models;
-
-  om::OmModel merged;
-  merged.socName = models[0].socName;
-  om::ModelDef &def = merged.modelDef;
-  def.set_name(name.str());
-  def.set_version(models[0].modelDef.version());
-  def.set_custom_version(models[0].modelDef.custom_version());
-  *def.mutable_attr() = models[0].modelDef.attr();
-  for (const char *attr : kPerGearModelAttrs)
-    def.mutable_attr()->erase(attr);
-
-  om::GearTable &table = *def.mutable_gears();
-  table.set_mode(plan.mode);
-  for (const std::vector<int64_t> &dims : plan.inputTemplate)
-    *table.add_input() = shapeDef(dims);
-
-  WeightsMerger weights(merged);
-  uint32_t streams = 0, events = 0;
-  uint64_t workspace = 0, withoutReuse = 0;
-  for (size_t i = 0; i < models.size(); ++i) {
-    const om::OmModel &gear = models[i];
-    const GearPlan::Gear &planned = plan.gears[i];
-    if (gear.modelDef.graph_size() != 1 || gear.modelDef.has_gears())
-      return fail(planned.label +
-                  ": internal error: a gear's compile is not a static model");
-    om::GraphDef &graph = *def.add_graph();
-    graph = gear.modelDef.graph(0);
-    om::ModelTaskDef &tasks = *merged.taskDef.add_gear();
-    tasks = gear.taskDef;
-    om::MemoryPlan &memory = *merged.memoryPlan.add_gear();
-    memory = gear.memoryPlan;
-    if (llvm::Error err =
-            weights.addGear(gear, planned.label, graph, tasks, memory))
-      return std::move(err);
-    labelGraph(graph, planned.label, gear.modelDef);
-
-    om::Gear &entry = *table.add_gear();
-    entry.mutable_dims()->Add(planned.dims.begin(), planned.dims.end());
-    entry.set_label(planned.label);
-    for (const std::vector<int64_t> &dims : planned.inputShapes)
-      *entry.add_input_shape() = shapeDef(dims);
-    auto outputs = outputShapes(graph, planned.label);
-    if (!outputs)
-      return outputs.takeError();
-    for (om::ShapeDef &shape : *outputs)
-      *entry.add_output_shape() = std::move(shape);
-
-    streams = std::max(streams, tasks.stream_num());
-    events = std::max(events, tasks.event_num());
-    workspace = std::max(workspace, memory.workspace_size());
-    withoutReuse =
-        std::max(withoutReuse, memory.workspace_size_without_reuse());
-  }
-  // The gears share streams and event ids: each stream's priority is the one
-  // the first gear that has the stream gives it.
-  merged.taskDef.set_stream_num(streams);
-  merged.taskDef.set_event_num(events);
-  for (uint32_t s = 0; s < streams; ++s) {
-    int32_t priority = 0;
-    for (const om::OmModel &gear : models)
-      if (s < uint32_t(gear.taskDef.stream_priority_size())) {
-        priority = gear.taskDef.stream_priority(s);
-        break;
-      }
+  om::OmModel merged = std::move(st.merged);
+  for (int32_t priority : st.priorities)
     merged.taskDef.add_stream_priority(priority);
-  }
-  merged.memoryPlan.set_workspace_size(workspace);
-  merged.memoryPlan.set_workspace_size_without_reuse(withoutReuse);
-  merged.keepAlive = std::move(held);
-
-  rt::Status valid = om::validateOmModel(merged, name.str());
+  merged.keepAlive = std::move(st.held);
+  rt::Status valid = om::validateOmModel(merged, st.name);
   if (!valid.isOk())
     return fail("internal error: the merged gears are not a valid model: " +
                 valid.message());
   return merged;
+}
+
+llvm::Expected<om::OmModel> mergeGears(const GearPlan &plan,
+                                       std::vector<om::OmModel> gears,
+                                       llvm::StringRef name) {
+  GearMerger merger(plan, name);
+  for (om::OmModel &gear : gears)
+    if (llvm::Error err = merger.add(std::move(gear)))
+      return std::move(err);
+  return merger.finish();
 }
 
 } // namespace geflow::driver

@@ -24,7 +24,7 @@ compileOnnxFileWithGears(llvm::StringRef path, const CompileOptions &options,
   std::string name = options.modelName.empty()
                          ? llvm::sys::path::stem(path).str()
                          : options.modelName;
-  std::vector<om::OmModel> models;
+  GearMerger merger(*plan, name);
   CompileResult result;
   passes::CompileStats &total = result.stats;
   for (const GearPlan::Gear &gear : plan->gears) {
@@ -62,9 +62,10 @@ compileOnnxFileWithGears(llvm::StringRef path, const CompileOptions &options,
     total.workspaceBytesWithoutReuse = std::max(
         total.workspaceBytesWithoutReuse, s.workspaceBytesWithoutReuse);
     result.gearStats.push_back(s);
-    models.push_back(std::move(compiled->model));
+    if (llvm::Error err = merger.add(std::move(compiled->model)))
+      return std::move(err);
   }
-  auto merged = mergeGears(*plan, std::move(models), name);
+  auto merged = merger.finish();
   if (!merged)
     return merged.takeError();
   result.model = std::move(*merged);

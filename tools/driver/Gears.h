@@ -17,6 +17,7 @@
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -67,9 +68,27 @@ llvm::Expected<GearPlan> planGears(const GearOptions &gears,
                                    const std::vector<DeclaredInput> &declared,
                                    const std::vector<InputShape> &inputShapes);
 
-/// Merges one compile per gear of `plan` (in order; each a static model) into
-/// one model with gears. The merged model keeps every gear's keepAlive, as
-/// its borrowed weights point into them. `name` is the ModelDef's name.
+/// Builds one model with gears from one compile per gear of `plan`, added in
+/// plan order (each a static model). WEIGHTS holds each distinct constant
+/// once; the merged model keeps (through keepAlive) the gears whose bytes it
+/// stores and lets the others go as soon as they are added, so merging N
+/// batch gears holds about one compile's memory, not N. `name` is the
+/// ModelDef's name.
+class GearMerger {
+public:
+  GearMerger(const GearPlan &plan, llvm::StringRef name);
+  ~GearMerger();
+  llvm::Error add(om::OmModel gear);
+  /// The merged model, validated as the loader would; once, after every
+  /// gear of the plan is added.
+  llvm::Expected<om::OmModel> finish();
+
+private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+/// GearMerger over compiles already made.
 llvm::Expected<om::OmModel> mergeGears(const GearPlan &plan,
                                        std::vector<om::OmModel> gears,
                                        llvm::StringRef name);
