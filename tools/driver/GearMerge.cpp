@@ -70,10 +70,10 @@ class WeightsMerger {
 public:
   explicit WeightsMerger(om::OmModel &merged) : merged_(merged) {}
 
-  /// Moves gear `gear`'s constants into the merged WEIGHTS and rewrites
-  /// every WEIGHT offset of its graph, tasks and memory plan.
-  /// `tookBytes`: whether any constant of `source` is new, so that the
-  /// merged model must keep `source`'s memory.
+  /// Moves the constants of `source` (a gear's compile) into the merged
+  /// WEIGHTS and rewrites every WEIGHT offset of its copied graph, tasks and
+  /// memory plan. `tookBytes`: whether any constant of `source` is new, so
+  /// that the merged model must keep `source`'s memory.
   llvm::Error addGear(const om::OmModel &source, const std::string &label,
                       om::GraphDef &graph, om::ModelTaskDef &tasks,
                       om::MemoryPlan &memory, bool *tookBytes) {
