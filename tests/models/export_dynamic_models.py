@@ -7,6 +7,8 @@ Writes, with seeded random weights and nothing downloaded:
   resnet18_dynbatch.onnx: torchvision ResNet-18 with a dynamic batch axis on its input and
     output; resnet18_dynbatch.b{1,2,3,4}.input.npy and PyTorch's .b{N}.output.npy (batch 3
     is no gear of the tests' 1,2,4,8: it is for padding up to a gear);
+  squeezenet1_1_dynimage.onnx: torchvision SqueezeNet 1.1 (its pooling is adaptive) with
+    dynamic H and W; .s224.* at 1x3x224x224 and .s160.* at 1x3x160x160;
   transformer_encoder_dyn.onnx: the small nn.TransformerEncoder of export_models.py
     (sequence-first [seq, batch, 64]) with dynamic sequence and batch axes;
     .s16.input.npy / .s16.output.npy at seq 16 x batch 2 and .s32.* at seq 32 x batch 2.
@@ -22,6 +24,7 @@ import export_models
 SKIP = export_models.SKIP
 
 RESNET_BATCHES = [1, 2, 3, 4]
+IMAGE_SIZES = [224, 160]
 ENCODER_SEQS = [16, 32]
 ENCODER_BATCH = 2
 
@@ -29,9 +32,13 @@ ENCODER_BATCH = 2
 def outputs(out_dir):
     """Every file this script writes."""
     names = ["resnet18_dynbatch.onnx", "resnet18_dynbatch.atol",
+             "squeezenet1_1_dynimage.onnx", "squeezenet1_1_dynimage.atol",
              "transformer_encoder_dyn.onnx", "transformer_encoder_dyn.atol"]
     for b in RESNET_BATCHES:
         names += [f"resnet18_dynbatch.b{b}.input.npy", f"resnet18_dynbatch.b{b}.output.npy"]
+    for s in IMAGE_SIZES:
+        names += [f"squeezenet1_1_dynimage.s{s}.input.npy",
+                  f"squeezenet1_1_dynimage.s{s}.output.npy"]
     for s in ENCODER_SEQS:
         names += [f"transformer_encoder_dyn.s{s}.input.npy",
                   f"transformer_encoder_dyn.s{s}.output.npy"]
@@ -85,6 +92,11 @@ def main():
            [(f"b{b}", torch.randn(b, 3, 224, 224)) for b in RESNET_BATCHES],
            os.path.join(out_dir, "resnet18_dynbatch.onnx"),
            {"input": {0: "batch"}, "output": {0: "batch"}})
+    squeezenet = tvm.squeezenet1_1().eval()
+    export(torch, np, squeezenet,
+           [(f"s{s}", torch.randn(1, 3, s, s)) for s in IMAGE_SIZES],
+           os.path.join(out_dir, "squeezenet1_1_dynimage.onnx"),
+           {"input": {2: "height", 3: "width"}})
     encoder = export_models.encoder_class(torch)().eval()
     export(torch, np, encoder,
            [(f"s{s}", torch.randn(s, ENCODER_BATCH, 64)) for s in ENCODER_SEQS],
