@@ -7,7 +7,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "executor/model/OmFormat.h"
+#include "executor/model/OmGearValidation.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <set>
@@ -43,9 +45,9 @@ class Validator {
 public:
   Validator(const ModelDef &m, const ModelTaskDef &t, const MemoryPlan &mem,
             uint64_t weightsSize, const std::string &src,
-            const OmLimits &limits)
+            const OmLimits &limits, int graphIndex = -1)
       : model_(m), tasks_(t), mem_(mem), weightsSize_(weightsSize), src_(src),
-        limits_(limits) {}
+        limits_(limits), graphIndex_(graphIndex) {}
 
   rt::Status run() {
     GEFLOW_RT_RETURN_IF_ERROR(checkLimits());
@@ -171,10 +173,10 @@ private:
   }
 
   rt::Status checkGraph() {
-    if (model_.graph_size() != 1)
+    if (graphIndex_ < 0 && model_.graph_size() != 1)
       return bad("MODEL_DEF has " + std::to_string(model_.graph_size()) +
                  " graphs (expected 1)");
-    graph_ = &model_.graph(0);
+    graph_ = &model_.graph(std::max(graphIndex_, 0));
     const GraphDef &g = *graph_;
     GEFLOW_RT_RETURN_IF_ERROR(indexOpNames());
     int netOutputs = 0;
@@ -493,6 +495,8 @@ private:
   const uint64_t weightsSize_;
   const std::string &src_;
   const OmLimits &limits_;
+  /// A gear's graph (OmGearValidation.cpp); -1: the only one.
+  const int graphIndex_;
   const GraphDef *graph_ = nullptr;
   std::unordered_map<std::string, int> byName_;
   std::vector<int64_t> inputBytes_, outputBytes_;
@@ -505,7 +509,20 @@ rt::Status validateOmModel(const ModelDef &modelDef, const ModelTaskDef &tasks,
                            const MemoryPlan &memory, uint64_t weightsSize,
                            const std::string &sourceName,
                            const OmLimits &limits) {
+  if (hasGearSections(modelDef, tasks, memory))
+    return validateGears(modelDef, tasks, memory, weightsSize, sourceName,
+                         limits);
   return Validator(modelDef, tasks, memory, weightsSize, sourceName, limits)
+      .run();
+}
+
+rt::Status validateGearProgram(const ModelDef &modelDef, int gear,
+                               const ModelTaskDef &tasks,
+                               const MemoryPlan &memory, uint64_t weightsSize,
+                               const std::string &sourceName,
+                               const OmLimits &limits) {
+  return Validator(modelDef, tasks, memory, weightsSize, sourceName, limits,
+                   gear)
       .run();
 }
 

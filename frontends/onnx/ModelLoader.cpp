@@ -354,6 +354,13 @@ static llvm::Error applyInputShapes(onnx::GraphProto &graph,
     if (!input.type().has_tensor_type())
       return makeError("--input-shape: input '" + name + "' is not a tensor");
     auto *tensorType = input.mutable_type()->mutable_tensor_type();
+    // The driver fills the -1s per gear; one left here has no value.
+    for (size_t i = 0; i < dims.size(); ++i)
+      if (dims[i] == -1)
+        return makeError("--input-shape: input '" + name + "' dim " +
+                         std::to_string(i) +
+                         " is -1; give its values with --dynamic-batch-size, "
+                         "--dynamic-image-size or --dynamic-dims");
     if (tensorType->has_shape()) {
       const auto &declared = tensorType->shape();
       if (declared.dim_size() != static_cast<int>(dims.size()))

@@ -54,8 +54,8 @@ geflow::parseInputShapeOption(llvm::StringRef value) {
       dimsText.split(parts, ',', -1, /*KeepEmpty=*/true);
       for (llvm::StringRef part : parts) {
         int64_t dim;
-        if (part.trim().getAsInteger(10, dim) || dim < 0)
-          return bad("'" + part + "' is not a dimension >= 0");
+        if (part.trim().getAsInteger(10, dim) || dim < -1)
+          return bad("'" + part + "' is not a dimension >= 0 or -1");
         dims.push_back(dim);
       }
     }

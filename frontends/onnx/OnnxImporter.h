@@ -75,9 +75,24 @@ struct OnnxImportOptions {
 /// Parses the value of `--input-shape`: `name:d0,d1,...`, several entries
 /// separated by spaces (a repeated flag gives one value per flag; concatenate
 /// the results). `name:` alone is a rank-0 shape. The name is everything before
-/// the last ':'.
+/// the last ':'. A dim of -1 leaves it open, for the gears (--dynamic-*) to
+/// fill; the importer itself needs every dim fixed.
 llvm::Expected<std::vector<InputShape>>
 parseInputShapeOption(llvm::StringRef value);
+
+/// A graph input as the model declares it (initializers left out), for the
+/// callers that compile gears: -1 for a dim the model leaves symbolic or
+/// unknown; `hasShape` false when it declares no shape at all.
+struct DeclaredInput {
+  std::string name;
+  bool hasShape = false;
+  std::vector<int64_t> dims;
+};
+
+/// The graph inputs of the `.onnx` file at `path`, in input order, without
+/// importing it.
+llvm::Expected<std::vector<DeclaredInput>>
+readOnnxInputSignature(llvm::StringRef path, const ImportLimits &limits = {});
 
 /// Imports the `.onnx` file at `path`. The path also names the file in
 /// locations

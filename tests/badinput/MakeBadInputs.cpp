@@ -2,6 +2,7 @@
 //
 //   geflow-make-bad-inputs onnx OUTDIR          models (good.onnx among them)
 //   geflow-make-bad-inputs om GOOD.om OUTDIR    OM artifacts derived from GOOD
+//   geflow-make-bad-inputs om-gears GEARS.om OUTDIR  damaged gear tables
 //   geflow-make-bad-inputs tensors OUTDIR       .npy and .pb input files
 //
 //===----------------------------------------------------------------------===//
@@ -43,10 +44,12 @@ int main(int argc, char **argv) {
     writeOnnxCases(argv[2]);
   else if (mode == "om" && argc == 4)
     writeOmCases(argv[2], argv[3]);
+  else if (mode == "om-gears" && argc == 4)
+    writeGearOmCases(argv[2], argv[3]);
   else if (mode == "tensors" && argc == 3)
     writeTensorCases(argv[2]);
   else
-    fail("usage: geflow-make-bad-inputs onnx DIR | om GOOD.om DIR | tensors "
-         "DIR");
+    fail("usage: geflow-make-bad-inputs onnx DIR | om GOOD.om DIR | om-gears "
+         "GEARS.om DIR | tensors DIR");
   return 0;
 }

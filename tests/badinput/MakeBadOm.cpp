@@ -65,6 +65,8 @@ void reseal(std::string &b) {
   putU64(b, kHdrChecksum, omChecksum(b.data(), kHdrChecksum));
 }
 
+} // namespace
+
 /// The good file decoded back into the compiler's OmModel.
 OmModel decode(const std::string &b) {
   OmModel model;
@@ -88,6 +90,8 @@ std::string encode(const OmModel &model) {
     fail(s.message());
   return bytes;
 }
+
+namespace {
 
 OpDef &firstOpOfType(OmModel &m, const std::string &type) {
   for (OpDef &op : *m.modelDef.mutable_graph(0)->mutable_op())

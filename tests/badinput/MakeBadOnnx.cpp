@@ -61,6 +61,16 @@ void setInputDims(OnnxModelBuilder &b, const std::vector<Dim> &dims) {
                             onnx::TensorProto::FLOAT);
 }
 
+/// Input 'x' with `dims` instead of its own.
+void reshapeInput(OnnxModelBuilder &b, const std::vector<Dim> &dims) {
+  b.graph()
+      .mutable_input(0)
+      ->mutable_type()
+      ->mutable_tensor_type()
+      ->clear_shape();
+  setInputDims(b, dims);
+}
+
 /// Initializer 'w' with its data "beside the model", as `entries` say.
 void moveWeightsOut(
     OnnxModelBuilder &b,
@@ -84,6 +94,13 @@ struct OnnxCase {
 const std::vector<OnnxCase> &onnxCases() {
   static const std::vector<OnnxCase> cases = {
       {"good", [](OnnxModelBuilder &) {}},
+      // Good models with open dims, for the gear options (--dynamic-*).
+      {"dynamic_batch",
+       [](OnnxModelBuilder &b) { reshapeInput(b, {std::string("N"), 4}); }},
+      {"dynamic_dims",
+       [](OnnxModelBuilder &b) {
+         reshapeInput(b, {std::string("N"), std::string("F")});
+       }},
       {"no_graph", [](OnnxModelBuilder &b) { b.model.clear_graph(); }},
       {"ir_version_0", [](OnnxModelBuilder &b) { b.model.set_ir_version(0); }},
       {"no_default_opset",

@@ -182,6 +182,65 @@ def onnx_cases():
          r"dir", setup={"dir/": None})
 
 
+def gear_cases():
+    """ATC's gear options (--dynamic-batch-size, --dynamic-image-size,
+    --dynamic-dims) on x[N,4] (dynamic_batch) and x[N,F] (dynamic_dims)."""
+    batch, dims = "dynamic_batch", "dynamic_dims"
+    bs, ds = "--dynamic-batch-size", "--dynamic-dims"
+    table = [
+        ("two-options", batch, [bs, "1,2", ds, "1;2"],
+         r"give exactly one of --dynamic-batch-size, --dynamic-image-size and "
+         r"--dynamic-dims \(2 given\)$"),
+        ("one-gear", batch, [bs, "4"], r"--dynamic-batch-size '4': 1 gears; ATC allows 2 to 100$"),
+        ("101", batch, [bs, ",".join(map(str, range(1, 102)))],
+         r"101 gears; ATC allows 2 to 100$"),
+        ("duplicate", batch, [bs, "1,2,1"], r"'1,2,1': gear 2 \(1\) repeats gear 0$"),
+        ("zero", batch, [bs, "0,2"], r"'0' is not a positive integer$"),
+        ("negative", dims, [ds, "1,4;-2,4"], r"'-2' is not a positive integer$"),
+        ("garbage", batch, [bs, "1,two"], r"'two' is not a positive integer$"),
+        ("empty-entry", batch, [bs, "1,,2"], r"'' is not a positive integer$"),
+        ("no-open-dim", "good", [bs, "1,2"], r"--dynamic-batch-size: no input has a -1 dim"),
+        ("batch-not-at-dim-0", dims, [bs, "1,2"],
+         r"needs each input's -1 at dim 0, but input 'x' has one at dim 1$"),
+        ("image-size-not-nchw", batch, ["--dynamic-image-size", "2,2;4,4"],
+         r"needs the -1s at H and W \(dims 2, 3\) of a 4-D NCHW input, but "
+         r"input 'x' is \[-1,4\]$"),
+        ("profile-too-short", dims, [ds, "1,4;2"],
+         r"gear 1 \(2\) has 1 value\(s\), the inputs' -1s need 2$"),
+        ("minus-one-on-fixed-dim", batch, ["--input-shape", "x:-1,-1", ds, "1,4;2,4"],
+         r"input 'x' dim 1 is fixed to 4 by the model, not -1$"),
+        ("minus-one-without-gears", batch, ["--input-shape", "x:-1,4"],
+         r"input 'x' dim 0 is -1; give its values with --dynamic-batch-size"),
+        ("input-shape-below-minus-one", batch, ["--input-shape", "x:-2,4"],
+         r"--input-shape 'x:-2,4'.*'-2'"),
+        # A gear the model cannot take: the line names the gear.
+        ("gear-fails-to-compile", dims, [ds, "1,4;2,5"], r"gear Batch_1 \(2,5\): .*"),
+    ]
+    for name, model, args, pattern in table:
+        case(f"gears-{name}", ["compile", f"{{gen}}/{model}.onnx", "-o", "{out}/m.om",
+                               "--dump-graph", "{out}/dumps"] + args, pattern)
+    # The loader's gear checks: each line names the file and the gear.
+    damaged = {
+        "one_gear": r"gear table: 1 gears \(must be 2\.\.100\)$",
+        "graph_missing": r"gear table: 2 gears but 1 graphs in MODEL_DEF$",
+        "dims_wrong": r"gear 1 'Batch_1': input 0 shape \[2,4\] is not the template "
+                      r"filled with its dims \[3,4\]$",
+        "output_shape_wrong": r"gear 1 'Batch_1': output 0 shape \[7,2\] differs",
+        "top_level_task": r"TASK_INFO has 1 top-level tasks",
+        "workspace_small": r"gear 0 'Batch_0': workspace of \d+ bytes, over the model's 0$",
+        "program_op_out_of_range": r"gear 1 'Batch_1': task \d+: op_index 100000 out of range",
+        "runtime_without_source": r"gear mode RUNTIME_SHAPES without a source_model$",
+    }
+    for name, pattern in damaged.items():
+        for cmd in (["dump", "-o", "{out}/d.txt"], ["run", "--output-dir", "{out}/outputs"]):
+            case(f"gears-{cmd[0]}-{name}", cmd + [f"{{gen}}/gears_{name}.om"],
+                 rf"^geflow: error: [^ ]*gears_{name}\.om: {pattern}")
+    for model, gear, pattern in (("gears", 2, r"2 gear\(s\) \(0\.\.1\)$"),
+                                 ("good", 1, r"1 gear\(s\) \(0\.\.0\)$")):
+        case(f"gears-dump-{model}-gear-{gear}", ["dump", f"{{gen}}/{model}.om", "--gear", str(gear)],
+             rf"--gear {gear}: '.*{model}\.om' has {pattern}")
+
+
 def om_cases():
     run = ["run", "--output-dir", "{out}/outputs"]
     bad = {
@@ -493,6 +552,10 @@ def main():
     os.makedirs(out_root)
     make_good_model(a.maker, a.geflow, gen)
     subprocess.run([a.maker, "om", os.path.join(gen, "good.om"), gen], check=True)
+    subprocess.run([a.geflow, "compile", os.path.join(gen, "dynamic_batch.onnx"), "-o",
+                    os.path.join(gen, "gears.om"), "--dynamic-batch-size", "1,2"],
+                   check=True, stdout=subprocess.DEVNULL)
+    subprocess.run([a.maker, "om-gears", os.path.join(gen, "gears.om"), gen], check=True)
     subprocess.run([a.maker, "tensors", gen], check=True)
     write_text_inputs(gen)
     # The good files really are good, so every failure below is the damage's.
@@ -501,6 +564,7 @@ def main():
                    stdout=subprocess.DEVNULL)
 
     onnx_cases()
+    gear_cases()
     om_cases()
     tensor_cases()
     command_line_cases()

@@ -39,31 +39,24 @@ def up_to_date(out_dir, wanted):
     return True
 
 
-def main():
-    if len(sys.argv) < 2:
-        print(__doc__.strip(), file=sys.stderr)
-        return 2
-    out_dir = sys.argv[1]
-    wanted = set(sys.argv[2:])
-    if up_to_date(out_dir, wanted):
-        print(f"models in {out_dir} are up to date")
-        return 0
+def import_torch():
+    """(numpy, torch, torchvision.models), or None after saying why not."""
     try:
         import numpy as np
         import torch
         import torchvision.models as tvm
     except Exception as exc:  # ImportError, or a half-installed package
         print(f"skipping: cannot import torch/torchvision: {exc}", file=sys.stderr)
-        return SKIP
+        return None
+    return np, torch, tvm
 
-    torch.manual_seed(0)
-    os.makedirs(out_dir, exist_ok=True)
-    image = torch.randn(1, 3, 224, 224)
+
+def encoder_class(torch):
+    """The small encoder: nn.TransformerEncoder (2 layers, d_model 64, 4 heads),
+    sequence-first (the layout without the fused fast path, which has no ONNX
+    export)."""
 
     class Encoder(torch.nn.Module):
-        """nn.TransformerEncoder, sequence-first (the layout without the fused
-        fast path, which has no ONNX export)."""
-
         def __init__(self):
             super().__init__()
             layer = torch.nn.TransformerEncoderLayer(
@@ -73,6 +66,27 @@ def main():
 
         def forward(self, x):
             return self.encoder(x)
+
+    return Encoder
+
+
+def main():
+    if len(sys.argv) < 2:
+        print(__doc__.strip(), file=sys.stderr)
+        return 2
+    out_dir = sys.argv[1]
+    wanted = set(sys.argv[2:])
+    if up_to_date(out_dir, wanted):
+        print(f"models in {out_dir} are up to date")
+        return 0
+    modules = import_torch()
+    if modules is None:
+        return SKIP
+    np, torch, tvm = modules
+    torch.manual_seed(0)
+    os.makedirs(out_dir, exist_ok=True)
+    image = torch.randn(1, 3, 224, 224)
+    Encoder = encoder_class(torch)
 
     class LstmTagger(torch.nn.Module):
         """A sequence tagger over token ids [T, batch]: embedding, a 2-layer

@@ -17,6 +17,7 @@
 #include "llvm/Support/Error.h"
 
 #include <string>
+#include <vector>
 
 namespace geflow::driver {
 
@@ -31,6 +32,9 @@ struct CompileResult {
   om::OmModel model;
   /// compileTimeMs includes the import.
   passes::CompileStats stats;
+  /// A model with gears (Gears.h): each gear's own figures, in gear order;
+  /// `stats` then sums kernels and tasks and takes the largest of the rest.
+  std::vector<passes::CompileStats> gearStats;
 };
 
 /// Imports `path`, compiles it and measures the result. The model's ModelDef

@@ -11,6 +11,7 @@
 #include "tools/geflow/ToolContext.h"
 
 #include "tools/driver/CompileDriver.h"
+#include "tools/driver/Gears.h"
 
 #include "executor/model/OutputFiles.h"
 
@@ -78,6 +79,24 @@ cl::opt<std::string> dumpGraphDir(
     "dump-graph",
     cl::desc("Write ge_proto_<index>_<stage>.txt graphs after each stage"),
     cl::value_desc("dir"), cl::sub(compileSub), cl::cat(geflowCategory()));
+cl::opt<std::string> dynamicBatchSize(
+    "dynamic-batch-size",
+    cl::desc("ATC's batch gears, e.g. \"1,2,4,8\": the -1 at dim 0 of "
+             "--input-shape"),
+    cl::value_desc("b0,b1,..."), cl::sub(compileSub),
+    cl::cat(geflowCategory()));
+cl::opt<std::string> dynamicImageSize(
+    "dynamic-image-size",
+    cl::desc("ATC's image-size gears, e.g. \"224,224;448,448\": the -1s at "
+             "H,W of NCHW inputs"),
+    cl::value_desc("h,w;h,w;..."), cl::sub(compileSub),
+    cl::cat(geflowCategory()));
+cl::opt<std::string> dynamicDims(
+    "dynamic-dims",
+    cl::desc("ATC's ND gears, e.g. \"1,16;1,32\": one value per -1 of the "
+             "inputs, in order"),
+    cl::value_desc("d,..;d,..;..."), cl::sub(compileSub),
+    cl::cat(geflowCategory()));
 LimitFlags limitFlags(compileSub,
                       LimitFlags::kModelBytes | LimitFlags::kTensorBytes |
                           LimitFlags::kNodes | LimitFlags::kWorkspaceBytes);
@@ -88,6 +107,27 @@ std::string humanBytes(uint64_t bytes) {
   if (bytes < 1024 * 1024)
     return formatv("{0:F1} KiB", bytes / 1024.0).str();
   return formatv("{0:F1} MiB", bytes / (1024.0 * 1024.0)).str();
+}
+
+/// A model with gears: the mode, the inputs' template and one line per gear
+/// (the totals above sum kernels and tasks and take the largest of the rest).
+void printGears(const driver::CompileResult &result) {
+  const om::GearTable &table = result.model.modelDef.gears();
+  if (table.gear_size() == 0)
+    return;
+  std::string inputs = shapesText(table.input());
+  outs() << formatv("  gears         {0} ({1}, inputs {2})\n",
+                    table.gear_size(), om::GearTable::Mode_Name(table.mode()),
+                    inputs);
+  for (int i = 0; i < table.gear_size(); ++i) {
+    const om::Gear &gear = table.gear(i);
+    const passes::CompileStats &g = result.gearStats[i];
+    outs() << formatv("    {0,-9} dims {1,-9} kernels {2,-5} streams {3,-2} "
+                      "predicted {4:F1} us  workspace {5}\n",
+                      gear.label(), dimsText(gear.dims()), g.kernelCount,
+                      g.streamCount, g.predictedNs / 1e3,
+                      humanBytes(g.workspaceBytes));
+  }
 }
 
 int runCompile() {
@@ -128,7 +168,10 @@ int runCompile() {
   // The OM file and the --dump-graph files are kept together or not at all.
   om::OutputFiles outputs;
   options.dumpStaging = &outputs;
-  auto result = driver::compileOnnxFile(inputPath, options);
+  driver::GearOptions gears{dynamicBatchSize, dynamicImageSize, dynamicDims};
+  auto result =
+      gears.any() ? driver::compileOnnxFileWithGears(inputPath, options, gears)
+                  : driver::compileOnnxFile(inputPath, options);
   if (!result)
     return reportError(inModelFile(result.takeError(), inputPath,
                                    {streamPlanPath, dumpGraphDir}));
@@ -165,6 +208,7 @@ int runCompile() {
   outs() << formatv("  workspace     {0} ({1} without reuse)\n",
                     humanBytes(s.workspaceBytes),
                     humanBytes(s.workspaceBytesWithoutReuse));
+  printGears(*result);
   outs() << formatv("  compile time  {0:F1} ms\n", s.compileTimeMs);
   return 0;
 }

@@ -36,6 +36,11 @@ cli::parseImportOptions(const std::vector<std::string> &inputShapeValues) {
 
 llvm::Error cli::writeModule(mlir::ModuleOp module, llvm::StringRef path,
                              unsigned elideOver, bool withLocations) {
+  return writeTextOutput(path, moduleText(module, elideOver, withLocations));
+}
+
+std::string cli::moduleText(mlir::ModuleOp module, unsigned elideOver,
+                            bool withLocations) {
   mlir::OpPrintingFlags flags;
   if (elideOver > 0)
     flags.elideLargeElementsAttrs(elideOver);
@@ -44,7 +49,23 @@ llvm::Error cli::writeModule(mlir::ModuleOp module, llvm::StringRef path,
   std::string text;
   llvm::raw_string_ostream os(text);
   module->print(os, flags);
-  return writeTextOutput(path, os.str());
+  return text;
+}
+
+std::string
+cli::dimsText(const google::protobuf::RepeatedField<int64_t> &dims) {
+  std::string text;
+  for (int64_t d : dims)
+    text += (text.empty() ? "" : ",") + std::to_string(d);
+  return text;
+}
+
+std::string cli::shapesText(
+    const google::protobuf::RepeatedPtrField<om::ShapeDef> &shapes) {
+  std::string text;
+  for (const om::ShapeDef &shape : shapes)
+    text += (text.empty() ? "[" : " [") + dimsText(shape.dim()) + "]";
+  return text;
 }
 
 llvm::Error cli::writeTextOutput(llvm::StringRef path, llvm::StringRef text) {

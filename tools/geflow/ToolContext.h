@@ -3,6 +3,7 @@
 #ifndef GEFLOW_TOOLS_GEFLOW_TOOLCONTEXT_H
 #define GEFLOW_TOOLS_GEFLOW_TOOLCONTEXT_H
 
+#include "executor/model/om.pb.h"
 #include "frontends/onnx/OnnxImporter.h"
 #include "runtime/support/Status.h"
 
@@ -23,10 +24,19 @@ mlir::DialectRegistry makeDialectRegistry();
 /// each op's location (its node name) too.
 llvm::Error writeModule(mlir::ModuleOp module, llvm::StringRef path,
                         unsigned elideOver, bool withLocations = false);
+/// The text writeModule writes.
+std::string moduleText(mlir::ModuleOp module, unsigned elideOver,
+                       bool withLocations = false);
 
 /// Writes `text` to `path` ("-": stdout) through om::OutputFiles: a
 /// temporary renamed into place, nothing left on an error.
 llvm::Error writeTextOutput(llvm::StringRef path, llvm::StringRef text);
+
+/// A gear's values as ATC writes them, "1,16"; shapes as "[1,3,224,224]",
+/// space-separated.
+std::string dimsText(const google::protobuf::RepeatedField<int64_t> &dims);
+std::string
+shapesText(const google::protobuf::RepeatedPtrField<om::ShapeDef> &shapes);
 
 /// `error` as it reads for the model `modelPath`: "'m.onnx': <message>",
 /// unless the message names the model already, or another file of the command

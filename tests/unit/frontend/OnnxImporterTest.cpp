@@ -222,6 +222,11 @@ TEST_F(OnnxImporterTest, InputShapeMustMatchTheModel) {
   EXPECT_NE(importError(shapeChainModel({2, 3, 4}), options)
                 .find("dim 1 is fixed to 3 by the model, not 5"),
             std::string::npos);
+  options.inputShapes = {{"X", {-1, 3, 4}}};
+  EXPECT_NE(importError(shapeChainModel({std::string("N"), 3, 4}), options)
+                .find("input 'X' dim 0 is -1; give its values with "
+                      "--dynamic-batch-size"),
+            std::string::npos);
 }
 
 TEST_F(OnnxImporterTest, ParseInputShapeOption) {
@@ -237,8 +242,12 @@ TEST_F(OnnxImporterTest, ParseInputShapeOption) {
   auto scoped = parseInputShapeOption("encoder:input:2,8");
   ASSERT_TRUE(bool(scoped));
   EXPECT_EQ((*scoped)[0].first, "encoder:input");
+  // -1 leaves a dim to the gears.
+  auto open = parseInputShapeOption("data:-1,3,224,224");
+  ASSERT_TRUE(bool(open));
+  EXPECT_EQ((*open)[0].second, (std::vector<int64_t>{-1, 3, 224, 224}));
 
-  for (const char *bad : {"", "image", ":1,2", "x:1,,2", "x:1,-1", "x:a"}) {
+  for (const char *bad : {"", "image", ":1,2", "x:1,,2", "x:1,-2", "x:a"}) {
     auto result = parseInputShapeOption(bad);
     EXPECT_FALSE(bool(result)) << bad;
     if (!result) {
