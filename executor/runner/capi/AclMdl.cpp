@@ -176,9 +176,9 @@ std::shared_ptr<AclModel> findModel(uint32_t id) {
 aclError fillIODims(const std::string &name, const Shape &shape,
                     aclmdlIODims *dims, const char *fn) {
   if (shape.size() > ACL_MAX_DIM_CNT)
-    return failWith(ACL_ERROR_INVALID_PARAM,
-                    std::string(fn) + ": rank " + std::to_string(shape.size()) +
-                        " exceeds ACL_MAX_DIM_CNT");
+    return failWith(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": rank " +
+                                                 std::to_string(shape.size()) +
+                                                 " exceeds ACL_MAX_DIM_CNT");
   std::memset(dims, 0, sizeof(*dims));
   std::strncpy(dims->name, name.c_str(), ACL_MAX_TENSOR_NAME_LEN - 1);
   dims->dimCount = shape.size();
@@ -344,8 +344,8 @@ aclError aclmdlExecuteAsync(uint32_t modelId, const aclmdlDataset *input,
     err = gearOfExecution(*m->model, "aclmdlExecuteAsync", &in, &gear);
   if (err != ACL_SUCCESS)
     return err;
-  return toAclError(m->model->executeAsync(
-      in, out, static_cast<rt::Stream *>(stream), gear));
+  return toAclError(
+      m->model->executeAsync(in, out, static_cast<rt::Stream *>(stream), gear));
 }
 
 aclmdlDesc *aclmdlCreateDesc(void) { return new aclmdlDesc; }

@@ -73,10 +73,10 @@ aclError setGear(const char *fn, uint32_t modelId, aclmdlDataset *dataset,
   const om::GearTable &gears = m->model->om().modelDef().gears();
   std::string model = "model id " + std::to_string(modelId);
   if (gears.mode() != mode || gears.gear_size() == 0)
-    return failWith(ACL_ERROR_INVALID_PARAM,
-                    std::string(fn) + ": " + model + " has no " +
-                        modeName(mode) + " gears (it is " +
-                        modeName(gears.mode()) + ")");
+    return failWith(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": " + model +
+                                                 " has no " + modeName(mode) +
+                                                 " gears (it is " +
+                                                 modeName(gears.mode()) + ")");
   size_t dynamicIndex = m->model->inputs().size();
   if (index != dynamicIndex)
     return failWith(ACL_ERROR_INVALID_PARAM,
@@ -87,8 +87,8 @@ aclError setGear(const char *fn, uint32_t modelId, aclmdlDataset *dataset,
   if (g < 0)
     return failWith(ACL_ERROR_INVALID_PARAM,
                     std::string(fn) + ": " + what +
-                        " is not a compiled gear of " + model + " (gears: " +
-                        gearList(gears) + ")");
+                        " is not a compiled gear of " + model +
+                        " (gears: " + gearList(gears) + ")");
   if (!dataset || index >= dataset->buffers.size())
     return failWith(ACL_ERROR_INVALID_PARAM,
                     std::string(fn) + ": the dataset has no buffer at index " +
@@ -98,8 +98,8 @@ aclError setGear(const char *fn, uint32_t modelId, aclmdlDataset *dataset,
   size_t bytes = values.size() * sizeof(int64_t);
   if (!b || !b->data || b->size < bytes)
     return failWith(ACL_ERROR_INVALID_PARAM,
-                    std::string(fn) + ": the " ACL_DYNAMIC_TENSOR_NAME
-                                      " buffer holds " +
+                    std::string(fn) +
+                        ": the " ACL_DYNAMIC_TENSOR_NAME " buffer holds " +
                         std::to_string(b ? b->size : 0) + " bytes, needs " +
                         std::to_string(bytes));
   std::memcpy(b->data, values.data(), bytes);
@@ -165,8 +165,8 @@ aclError gearOfExecution(const LoadedModel &model, const char *fn,
   size_t count = dynamicTensorCount(gears);
   if (!dynamic.data || dynamic.size < count * sizeof(int64_t))
     return failWith(ACL_ERROR_INVALID_PARAM,
-                    std::string(fn) + ": the " ACL_DYNAMIC_TENSOR_NAME
-                                      " buffer holds " +
+                    std::string(fn) +
+                        ": the " ACL_DYNAMIC_TENSOR_NAME " buffer holds " +
                         std::to_string(dynamic.size) + " bytes, needs " +
                         std::to_string(count * sizeof(int64_t)));
   std::vector<int64_t> values(count);
@@ -174,8 +174,9 @@ aclError gearOfExecution(const LoadedModel &model, const char *fn,
   int g = gearWithDims(gears, values.data(), count);
   if (g < 0)
     return failWith(ACL_ERROR_INVALID_PARAM,
-                    std::string(fn) + ": the " ACL_DYNAMIC_TENSOR_NAME
-                                      " buffer names no compiled gear (gears: " +
+                    std::string(fn) +
+                        ": the " ACL_DYNAMIC_TENSOR_NAME
+                        " buffer names no compiled gear (gears: " +
                         gearList(gears) +
                         "): set one with aclmdlSetDynamicBatchSize, "
                         "aclmdlSetDynamicHWSize or aclmdlSetInputDynamicDims");
@@ -202,8 +203,7 @@ aclError aclmdlGetDynamicBatch(const aclmdlDesc *modelDesc,
   return ACL_SUCCESS;
 }
 
-aclError aclmdlGetDynamicHW(const aclmdlDesc *modelDesc, size_t,
-                            aclmdlHW *hw) {
+aclError aclmdlGetDynamicHW(const aclmdlDesc *modelDesc, size_t, aclmdlHW *hw) {
   if (!modelDesc || !hw)
     return nullArgument("aclmdlGetDynamicHW");
   std::memset(hw, 0, sizeof(*hw));
@@ -266,11 +266,10 @@ aclError aclmdlSetDynamicBatchSize(uint32_t modelId, aclmdlDataset *dataset,
 
 aclError aclmdlSetDynamicHWSize(uint32_t modelId, aclmdlDataset *dataset,
                                 size_t index, uint64_t height, uint64_t width) {
-  return setGear("aclmdlSetDynamicHWSize", modelId, dataset, index,
-                 om::GearTable::DYNAMIC_IMAGE_SIZE,
-                 {int64_t(height), int64_t(width)},
-                 "image size " + std::to_string(height) + "," +
-                     std::to_string(width));
+  return setGear(
+      "aclmdlSetDynamicHWSize", modelId, dataset, index,
+      om::GearTable::DYNAMIC_IMAGE_SIZE, {int64_t(height), int64_t(width)},
+      "image size " + std::to_string(height) + "," + std::to_string(width));
 }
 
 aclError aclmdlSetInputDynamicDims(uint32_t modelId, aclmdlDataset *dataset,
