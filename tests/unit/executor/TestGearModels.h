@@ -1,8 +1,9 @@
 //===- TestGearModels.h - A model with gears, built in code ---------------===//
 //
-// y = relu(x + c), x: [B, 4] float, c: [1, 4] broadcast, one gear per batch B
-// (ATC's --dynamic-batch-size), each gear on two streams with one event as
-// addReluModel has, the weights (c) stored once.
+// y = relu(x + c), x float of a shape with -1s (ATC's --input-shape), c one
+// float broadcast; one gear per set of values for the -1s (ATC's
+// --dynamic-batch-size / -image-size / -dims), each gear on two streams with
+// one event as addReluModel has, the weights (c) stored once.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEFLOW_TESTS_UNIT_EXECUTOR_TESTGEARMODELS_H
@@ -15,27 +16,32 @@
 
 namespace geflow::testing {
 
-inline const std::vector<float> &gearConstant() {
-  static const std::vector<float> c = {1, -2, 3, -4};
-  return c;
-}
+inline constexpr float kGearBias = -1.5f;
 
 inline std::vector<float> gearExpected(const std::vector<float> &x) {
   std::vector<float> y(x.size());
   for (size_t i = 0; i < x.size(); ++i) {
-    float v = x[i] + gearConstant()[i % 4];
+    float v = x[i] + kGearBias;
     y[i] = v > 0 ? v : 0;
   }
   return y;
 }
 
-/// Gear `b`'s program: graph, tasks and memory plan.
-inline void addGear(om::OmModel &m, int64_t b) {
+/// Gear `dims`'s program: graph, tasks and memory plan.
+inline void addGear(om::OmModel &m, const std::vector<int64_t> &tmpl,
+                    const std::vector<int64_t> &dims) {
+  std::vector<int64_t> shape = tmpl, ones(tmpl.size(), 1);
+  int64_t elements = 1;
+  for (size_t d = 0, k = 0; d < shape.size(); ++d) {
+    if (shape[d] < 0)
+      shape[d] = dims[k++];
+    elements *= shape[d];
+  }
   om::GraphDef *g = m.modelDef.add_graph();
-  g->set_name("add_relu_b" + std::to_string(b));
+  g->set_name("add_relu_" + std::to_string(m.modelDef.graph_size() - 1));
   g->add_input("x");
   g->add_output("relu:0");
-  om::TensorDescriptor t = floatDesc({b, 4}), c = floatDesc({1, 4});
+  om::TensorDescriptor t = floatDesc(shape), c = floatDesc(ones);
   auto addOp = [&](const std::string &name, const std::string &type,
                    std::vector<std::string> inputs, bool output) {
     om::OpDef *op = g->add_op();
@@ -53,12 +59,12 @@ inline void addGear(om::OmModel &m, int64_t b) {
   (*addOp("x", "Data", {}, true)->mutable_attr())["index"].set_i(0);
   om::OpDef *cop = addOp("c", "Const", {}, true);
   (*cop->mutable_attr())["weight_offset"].set_i(0);
-  (*cop->mutable_attr())["weight_size"].set_i(16);
+  (*cop->mutable_attr())["weight_size"].set_i(4);
   addOp("add", "add", {"x:0", "c:0"}, true);
   addOp("relu", "relu", {"add:0"}, true)->set_stream_id(1);
   addOp("out", "NetOutput", {"relu:0"}, false)->set_stream_id(1);
 
-  const int64_t bytes = b * 16, slot = (bytes + 63) / 64 * 64;
+  const int64_t bytes = elements * 4, slot = (bytes + 63) / 64 * 64;
   om::MemoryPlan *plan = m.memoryPlan.add_gear();
   auto place = [&](uint32_t op, om::MemRef::Kind kind, int64_t offset,
                    int64_t size) {
@@ -69,7 +75,7 @@ inline void addGear(om::OmModel &m, int64_t b) {
     p->set_size(size);
   };
   place(0, om::MemRef::WORKSPACE, 0, bytes);
-  place(1, om::MemRef::WEIGHT, 0, 16);
+  place(1, om::MemRef::WEIGHT, 0, 4);
   place(2, om::MemRef::WORKSPACE, slot, bytes);
   place(3, om::MemRef::WORKSPACE, 0, bytes);
   plan->set_workspace_size(2 * slot);
@@ -94,7 +100,7 @@ inline void addGear(om::OmModel &m, int64_t b) {
   add->set_op_index(2);
   add->set_engine(om::AIV);
   add->set_block_dim(1);
-  add->set_flops(4 * b);
+  add->set_flops(elements);
   add->set_bytes(3 * bytes);
   task(om::EVENT_RECORD, 0)->set_event_id(0);
   task(om::EVENT_WAIT, 1)->set_event_id(0);
@@ -102,7 +108,7 @@ inline void addGear(om::OmModel &m, int64_t b) {
   relu->set_op_index(3);
   relu->set_engine(om::AIV);
   relu->set_block_dim(1);
-  relu->set_flops(4 * b);
+  relu->set_flops(elements);
   relu->set_bytes(2 * bytes);
   om::TaskDef *out = task(om::MEMCPY_ASYNC, 1);
   *out->mutable_src() = memRef(om::MemRef::WORKSPACE, 0, 0);
@@ -110,29 +116,29 @@ inline void addGear(om::OmModel &m, int64_t b) {
   out->set_size(bytes);
 
   om::Gear *gear = m.modelDef.mutable_gears()->add_gear();
-  gear->add_dims(b);
+  gear->mutable_dims()->Add(dims.begin(), dims.end());
   gear->set_label("Batch_" +
                   std::to_string(m.modelDef.gears().gear_size() - 1));
-  gear->add_input_shape()->add_dim(b);
-  gear->mutable_input_shape(0)->add_dim(4);
-  gear->add_output_shape()->add_dim(b);
-  gear->mutable_output_shape(0)->add_dim(4);
+  gear->add_input_shape()->mutable_dim()->Add(shape.begin(), shape.end());
+  gear->add_output_shape()->mutable_dim()->Add(shape.begin(), shape.end());
 }
 
-/// The whole model: one gear per batch, streams and events shared.
-inline om::OmModel addReluGearModel(const std::vector<int64_t> &batches) {
+/// The whole model: one gear per entry of `gears` (the values of `tmpl`'s
+/// -1s), streams and events shared.
+inline om::OmModel
+addReluGearModel(om::GearTable::Mode mode, const std::vector<int64_t> &tmpl,
+                 const std::vector<std::vector<int64_t>> &gears) {
   om::OmModel m;
   m.socName = "ascend910b-sim";
   m.modelDef.set_name("add_relu_gears");
   om::GearTable *table = m.modelDef.mutable_gears();
-  table->set_mode(om::GearTable::DYNAMIC_BATCH);
-  table->add_input()->add_dim(-1);
-  table->mutable_input(0)->add_dim(4);
+  table->set_mode(mode);
+  table->add_input()->mutable_dim()->Add(tmpl.begin(), tmpl.end());
   m.weights.resize(64);
-  std::memcpy(m.weights.data(), gearConstant().data(), 16);
+  std::memcpy(m.weights.data(), &kGearBias, 4);
   uint64_t workspace = 0;
-  for (int64_t b : batches) {
-    addGear(m, b);
+  for (const std::vector<int64_t> &dims : gears) {
+    addGear(m, tmpl, dims);
     workspace = std::max<uint64_t>(
         workspace,
         m.memoryPlan.gear(m.memoryPlan.gear_size() - 1).workspace_size());
@@ -143,6 +149,14 @@ inline om::OmModel addReluGearModel(const std::vector<int64_t> &batches) {
   m.taskDef.set_event_num(1);
   m.memoryPlan.set_workspace_size(workspace);
   return m;
+}
+
+/// ATC's --input-shape "x:-1,4" --dynamic-batch-size with `batches`.
+inline om::OmModel addReluGearModel(const std::vector<int64_t> &batches) {
+  std::vector<std::vector<int64_t>> gears;
+  for (int64_t b : batches)
+    gears.push_back({b});
+  return addReluGearModel(om::GearTable::DYNAMIC_BATCH, {-1, 4}, gears);
 }
 
 /// An OmModel held in memory as a loaded one, for tests of the executor that
