@@ -84,20 +84,23 @@ std::string LoadedModel::gearLabel(size_t gear) const {
   return table.gear(int(gear)).label();
 }
 
-std::vector<Shapes> LoadedModel::gearInputShapes() const {
-  std::vector<Shapes> shapes(gears_.size());
-  for (size_t g = 0; g < gears_.size(); ++g)
-    for (const TensorInfo &t : gears_[g]->inputs())
+/// Every gear's input or output shapes, by gear.
+static std::vector<Shapes>
+shapesByGear(const std::vector<std::unique_ptr<GearProgram>> &gears,
+             const std::vector<TensorInfo> &(GearProgram::*tensors)() const) {
+  std::vector<Shapes> shapes(gears.size());
+  for (size_t g = 0; g < gears.size(); ++g)
+    for (const TensorInfo &t : (gears[g].get()->*tensors)())
       shapes[g].push_back(t.shape);
   return shapes;
 }
 
+std::vector<Shapes> LoadedModel::gearInputShapes() const {
+  return shapesByGear(gears_, &GearProgram::inputs);
+}
+
 std::vector<Shapes> LoadedModel::gearOutputShapes() const {
-  std::vector<Shapes> shapes(gears_.size());
-  for (size_t g = 0; g < gears_.size(); ++g)
-    for (const TensorInfo &t : gears_[g]->outputs())
-      shapes[g].push_back(t.shape);
-  return shapes;
+  return shapesByGear(gears_, &GearProgram::outputs);
 }
 
 int LoadedModel::findGear(const Shapes &inputShapes) const {

@@ -42,27 +42,13 @@ inline void addGear(om::OmModel &m, const std::vector<int64_t> &tmpl,
   g->add_input("x");
   g->add_output("relu:0");
   om::TensorDescriptor t = floatDesc(shape), c = floatDesc(ones);
-  auto addOp = [&](const std::string &name, const std::string &type,
-                   std::vector<std::string> inputs, bool output) {
-    om::OpDef *op = g->add_op();
-    op->set_name(name);
-    op->set_type(type);
-    op->set_id(g->op_size() - 1);
-    for (auto &in : inputs) {
-      op->add_input(in);
-      *op->add_input_desc() = in == "c:0" ? c : t;
-    }
-    if (output)
-      *op->add_output_desc() = type == "Const" ? c : t;
-    return op;
-  };
-  (*addOp("x", "Data", {}, true)->mutable_attr())["index"].set_i(0);
-  om::OpDef *cop = addOp("c", "Const", {}, true);
+  (*addOpTo(g, "x", "Data", {}, {}, {t})->mutable_attr())["index"].set_i(0);
+  om::OpDef *cop = addOpTo(g, "c", "Const", {}, {}, {c});
   (*cop->mutable_attr())["weight_offset"].set_i(0);
   (*cop->mutable_attr())["weight_size"].set_i(4);
-  addOp("add", "add", {"x:0", "c:0"}, true);
-  addOp("relu", "relu", {"add:0"}, true)->set_stream_id(1);
-  addOp("out", "NetOutput", {"relu:0"}, false)->set_stream_id(1);
+  addOpTo(g, "add", "add", {"x:0", "c:0"}, {t, c}, {t});
+  addOpTo(g, "relu", "relu", {"add:0"}, {t}, {t})->set_stream_id(1);
+  addOpTo(g, "out", "NetOutput", {"relu:0"}, {t}, {})->set_stream_id(1);
 
   const int64_t bytes = elements * 4, slot = (bytes + 63) / 64 * 64;
   om::MemoryPlan *plan = m.memoryPlan.add_gear();
@@ -96,20 +82,18 @@ inline void addGear(om::OmModel &m, const std::vector<int64_t> &tmpl,
   *in->mutable_src() = memRef(om::MemRef::INPUT, 0, 0);
   *in->mutable_dst() = memRef(om::MemRef::WORKSPACE, 0, 0);
   in->set_size(bytes);
-  om::TaskDef *add = task(om::KERNEL, 0);
-  add->set_op_index(2);
-  add->set_engine(om::AIV);
-  add->set_block_dim(1);
-  add->set_flops(elements);
-  add->set_bytes(3 * bytes);
+  auto kernel = [&](uint32_t stream, uint32_t op, int64_t operands) {
+    om::TaskDef *k = task(om::KERNEL, stream);
+    k->set_op_index(op);
+    k->set_engine(om::AIV);
+    k->set_block_dim(1);
+    k->set_flops(elements);
+    k->set_bytes(operands * bytes);
+  };
+  kernel(0, 2, 3); // add: x, c (broadcast), its result
   task(om::EVENT_RECORD, 0)->set_event_id(0);
   task(om::EVENT_WAIT, 1)->set_event_id(0);
-  om::TaskDef *relu = task(om::KERNEL, 1);
-  relu->set_op_index(3);
-  relu->set_engine(om::AIV);
-  relu->set_block_dim(1);
-  relu->set_flops(elements);
-  relu->set_bytes(2 * bytes);
+  kernel(1, 3, 2); // relu
   om::TaskDef *out = task(om::MEMCPY_ASYNC, 1);
   *out->mutable_src() = memRef(om::MemRef::WORKSPACE, 0, 0);
   *out->mutable_dst() = memRef(om::MemRef::OUTPUT, 0, 0);

@@ -127,8 +127,7 @@ aclDataType aclmdlGetOutputDataType(const aclmdlDesc *modelDesc, size_t index);
  * The Get* calls report a count of 0 for a model without gears of that kind.
  * `index` of aclmdlGetDynamicHW, aclmdlGetInputDynamicGearCount and
  * aclmdlGetInputDynamicDims is reserved (-1), as in AscendCL. */
-aclError aclmdlGetDynamicBatch(const aclmdlDesc *modelDesc,
-                               aclmdlBatch *batch);
+aclError aclmdlGetDynamicBatch(const aclmdlDesc *modelDesc, aclmdlBatch *batch);
 aclError aclmdlGetDynamicHW(const aclmdlDesc *modelDesc, size_t index,
                             aclmdlHW *hw);
 aclError aclmdlGetInputDynamicGearCount(const aclmdlDesc *modelDesc,
