@@ -11,6 +11,10 @@
 // and findGear alone. Alternate should cost the mean of the two one-gear
 // figures, and one gear what the static model of its batch costs.
 //
+// GEFLOW_GEAR_BENCH_OM=model.om (a model compiled with two gears or more)
+// adds the same one-gear / alternate figures for that model's gears 0 and 1,
+// on zero inputs.
+//
 //===----------------------------------------------------------------------===//
 #include "executor/runner/ModelExecutor.h"
 #include "runtime/Device.h"
@@ -49,17 +53,23 @@ struct Loaded {
   std::unique_ptr<exec::LoadedModel> model;
 
   explicit Loaded(const om::OmModel &om) {
-    rt::DeviceOptions opts;
-    opts.workerThreads = 1;
-    if (rt::Status st = rt::Device::create(opts, &device); !st.isOk())
-      die(st);
     std::string path =
         "/tmp/geflow_gear_bench_" + std::to_string(::getpid()) + ".om";
     if (rt::Status st = om::writeOmFile(om, path); !st.isOk())
       die(st);
-    rt::Status st = exec::LoadedModel::load(*device, path, &model);
+    load(path);
     std::remove(path.c_str());
-    if (!st.isOk())
+  }
+  explicit Loaded(const std::string &path) { load(path); }
+
+private:
+  void load(const std::string &path) {
+    rt::DeviceOptions opts;
+    opts.workerThreads = 1;
+    if (rt::Status st = rt::Device::create(opts, &device); !st.isOk())
+      die(st);
+    if (rt::Status st = exec::LoadedModel::load(*device, path, &model);
+        !st.isOk())
       die(st);
   }
 };
@@ -129,6 +139,58 @@ void BM_FindGear(benchmark::State &state) {
 }
 BENCHMARK(BM_FindGear);
 
+/// Zeroed buffers for every input and output of gear `gear`.
+struct GearIo {
+  std::vector<std::vector<uint8_t>> bytes;
+  std::vector<exec::Buffer> in, out;
+  GearIo(const exec::LoadedModel &model, size_t gear) {
+    auto add = [&](const std::vector<exec::TensorInfo> &infos,
+                   std::vector<exec::Buffer> &buffers) {
+      for (const exec::TensorInfo &t : infos) {
+        bytes.emplace_back(t.bytes);
+        buffers.push_back({bytes.back().data(), t.bytes});
+      }
+    };
+    bytes.reserve(model.inputs(gear).size() + model.outputs(gear).size());
+    add(model.inputs(gear), in);
+    add(model.outputs(gear), out);
+  }
+};
+
+/// GEFLOW_GEAR_BENCH_OM's gears 0 and 1: `pattern` 0 or 1 runs that gear
+/// every time, 2 alternates.
+void BM_FileGears(benchmark::State &state, const std::string &path) {
+  Loaded l(path);
+  if (l.model->gearCount() < 2) {
+    state.SkipWithError("GEFLOW_GEAR_BENCH_OM: the model has fewer than 2 "
+                        "gears");
+    return;
+  }
+  GearIo io0(*l.model, 0), io1(*l.model, 1);
+  int64_t pattern = state.range(0);
+  size_t gear = pattern == 1 ? 1 : 0;
+  for (auto _ : state) {
+    GearIo &io = gear == 0 ? io0 : io1;
+    if (rt::Status st = l.model->execute(io.in, io.out, nullptr, gear);
+        !st.isOk())
+      state.SkipWithError(st.toString().c_str());
+    if (pattern == 2)
+      gear = 1 - gear;
+  }
+}
+
 } // namespace
 
-BENCHMARK_MAIN();
+int main(int argc, char **argv) {
+  if (const char *path = std::getenv("GEFLOW_GEAR_BENCH_OM"))
+    benchmark::RegisterBenchmark("BM_FileGears", BM_FileGears,
+                                 std::string(path))
+        ->ArgName("gear0_gear1_alternate")
+        ->DenseRange(0, 2);
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv))
+    return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
