@@ -135,6 +135,16 @@ TEST_F(AclMdlGears, DynamicBatch) {
     EXPECT_EQ(curOutputDims(desc), (std::vector<int64_t>{int64_t(b), 4}));
     runAndCheck(id, io, b * 4);
   }
+  // Asynchronously too: the gear travels in the dataset.
+  ASSERT_EQ(aclmdlSetDynamicBatchSize(id, io.in, index, 4), ACL_SUCCESS);
+  io.y.assign(io.y.size(), -1.0f);
+  aclrtStream stream = nullptr;
+  ASSERT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS);
+  ASSERT_EQ(aclmdlExecuteAsync(id, io.in, io.out, stream), ACL_SUCCESS)
+      << lastError();
+  ASSERT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+  EXPECT_EQ(io.y, gearExpected(io.x));
+  aclrtDestroyStream(stream);
   aclmdlDestroyDesc(desc);
   EXPECT_EQ(aclmdlUnload(id), ACL_SUCCESS);
 }

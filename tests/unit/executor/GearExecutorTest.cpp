@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <thread>
+
 using namespace geflow;
 using geflow::testing::addReluGearModel;
 using geflow::testing::addReluModel;
@@ -103,6 +105,27 @@ TEST_F(GearExecutor, AsyncExecutionsOfDifferentGearsOnOneStream) {
   EXPECT_EQ(y1, gearExpected(x1));
   EXPECT_EQ(y4, gearExpected(x4));
   (void)device_->destroyStream(s);
+}
+
+TEST_F(GearExecutor, ThreadsRunDifferentGearsAtOnce) {
+  auto m = load(addReluGearModel({1, 2, 4}));
+  ASSERT_TRUE(m);
+  std::vector<std::thread> threads;
+  std::vector<int> wrong(3, 0);
+  for (size_t g = 0; g < 3; ++g)
+    threads.emplace_back([&, g] {
+      int64_t batch = m->inputs(g)[0].shape[0];
+      for (int r = 0; r < 20; ++r) {
+        std::vector<float> x = inputOf(batch, r), y(x.size());
+        rt::Status st = m->execute({{x.data(), x.size() * 4}},
+                                   {{y.data(), y.size() * 4}}, nullptr, g);
+        if (!st.isOk() || y != gearExpected(x))
+          ++wrong[g];
+      }
+    });
+  for (std::thread &t : threads)
+    t.join();
+  EXPECT_EQ(wrong, (std::vector<int>{0, 0, 0}));
 }
 
 TEST_F(GearExecutor, GearOutOfRangeListsTheGears) {
