@@ -1,7 +1,6 @@
 //===- ModelExecutor.cpp - LoadedModel: load, bind, enqueue ---------------===//
 
 #include "executor/runner/ModelExecutor.h"
-#include "executor/model/OmFormat.h"
 #include "runtime/Device.h"
 
 #include <algorithm>
@@ -15,55 +14,7 @@ rt::Status fail(rt::StatusCode code, const std::string &msg) {
   return rt::makeStatus(code, msg);
 }
 
-/// "producer:k" -> (producer name, k). The loader has checked the form.
-std::pair<std::string, int> splitRef(const std::string &ref) {
-  size_t colon = ref.rfind(':');
-  return {ref.substr(0, colon), std::stoi(ref.substr(colon + 1))};
-}
-
-rt::Engine toEngine(om::Engine e) {
-  switch (e) {
-  case om::AIC:
-    return rt::Engine::kAic;
-  case om::AIV:
-    return rt::Engine::kAiv;
-  case om::MIX:
-    return rt::Engine::kMix;
-  case om::DVPP:
-    return rt::Engine::kDvpp;
-  case om::AICPU:
-  case om::HOST: // host kernels run where AICPU ones do in the simulation
-  default:
-    return rt::Engine::kAiCpu;
-  }
-}
-
-TensorInfo infoOf(const std::string &name, const om::TensorDescriptor &d) {
-  TensorInfo t;
-  t.name = name;
-  t.dtype = d.dtype();
-  t.shape.assign(d.shape().begin(), d.shape().end());
-  t.layout = d.layout();
-  t.bytes = uint64_t(d.size());
-  return t;
-}
-
 } // namespace
-
-/// Where one kernel operand lives during an execution.
-struct TensorBinding {
-  enum Where : uint8_t { kAbsent, kWorkspace, kWeight } where = kAbsent;
-  uint64_t offset = 0;
-  const om::TensorDescriptor *desc = nullptr;
-};
-
-struct LoadedModel::KernelTask {
-  const kernels::Kernel *kernel = nullptr; // null: not a KERNEL task
-  rt::KernelLaunch launch;                 // everything but fn
-  std::vector<TensorBinding> bindings;     // inputs, then outputs
-  size_t numInputs = 0;
-  size_t viewBase = 0; // first view in Execution::views
-};
 
 struct LoadedModel::Execution {
   uint8_t *workspace = nullptr;
@@ -122,123 +73,76 @@ uint64_t LoadedModel::workspaceSize() const {
   return om_->memoryPlan().workspace_size();
 }
 
+bool LoadedModel::hasGears() const {
+  return om_->modelDef().gears().gear_size() > 0;
+}
+
+std::string LoadedModel::gearLabel(size_t gear) const {
+  const om::GearTable &table = om_->modelDef().gears();
+  if (gear >= size_t(table.gear_size()))
+    return "";
+  return table.gear(int(gear)).label();
+}
+
+/// Every gear's input or output shapes, by gear.
+static std::vector<Shapes>
+shapesByGear(const std::vector<std::unique_ptr<GearProgram>> &gears,
+             const std::vector<TensorInfo> &(GearProgram::*tensors)() const) {
+  std::vector<Shapes> shapes(gears.size());
+  for (size_t g = 0; g < gears.size(); ++g)
+    for (const TensorInfo &t : (gears[g].get()->*tensors)())
+      shapes[g].push_back(t.shape);
+  return shapes;
+}
+
+std::vector<Shapes> LoadedModel::gearInputShapes() const {
+  return shapesByGear(gears_, &GearProgram::inputs);
+}
+
+std::vector<Shapes> LoadedModel::gearOutputShapes() const {
+  return shapesByGear(gears_, &GearProgram::outputs);
+}
+
+int LoadedModel::findGear(const Shapes &inputShapes) const {
+  // Called per execution: compare in place, without building every gear's
+  // shapes.
+  for (size_t g = 0; g < gears_.size(); ++g) {
+    const std::vector<TensorInfo> &in = gears_[g]->inputs();
+    if (in.size() != inputShapes.size())
+      continue;
+    bool same = true;
+    for (size_t i = 0; i < in.size() && same; ++i)
+      same = in[i].shape == inputShapes[i];
+    if (same)
+      return int(g);
+  }
+  return -1;
+}
+
+std::string LoadedModel::describeGears() const {
+  std::string text;
+  std::vector<Shapes> shapes = gearInputShapes();
+  for (size_t g = 0; g < shapes.size(); ++g) {
+    std::string label = gearLabel(g);
+    text += (g ? ", " : "") +
+            (label.empty() ? "gear " + std::to_string(g) : label) + " " +
+            shapesText(shapes[g]);
+  }
+  return text;
+}
+
+/// Every gear's program, then the streams and events they share.
 rt::Status LoadedModel::prepare(const LoadOptions &options) {
-  const om::GraphDef &g = om_->graph();
-  OpIndexByName byName;
-  for (int i = 0; i < g.op_size(); ++i)
-    byName[g.op(i).name()] = i;
-  describeInputsAndOutputs(byName);
-  GEFLOW_RT_RETURN_IF_ERROR(prepareKernels(options, byName));
-  return createStreamsAndEvents();
-}
-
-/// Inputs and outputs as the caller sees them.
-void LoadedModel::describeInputsAndOutputs(OpIndexByName &byName) {
-  const om::GraphDef &g = om_->graph();
-  for (const std::string &in : g.input())
-    inputs_.push_back(infoOf(in, g.op(byName[in]).output_desc(0)));
-  const om::OpDef *netOutput = nullptr;
-  for (const om::OpDef &op : g.op())
-    if (op.type() == om::kNetOutputType)
-      netOutput = &op;
-  std::vector<std::string> outputNames;
-  if (netOutput) {
-    auto it = netOutput->attr().find("output_names");
-    if (it != netOutput->attr().end() &&
-        it->second.value_case() == om::AttrDef::kList)
-      outputNames.assign(it->second.list().s().begin(),
-                         it->second.list().s().end());
-  }
-  for (int i = 0; i < g.output_size(); ++i) {
-    auto [producer, k] = splitRef(g.output(i));
-    std::string name = i < int(outputNames.size()) ? outputNames[i]
-                       : k == 0                    ? producer
-                                                   : g.output(i);
-    outputs_.push_back(infoOf(name, g.op(byName[producer]).output_desc(k)));
-  }
-}
-
-/// Kernels, once per op, in task order, with where each operand lives.
-rt::Status LoadedModel::prepareKernels(const LoadOptions &options,
-                                       OpIndexByName &byName) {
-  const om::GraphDef &g = om_->graph();
-  const om::ModelTaskDef &td = om_->taskDef();
-  // Where every op output lives.
-  std::map<std::pair<int, int>, const om::TensorPlacement *> placed;
-  for (const om::TensorPlacement &p : om_->memoryPlan().placement())
-    placed[{int(p.op_index()), int(p.output_index())}] = &p;
-  auto bindingOf = [&](int op, int k, const om::TensorDescriptor *desc) {
-    TensorBinding b;
-    b.desc = desc;
-    const om::TensorPlacement *p = placed.at({op, k});
-    b.where = p->location().kind() == om::MemRef::WEIGHT
-                  ? TensorBinding::kWeight
-                  : TensorBinding::kWorkspace;
-    b.offset = uint64_t(p->location().offset());
-    return b;
-  };
-
   KernelFactory factory = options.kernelFactory
                               ? options.kernelFactory
                               : KernelFactory(&kernels::createKernel);
-  kernels_.resize(g.op_size());
-  kernelTasks_.resize(td.task_size());
-  for (int i = 0; i < td.task_size(); ++i) {
-    const om::TaskDef &t = td.task(i);
-    if (t.type() != om::KERNEL)
-      continue;
-    const om::OpDef &op = g.op(t.op_index());
-    KernelTask &kt = kernelTasks_[i];
-    std::vector<const void *> constants;
-    int j = 0;
-    for (const std::string &in : op.input()) {
-      if (!in.empty() && in[0] == '^')
-        continue;
-      const om::TensorDescriptor *desc = &op.input_desc(j++);
-      if (in.empty()) {
-        TensorBinding absent;
-        absent.desc = desc;
-        kt.bindings.push_back(absent);
-        constants.push_back(nullptr);
-        continue;
-      }
-      auto [producer, k] = splitRef(in);
-      int p = byName[producer];
-      kt.bindings.push_back(bindingOf(p, k, desc));
-      const om::OpDef &pop = g.op(p);
-      const void *c = nullptr;
-      if (pop.type() == om::kConstType)
-        c = om_->weights() + pop.attr().at("weight_offset").i();
-      constants.push_back(c);
-    }
-    kt.numInputs = kt.bindings.size();
-    for (int k = 0; k < op.output_desc_size(); ++k)
-      kt.bindings.push_back(
-          bindingOf(int(t.op_index()), k, &op.output_desc(k)));
-    if (!kernels_[t.op_index()]) {
-      kernels::KernelSpec spec;
-      spec.op = &op;
-      spec.constantInputs = std::move(constants);
-      rt::Status st = factory(spec, &kernels_[t.op_index()]);
-      if (!st.isOk())
-        return fail(st.code(), name_ + ": " + st.message());
-      if (!kernels_[t.op_index()])
-        return fail(rt::StatusCode::kInternal,
-                    name_ + ": node '" + op.name() + "' (" + op.type() +
-                        "): kernel factory returned no kernel");
-    }
-    kt.kernel = kernels_[t.op_index()].get();
-    kt.launch.name = op.name();
-    kt.launch.opType = op.type();
-    kt.launch.engine = toEngine(t.engine());
-    kt.launch.blockDim = t.block_dim();
-    kt.launch.cost = {t.flops(), t.bytes()};
-    kt.launch.aicoreNum = t.aicore_num();
-    kt.launch.vectorcoreNum = t.vectorcore_num();
-    kt.viewBase = viewCount_;
-    viewCount_ += kt.bindings.size();
+  for (size_t g = 0; g < om_->gearCount(); ++g) {
+    std::unique_ptr<GearProgram> program;
+    GEFLOW_RT_RETURN_IF_ERROR(
+        GearProgram::create(om_->gear(g), factory, name_, &program));
+    gears_.push_back(std::move(program));
   }
-  return rt::Status::ok();
+  return createStreamsAndEvents();
 }
 
 /// Streams, events, and the events that join the caller's stream.
@@ -283,7 +187,8 @@ LoadedModel::~LoadedModel() {
     (void)target_->destroyEvent(startEvent_);
 }
 
-rt::Status LoadedModel::checkBuffers(const std::vector<Buffer> &inputs,
+rt::Status LoadedModel::checkBuffers(const GearProgram &program,
+                                     const std::vector<Buffer> &inputs,
                                      const std::vector<Buffer> &outputs) const {
   auto check = [&](const std::vector<Buffer> &bufs,
                    const std::vector<TensorInfo> &infos, const char *what) {
@@ -305,24 +210,32 @@ rt::Status LoadedModel::checkBuffers(const std::vector<Buffer> &inputs,
     }
     return rt::Status::ok();
   };
-  GEFLOW_RT_RETURN_IF_ERROR(check(inputs, inputs_, "input"));
-  return check(outputs, outputs_, "output");
+  GEFLOW_RT_RETURN_IF_ERROR(check(inputs, program.inputs(), "input"));
+  return check(outputs, program.outputs(), "output");
 }
 
-rt::Status LoadedModel::enqueue(const std::vector<Buffer> &inputs,
+rt::Status LoadedModel::enqueue(size_t gear, const std::vector<Buffer> &inputs,
                                 const std::vector<Buffer> &outputs,
                                 rt::Stream *caller, bool relayErrors,
                                 rt::Event *t0,
                                 const std::vector<rt::Event *> *ends,
                                 std::shared_ptr<Execution> *out) {
-  GEFLOW_RT_RETURN_IF_ERROR(checkBuffers(inputs, outputs));
-  const om::ModelTaskDef &td = om_->taskDef();
+  if (gear >= gears_.size())
+    return fail(rt::StatusCode::kInvalidArgument,
+                name_ + ": gear " + std::to_string(gear) +
+                    " out of range: the model has " +
+                    std::to_string(gears_.size()) + " (" + describeGears() +
+                    ")");
+  const GearProgram &program = *gears_[gear];
+  GEFLOW_RT_RETURN_IF_ERROR(checkBuffers(program, inputs, outputs));
+  const om::ModelTaskDef &td = program.taskDef();
+  const std::vector<KernelTask> &kernelTasks = program.kernelTasks();
   auto exec = std::make_shared<Execution>();
-  exec->views.resize(viewCount_);
+  exec->views.resize(program.viewCount());
   exec->fns.resize(td.task_size());
 
   std::lock_guard<std::mutex> lock(enqueueMu_);
-  const uint64_t wsSize = workspaceSize();
+  const uint64_t wsSize = program.workspaceSize();
   if (wsSize > 0) {
     void *ws = nullptr;
     rt::Status st = target_->mallocAsync(wsSize, caller, &ws);
@@ -334,7 +247,7 @@ rt::Status LoadedModel::enqueue(const std::vector<Buffer> &inputs,
   }
   // Bind this execution's views.
   uint8_t *weights = const_cast<uint8_t *>(om_->weights());
-  for (const KernelTask &kt : kernelTasks_) {
+  for (const KernelTask &kt : kernelTasks) {
     for (size_t b = 0; b < kt.bindings.size(); ++b) {
       const TensorBinding &tb = kt.bindings[b];
       kernels::TensorView &v = exec->views[kt.viewBase + b];
@@ -369,7 +282,7 @@ rt::Status LoadedModel::enqueue(const std::vector<Buffer> &inputs,
     rt::Stream *s = streams_[t.stream_id()];
     switch (t.type()) {
     case om::KERNEL: {
-      const KernelTask &kt = kernelTasks_[i];
+      const KernelTask &kt = kernelTasks[i];
       const kernels::TensorView *in = &e->views[kt.viewBase];
       const kernels::TensorView *outViews = in + kt.numInputs;
       const kernels::Kernel *kernel = kt.kernel;
@@ -463,8 +376,8 @@ rt::Status LoadedModel::enqueue(const std::vector<Buffer> &inputs,
 
 rt::Status LoadedModel::executeAsync(const std::vector<Buffer> &inputs,
                                      const std::vector<Buffer> &outputs,
-                                     rt::Stream *stream) {
-  return enqueue(inputs, outputs, stream, /*relayErrors=*/true, nullptr,
+                                     rt::Stream *stream, size_t gear) {
+  return enqueue(gear, inputs, outputs, stream, /*relayErrors=*/true, nullptr,
                  nullptr, nullptr);
 }
 
@@ -499,12 +412,12 @@ void LoadedModel::releaseSlot(const SyncSlot &slot) {
 
 rt::Status LoadedModel::execute(const std::vector<Buffer> &inputs,
                                 const std::vector<Buffer> &outputs,
-                                ExecutionStats *stats) {
+                                ExecutionStats *stats, size_t gear) {
   SyncSlot slot;
   GEFLOW_RT_RETURN_IF_ERROR(acquireSlot(&slot));
   std::shared_ptr<Execution> exec;
-  rt::Status st = enqueue(inputs, outputs, slot.stream, /*relayErrors=*/false,
-                          slot.t0, &slot.ends, &exec);
+  rt::Status st = enqueue(gear, inputs, outputs, slot.stream,
+                          /*relayErrors=*/false, slot.t0, &slot.ends, &exec);
   if (st.isOk())
     st = target_->synchronizeStream(slot.stream);
   else

@@ -1,10 +1,16 @@
 //===- ModelExecutor.h - Load an OM artifact and run it on a device -*- C++
 //-*-===//
 //
-// LoadedModel is one OM file loaded onto one device: validated, kernels created
-// once (constants read in place from the mapped WEIGHTS), the model's streams
-// (with their priorities) and events created on the device. It may be
-// executed any number of times, from any number of host threads at once.
+// LoadedModel is one OM file loaded onto one device: validated, every compiled
+// program prepared once (GearProgram: kernels, constants read in place from
+// the mapped WEIGHTS), the model's streams (with their priorities) and events
+// created on the device. It may be executed any number of times, from any
+// number of host threads at once.
+//
+// A model with gears (om.proto GearTable) has one program per gear; the
+// streams and events are created once and shared, since the compiler numbers
+// them across gears. One execution runs one gear, chosen by the caller (by
+// index, or findGear on its inputs' shapes). A static model is gear 0.
 //
 // One execution: a workspace is taken from the runtime's stream-ordered
 // allocator on the caller's stream; the model's streams wait for the caller's
@@ -22,11 +28,12 @@
 #include "executor/kernels/Kernel.h"
 #include "executor/model/OmModel.h"
 #include "executor/runner/DeviceTarget.h"
+#include "executor/runner/GearProgram.h"
+#include "executor/runner/GearSelection.h"
 #include "runtime/Task.h" // rt::StreamId
 #include "runtime/soc/CostModel.h"
 
 #include <functional>
-#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -37,15 +44,6 @@ class Device;
 }
 
 namespace geflow::exec {
-
-/// One graph input or output as the caller sees it.
-struct TensorInfo {
-  std::string name;
-  om::DataType dtype = om::DT_UNDEFINED;
-  std::vector<int64_t> shape;
-  std::string layout;
-  uint64_t bytes = 0;
-};
 
 /// A caller's buffer (device memory; in the simulation, any host memory).
 struct Buffer {
@@ -59,15 +57,13 @@ struct ExecutionStats {
   rt::VirtualNs deviceTimeNs = 0;
 };
 
-using KernelFactory = std::function<rt::Status(
-    const kernels::KernelSpec &, std::unique_ptr<kernels::Kernel> *)>;
-
 struct LoadOptions {
   /// Creates each compute op's kernel; empty = kernels::createKernel.
   KernelFactory kernelFactory;
-  /// Test hook: the TASK_INFO tasks (by index) this returns true for are
-  /// left out of every execution, to seed a broken task list (e.g. a dropped
-  /// event wait for the stream sanitizer to catch).
+  /// Test hook: the TASK_INFO tasks (by index in the running gear's task
+  /// list) this returns true for are left out of every execution, to seed a
+  /// broken task list (e.g. a dropped event wait for the stream sanitizer to
+  /// catch).
   std::function<bool(int taskIndex)> skipTask;
 };
 
@@ -91,44 +87,64 @@ public:
 
   /// ModelDef.name, or the file name when that is empty.
   const std::string &name() const { return name_; }
-  const std::vector<TensorInfo> &inputs() const { return inputs_; }
-  const std::vector<TensorInfo> &outputs() const { return outputs_; }
+  /// Gear `gear`'s inputs and outputs (gear < gearCount()).
+  const std::vector<TensorInfo> &inputs(size_t gear = 0) const {
+    return gears_[gear]->inputs();
+  }
+  const std::vector<TensorInfo> &outputs(size_t gear = 0) const {
+    return gears_[gear]->outputs();
+  }
   const om::LoadedOm &om() const { return *om_; }
+  /// The largest gear's workspace (the only one of a static model).
   uint64_t workspaceSize() const;
+
+  /// Compiled programs: the gears of a model with gears, 1 for a static one.
+  size_t gearCount() const { return gears_.size(); }
+  /// Whether the model has a gear table (a static model has not).
+  bool hasGears() const;
+  /// GE's batch label of gear `gear` ("Batch_1"); "" for a static model.
+  std::string gearLabel(size_t gear) const;
+  /// The gear whose inputs have exactly these shapes (one per input, in
+  /// inputs() order), or -1.
+  int findGear(const Shapes &inputShapes) const;
+  /// Every gear's input shapes, by gear: what GearSelection.h works on.
+  std::vector<Shapes> gearInputShapes() const;
+  std::vector<Shapes> gearOutputShapes() const;
+  /// "Batch_0 [1,4], Batch_1 [2,4]": every gear with its input shapes, for
+  /// errors that must list them.
+  std::string describeGears() const;
   /// The runtime's id of each model stream, indexed by the OM's stream id, so
   /// a trace can be read in the model's numbering.
   std::vector<rt::StreamId> streamIds() const;
 
-  /// Runs once and waits for it. `inputs` / `outputs` follow inputs() /
-  /// outputs(); each buffer holds at least the tensor's bytes.
+  /// Runs gear `gear` once and waits for it. `inputs` / `outputs` follow
+  /// inputs(gear) / outputs(gear); each buffer holds at least the tensor's
+  /// bytes.
   rt::Status execute(const std::vector<Buffer> &inputs,
                      const std::vector<Buffer> &outputs,
-                     ExecutionStats *stats = nullptr);
-  /// Enqueues one execution after the work already on `stream` (null = the
-  /// default stream) and returns; the outputs are ready once `stream` is
-  /// synchronized, which also reports a kernel failure of this execution.
+                     ExecutionStats *stats = nullptr, size_t gear = 0);
+  /// Enqueues one execution of gear `gear` after the work already on
+  /// `stream` (null = the default stream) and returns; the outputs are ready
+  /// once `stream` is synchronized, which also reports a kernel failure of
+  /// this execution.
   rt::Status executeAsync(const std::vector<Buffer> &inputs,
                           const std::vector<Buffer> &outputs,
-                          rt::Stream *stream);
+                          rt::Stream *stream, size_t gear = 0);
 
   struct Execution; // one execution's buffers and closures (ModelExecutor.cpp)
-  struct KernelTask;
 
 private:
   LoadedModel() = default;
   rt::Status prepare(const LoadOptions &options);
-  // prepare's phases. Op indices by name; the loader has checked every name.
-  using OpIndexByName = std::map<std::string, int>;
-  void describeInputsAndOutputs(OpIndexByName &byName);
-  rt::Status prepareKernels(const LoadOptions &options, OpIndexByName &byName);
   rt::Status createStreamsAndEvents();
-  rt::Status checkBuffers(const std::vector<Buffer> &inputs,
+  rt::Status checkBuffers(const GearProgram &program,
+                          const std::vector<Buffer> &inputs,
                           const std::vector<Buffer> &outputs) const;
   /// Enqueues everything on the model's streams and on `caller`. `t0` (may
   /// be null) is recorded on `caller` before the model's streams start;
   /// `ends` (may be null) replace endEvents_ as the events each model stream
   /// records when it is done.
-  rt::Status enqueue(const std::vector<Buffer> &inputs,
+  rt::Status enqueue(size_t gear, const std::vector<Buffer> &inputs,
                      const std::vector<Buffer> &outputs, rt::Stream *caller,
                      bool relayErrors, rt::Event *t0,
                      const std::vector<rt::Event *> *ends,
@@ -148,12 +164,9 @@ private:
   std::shared_ptr<DeviceTarget> target_;
   std::unique_ptr<om::LoadedOm> om_;
   std::string name_;
-  std::vector<TensorInfo> inputs_, outputs_;
   // Immutable after load.
-  std::vector<std::unique_ptr<kernels::Kernel>> kernels_; // by op index
-  std::vector<KernelTask> kernelTasks_;                   // by task index
-  std::function<bool(int)> skipTask_; // LoadOptions::skipTask
-  size_t viewCount_ = 0;
+  std::vector<std::unique_ptr<GearProgram>> gears_; // by gear index
+  std::function<bool(int)> skipTask_;               // LoadOptions::skipTask
   std::vector<rt::Stream *> streams_;
   std::vector<rt::Event *> events_;
   rt::Event *startEvent_ = nullptr;

@@ -16,5 +16,7 @@ config.environment["PATH"] = os.pathsep.join(
 )
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
 config.substitutions.append(("%models", config.geflow_models_dir))
+# Python with onnx and numpy, for tests that write their own small models.
+config.substitutions.append(("%python", config.geflow_python))
 # The annotated models of tests/models/streams, generated at build time.
 config.substitutions.append(("%stream_models", config.geflow_stream_models_dir))

@@ -2,15 +2,17 @@
 //
 // geflow run MODEL.om [--input NAME=FILE ...] [--output-dir DIR] [--repeat N]
 //                     [--threads N] [--trace FILE] [--profile DIR] [--seed N]
-//                     [--sanitize]
+//                     [--sanitize] [--pad-to-gear]
 // Loads an OM artifact onto a simulated device, runs it, prints host latency
 // (median over repeats) and simulated device time, and writes the outputs.
+// A model with gears runs the gear of the inputs' shapes (GearChoice.h).
 // --sanitize checks every task's memory accesses across streams and fails
 // the run, listing the findings on stderr, when two are unordered.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tools/geflow/Commands.h"
+#include "tools/geflow/GearChoice.h"
 #include "tools/geflow/Limits.h"
 #include "tools/geflow/TensorFiles.h"
 #include "tools/geflow/ToolContext.h"
@@ -98,6 +100,12 @@ cl::list<unsigned> dropWaits(
              "out of every execution, to seed a missing wait"),
     cl::value_desc("N"), cl::Hidden, cl::sub(runSub),
     cl::cat(geflowCategory()));
+cl::opt<bool> padToGear(
+    "pad-to-gear",
+    cl::desc("For a model with gears: inputs of a shape no gear has are "
+             "padded with zeros up to the smallest gear that holds them, and "
+             "the outputs cut back"),
+    cl::sub(runSub), cl::cat(geflowCategory()));
 cl::opt<uint64_t> seed("seed", cl::desc("Seed of the random inputs"),
                        cl::init(0), cl::sub(runSub), cl::cat(geflowCategory()));
 LimitFlags limitFlags(runSub,
@@ -111,7 +119,9 @@ Error statusError(const rt::Status &status) {
   return runError(status.message());
 }
 
-/// Gathers one host tensor per model input, from files or random.
+/// Gathers one host tensor per model input, from files or random (of gear
+/// 0's shapes). A static model's inputs must have its shapes; a model with
+/// gears takes any shape, which chooseGear matches to a gear.
 Expected<std::vector<HostTensor>> bindInputs(const exec::LoadedModel &model,
                                              uint64_t maxTensorBytes,
                                              bool *inputsArePb) {
@@ -150,7 +160,7 @@ Expected<std::vector<HostTensor>> bindInputs(const exec::LoadedModel &model,
     if (!tensor)
       return tensor.takeError();
     std::string given = describe(tensor->dtype, tensor->shape);
-    if (given != expected)
+    if (model.hasGears() ? tensor->dtype != info.dtype : given != expected)
       return runError("input '" + info.name + "': expected " + expected +
                       ", given " + given + " (from '" + it->second + "')");
     *inputsArePb |=
@@ -259,14 +269,16 @@ createDevice(const om::LoadedOm &om, rt::DeviceOptions &deviceOptions) {
   return device;
 }
 
-/// The load options of --drop-wait: the N-th EVENT_WAIT task left out.
+/// The load options of --drop-wait: the N-th EVENT_WAIT task left out (of
+/// gear 0's tasks, for a model with gears: of every gear's at that index).
 Expected<exec::LoadOptions> loadOptionsFor(const om::LoadedOm &om) {
   exec::LoadOptions loadOptions;
   if (dropWaits.empty())
     return loadOptions;
   std::vector<int> dropped, waits;
-  for (int i = 0; i < om.taskDef().task_size(); ++i)
-    if (om.taskDef().task(i).type() == om::EVENT_WAIT)
+  const om::ModelTaskDef &tasks = om.gear(0).taskDef();
+  for (int i = 0; i < tasks.task_size(); ++i)
+    if (tasks.task(i).type() == om::EVENT_WAIT)
       waits.push_back(i);
   for (unsigned n : dropWaits) {
     if (n >= waits.size())
@@ -281,10 +293,11 @@ Expected<exec::LoadOptions> loadOptionsFor(const om::LoadedOm &om) {
   return loadOptions;
 }
 
-/// One zeroed host tensor per model output.
-std::vector<HostTensor> allocateOutputs(const exec::LoadedModel &model) {
+/// One zeroed host tensor per output of gear `gear`.
+std::vector<HostTensor> allocateOutputs(const exec::LoadedModel &model,
+                                        size_t gear) {
   std::vector<HostTensor> outputs;
-  for (const exec::TensorInfo &info : model.outputs()) {
+  for (const exec::TensorInfo &info : model.outputs(gear)) {
     HostTensor tensor;
     tensor.name = info.name;
     tensor.dtype = info.dtype;
@@ -305,8 +318,8 @@ std::vector<exec::Buffer> buffersOf(std::vector<HostTensor> &tensors) {
 /// Executes the model --repeat times; the host time of each execution, in
 /// ms and ascending. A data race lists the sanitizer's findings first.
 Expected<std::vector<double>>
-executeRepeatedly(exec::LoadedModel &model, rt::Device &device, bool trace,
-                  const std::vector<exec::Buffer> &inputBuffers,
+executeRepeatedly(exec::LoadedModel &model, size_t gear, rt::Device &device,
+                  bool trace, const std::vector<exec::Buffer> &inputBuffers,
                   const std::vector<exec::Buffer> &outputBuffers,
                   exec::ExecutionStats &stats) {
   std::vector<double> hostMs;
@@ -314,7 +327,7 @@ executeRepeatedly(exec::LoadedModel &model, rt::Device &device, bool trace,
     if (trace)
       device.clearTrace(); // keep the last execution only
     auto start = std::chrono::steady_clock::now();
-    if (rt::Status s = model.execute(inputBuffers, outputBuffers, &stats);
+    if (rt::Status s = model.execute(inputBuffers, outputBuffers, &stats, gear);
         !s.isOk()) {
       if (s.code() == rt::StatusCode::kDataRace && device.sanitizer())
         printFindings(*device.sanitizer());
@@ -353,13 +366,15 @@ Error stageRunFiles(const std::vector<HostTensor> &outputs, bool inputsArePb,
   return Error::success();
 }
 
-void printRunSummary(const std::string &socName,
+void printRunSummary(const std::string &socName, const std::string &gear,
                      const std::vector<double> &hostMs,
                      const exec::ExecutionStats &stats,
                      const std::vector<HostTensor> &outputs,
                      rt::Device &device) {
   outs() << formatv("geflow run: {0} on {1}, {2} execution(s)\n", modelPath,
                     socName, hostMs.size());
+  if (!gear.empty())
+    outs() << "  gear           " << gear << "\n";
   outs() << formatv("  host latency   {0:F3} ms (median)\n", medianOf(hostMs));
   outs() << formatv("  device time    {0:F1} us (simulated)\n",
                     stats.deviceTimeNs / 1000.0);
@@ -401,22 +416,29 @@ Error runModel() {
   auto inputs = bindInputs(*model, limits->tensorBytes, &inputsArePb);
   if (!inputs)
     return inputs.takeError();
-  std::vector<HostTensor> outputs = allocateOutputs(*model);
+  auto gear = chooseGear(*model, *inputs, padToGear);
+  if (!gear)
+    return gear.takeError();
+  std::vector<HostTensor> outputs = allocateOutputs(*model, gear->gear);
   std::vector<exec::Buffer> inputBuffers = buffersOf(*inputs);
   std::vector<exec::Buffer> outputBuffers = buffersOf(outputs);
 
   exec::ExecutionStats stats;
-  auto hostMs = executeRepeatedly(*model, **device, deviceOptions.trace,
-                                  inputBuffers, outputBuffers, stats);
+  auto hostMs =
+      executeRepeatedly(*model, gear->gear, **device, deviceOptions.trace,
+                        inputBuffers, outputBuffers, stats);
   if (!hostMs)
     return hostMs.takeError();
+  sliceOutputs(*model, *gear, outputs);
 
   // Outputs, trace and profile are committed together once --expect passed:
   // a failed run leaves no file.
   om::OutputFiles files;
   if (Error e = stageRunFiles(outputs, inputsArePb, **device, files))
     return e;
-  printRunSummary(socName, *hostMs, stats, outputs, **device);
+  printRunSummary(socName,
+                  model->hasGears() ? describeChoice(*model, *gear) : "",
+                  *hostMs, stats, outputs, **device);
   if (!profileDir.empty())
     if (Error e = writeRunProfile(**device, *model, socName, profileDir,
                                   profileGapUs, files))

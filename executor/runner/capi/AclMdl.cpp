@@ -11,6 +11,7 @@
 #include "acl/acl_mdl.h"
 #include "acl/acl_rt.h"
 #include "executor/runner/ModelExecutor.h"
+#include "executor/runner/capi/AclMdlModels.h"
 #include "runtime/AclError.h"
 
 #include <cstring>
@@ -24,19 +25,10 @@ using geflow::rt::capi::toAclError;
 namespace rt = geflow::rt;
 namespace om = geflow::om;
 namespace exec = geflow::exec;
-
-struct aclDataBuffer {
-  void *data = nullptr;
-  size_t size = 0;
-};
-
-struct aclmdlDataset {
-  std::vector<aclDataBuffer *> buffers;
-};
-
-struct aclmdlDesc {
-  std::vector<exec::TensorInfo> inputs, outputs;
-};
+using geflow::exec::capi::findModel;
+using geflow::exec::capi::gearOfExecution;
+using geflow::exec::capi::modelTable;
+using geflow::exec::capi::noModel;
 
 namespace {
 
@@ -165,23 +157,34 @@ public:
   }
 };
 
-struct ModelTable {
-  std::mutex mu; // guards every field
-  uint32_t nextId = 1;
-  std::map<uint32_t, std::shared_ptr<exec::LoadedModel>> models;
-};
+} // namespace
 
-// Never destroyed: models left loaded at exit must not outlive their device.
-ModelTable &table() {
+namespace geflow::exec::capi {
+
+ModelTable &modelTable() {
   static ModelTable *t = new ModelTable;
   return *t;
 }
 
-std::shared_ptr<exec::LoadedModel> find(uint32_t id) {
-  ModelTable &t = table();
+std::shared_ptr<AclModel> findModel(uint32_t id) {
+  ModelTable &t = modelTable();
   std::lock_guard<std::mutex> lock(t.mu);
   auto it = t.models.find(id);
   return it == t.models.end() ? nullptr : it->second;
+}
+
+aclError fillIODims(const std::string &name, const Shape &shape,
+                    aclmdlIODims *dims, const char *fn) {
+  if (shape.size() > ACL_MAX_DIM_CNT)
+    return failWith(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": rank " +
+                                                 std::to_string(shape.size()) +
+                                                 " exceeds ACL_MAX_DIM_CNT");
+  std::memset(dims, 0, sizeof(*dims));
+  std::strncpy(dims->name, name.c_str(), ACL_MAX_TENSOR_NAME_LEN - 1);
+  dims->dimCount = shape.size();
+  for (size_t i = 0; i < shape.size(); ++i)
+    dims->dims[i] = shape[i];
+  return ACL_SUCCESS;
 }
 
 aclError noModel(const char *fn, uint32_t id) {
@@ -189,6 +192,10 @@ aclError noModel(const char *fn, uint32_t id) {
                                                std::to_string(id) +
                                                " is not loaded");
 }
+
+} // namespace geflow::exec::capi
+
+namespace {
 
 /// Dataset -> buffers; null dataset = no buffers.
 aclError toBuffers(const aclmdlDataset *ds, const char *fn, const char *what,
@@ -246,17 +253,7 @@ aclError getDims(const std::vector<exec::TensorInfo> *infos, size_t index,
                         " out of range (" + std::to_string(infos->size()) +
                         ")");
   const exec::TensorInfo &t = (*infos)[index];
-  if (t.shape.size() > ACL_MAX_DIM_CNT)
-    return failWith(ACL_ERROR_INVALID_PARAM,
-                    std::string(fn) + ": rank " +
-                        std::to_string(t.shape.size()) +
-                        " exceeds ACL_MAX_DIM_CNT");
-  std::memset(dims, 0, sizeof(*dims));
-  std::strncpy(dims->name, t.name.c_str(), ACL_MAX_TENSOR_NAME_LEN - 1);
-  dims->dimCount = t.shape.size();
-  for (size_t i = 0; i < t.shape.size(); ++i)
-    dims->dims[i] = t.shape[i];
-  return ACL_SUCCESS;
+  return exec::capi::fillIODims(t.name, t.shape, dims, fn);
 }
 
 aclError indexByName(const std::vector<exec::TensorInfo> *infos,
@@ -292,18 +289,20 @@ aclError aclmdlLoadFromFile(const char *modelPath, uint32_t *modelId) {
                                    std::move(loaded), modelPath, &model);
   if (!st.isOk())
     return toAclError(st);
-  ModelTable &t = table();
+  auto entry = std::make_shared<exec::capi::AclModel>();
+  entry->model = std::move(model);
+  exec::capi::ModelTable &t = modelTable();
   std::lock_guard<std::mutex> lock(t.mu);
   uint32_t id = t.nextId++;
-  t.models[id] = std::move(model);
+  t.models[id] = std::move(entry);
   *modelId = id;
   return ACL_SUCCESS;
 }
 
 aclError aclmdlUnload(uint32_t modelId) {
-  std::shared_ptr<exec::LoadedModel> doomed;
+  std::shared_ptr<exec::capi::AclModel> doomed;
   {
-    ModelTable &t = table();
+    exec::capi::ModelTable &t = modelTable();
     std::lock_guard<std::mutex> lock(t.mu);
     auto it = t.models.find(modelId);
     if (it == t.models.end())
@@ -316,31 +315,37 @@ aclError aclmdlUnload(uint32_t modelId) {
 
 aclError aclmdlExecute(uint32_t modelId, const aclmdlDataset *input,
                        aclmdlDataset *output) {
-  std::shared_ptr<exec::LoadedModel> m = find(modelId);
+  std::shared_ptr<exec::capi::AclModel> m = findModel(modelId);
   if (!m)
     return noModel("aclmdlExecute", modelId);
   std::vector<exec::Buffer> in, out;
   aclError err = toBuffers(input, "aclmdlExecute", "input", &in);
   if (err == ACL_SUCCESS)
     err = toBuffers(output, "aclmdlExecute", "output", &out);
+  size_t gear = 0;
+  if (err == ACL_SUCCESS)
+    err = gearOfExecution(*m->model, "aclmdlExecute", &in, &gear);
   if (err != ACL_SUCCESS)
     return err;
-  return toAclError(m->execute(in, out));
+  return toAclError(m->model->execute(in, out, nullptr, gear));
 }
 
 aclError aclmdlExecuteAsync(uint32_t modelId, const aclmdlDataset *input,
                             aclmdlDataset *output, aclrtStream stream) {
-  std::shared_ptr<exec::LoadedModel> m = find(modelId);
+  std::shared_ptr<exec::capi::AclModel> m = findModel(modelId);
   if (!m)
     return noModel("aclmdlExecuteAsync", modelId);
   std::vector<exec::Buffer> in, out;
   aclError err = toBuffers(input, "aclmdlExecuteAsync", "input", &in);
   if (err == ACL_SUCCESS)
     err = toBuffers(output, "aclmdlExecuteAsync", "output", &out);
+  size_t gear = 0;
+  if (err == ACL_SUCCESS)
+    err = gearOfExecution(*m->model, "aclmdlExecuteAsync", &in, &gear);
   if (err != ACL_SUCCESS)
     return err;
   return toAclError(
-      m->executeAsync(in, out, static_cast<rt::Stream *>(stream)));
+      m->model->executeAsync(in, out, static_cast<rt::Stream *>(stream), gear));
 }
 
 aclmdlDesc *aclmdlCreateDesc(void) { return new aclmdlDesc; }
@@ -355,11 +360,10 @@ aclError aclmdlDestroyDesc(aclmdlDesc *modelDesc) {
 aclError aclmdlGetDesc(aclmdlDesc *modelDesc, uint32_t modelId) {
   if (!modelDesc)
     return failWith(ACL_ERROR_INVALID_PARAM, "aclmdlGetDesc: null desc");
-  std::shared_ptr<exec::LoadedModel> m = find(modelId);
+  std::shared_ptr<exec::capi::AclModel> m = findModel(modelId);
   if (!m)
     return noModel("aclmdlGetDesc", modelId);
-  modelDesc->inputs = m->inputs();
-  modelDesc->outputs = m->outputs();
+  exec::capi::describe(*m->model, modelId, modelDesc);
   return ACL_SUCCESS;
 }
 

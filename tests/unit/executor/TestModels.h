@@ -31,6 +31,26 @@ inline om::MemRef memRef(om::MemRef::Kind kind, int64_t index, int64_t offset) {
   return m;
 }
 
+/// Appends op `name` to `g`: `inputs` described by `inDescs`, one output per
+/// entry of `outDescs`.
+inline om::OpDef *addOpTo(om::GraphDef *g, const std::string &name,
+                          const std::string &type,
+                          const std::vector<std::string> &inputs,
+                          const std::vector<om::TensorDescriptor> &inDescs,
+                          const std::vector<om::TensorDescriptor> &outDescs) {
+  om::OpDef *op = g->add_op();
+  op->set_name(name);
+  op->set_type(type);
+  op->set_id(g->op_size() - 1);
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    op->add_input(inputs[i]);
+    *op->add_input_desc() = inDescs[i];
+  }
+  for (const om::TensorDescriptor &d : outDescs)
+    *op->add_output_desc() = d;
+  return op;
+}
+
 /// y = relu(x + c) on a [2, 4] float tensor, over two streams:
 ///   stream 0: copy x in, add, record e0
 ///   stream 1: wait e0, relu, copy y out
@@ -51,17 +71,8 @@ inline om::OmModel addReluModel() {
   g->add_output("relu:0");
   auto addOp = [&](const std::string &name, const std::string &type,
                    std::vector<std::string> inputs, int outputs) {
-    om::OpDef *op = g->add_op();
-    op->set_name(name);
-    op->set_type(type);
-    op->set_id(g->op_size() - 1);
-    for (auto &in : inputs) {
-      op->add_input(in);
-      *op->add_input_desc() = t;
-    }
-    for (int i = 0; i < outputs; ++i)
-      *op->add_output_desc() = t;
-    return op;
+    std::vector<om::TensorDescriptor> in(inputs.size(), t), out(outputs, t);
+    return addOpTo(g, name, type, inputs, in, out);
   };
   (*addOp("x", "Data", {}, 1)->mutable_attr())["index"].set_i(0);
   om::OpDef *c = addOp("c", "Const", {}, 1);

@@ -60,6 +60,30 @@ typedef struct aclmdlIODims {
   int64_t dims[ACL_MAX_DIM_CNT];
 } aclmdlIODims;
 
+/* --- gears (ATC's --dynamic-batch-size / -image-size / -dims) -------------
+ * A model with gears has one more input after its own, named
+ * ACL_DYNAMIC_TENSOR_NAME: an int64 buffer the caller allocates
+ * (aclmdlGetInputSizeByIndex), adds to the input dataset last, and fills with
+ * aclmdlSetDynamicBatchSize / aclmdlSetDynamicHWSize /
+ * aclmdlSetInputDynamicDims; the execution runs the gear it names. The other
+ * inputs' dims are as compiled (-1 where a gear fills in); input and output
+ * sizes and output dims are the largest gear's, so buffers of those sizes
+ * serve every gear; aclmdlGetCurOutputDims gives the outputs' dims of the gear
+ * last set. */
+#define ACL_MAX_BATCH_NUM 128
+#define ACL_MAX_HW_NUM 128
+#define ACL_DYNAMIC_TENSOR_NAME "ascend_mbatch_shape_data"
+
+typedef struct aclmdlBatch {
+  size_t batchCount;
+  uint64_t batch[ACL_MAX_BATCH_NUM];
+} aclmdlBatch;
+
+typedef struct aclmdlHW {
+  size_t hwCount;
+  uint64_t hw[ACL_MAX_HW_NUM][2];
+} aclmdlHW;
+
 /* --- load and execute ----------------------------------------------------- */
 /* Validates the file (one-line reason in aclGetRecentErrMsg on failure) and
  * prepares it on the current device. */
@@ -98,6 +122,33 @@ aclError aclmdlGetOutputDims(const aclmdlDesc *modelDesc, size_t index,
 /* ACL_DT_UNDEFINED for an index out of range. */
 aclDataType aclmdlGetInputDataType(const aclmdlDesc *modelDesc, size_t index);
 aclDataType aclmdlGetOutputDataType(const aclmdlDesc *modelDesc, size_t index);
+
+/* --- gears ----------------------------------------------------------------
+ * The Get* calls report a count of 0 for a model without gears of that kind.
+ * `index` of aclmdlGetDynamicHW, aclmdlGetInputDynamicGearCount and
+ * aclmdlGetInputDynamicDims is reserved (-1), as in AscendCL. */
+aclError aclmdlGetDynamicBatch(const aclmdlDesc *modelDesc, aclmdlBatch *batch);
+aclError aclmdlGetDynamicHW(const aclmdlDesc *modelDesc, size_t index,
+                            aclmdlHW *hw);
+aclError aclmdlGetInputDynamicGearCount(const aclmdlDesc *modelDesc,
+                                        size_t index, size_t *gearCount);
+/* dims[gearCount]: per gear, every input's full shape in input order, one
+ * after the other (dimCount = the sum of the inputs' ranks). */
+aclError aclmdlGetInputDynamicDims(const aclmdlDesc *modelDesc, size_t index,
+                                   aclmdlIODims *dims, size_t gearCount);
+/* `index` is ACL_DYNAMIC_TENSOR_NAME's (aclmdlGetInputIndexByName); the value
+ * must be a compiled gear, else ACL_ERROR_INVALID_PARAM listing the gears. */
+aclError aclmdlSetDynamicBatchSize(uint32_t modelId, aclmdlDataset *dataset,
+                                   size_t index, uint64_t batchSize);
+aclError aclmdlSetDynamicHWSize(uint32_t modelId, aclmdlDataset *dataset,
+                                size_t index, uint64_t height, uint64_t width);
+/* dims: every input's full shape, as aclmdlGetInputDynamicDims gives them. */
+aclError aclmdlSetInputDynamicDims(uint32_t modelId, aclmdlDataset *dataset,
+                                   size_t index, const aclmdlIODims *dims);
+/* The dims of output `index` for the gear last set on the model, or the
+ * largest gear's before any; a static model's own. */
+aclError aclmdlGetCurOutputDims(const aclmdlDesc *modelDesc, size_t index,
+                                aclmdlIODims *dims);
 
 /* --- datasets and data buffers -------------------------------------------- */
 aclmdlDataset *aclmdlCreateDataset(void);
