@@ -337,8 +337,8 @@ static std::string listInputNames(const onnx::GraphProto &graph) {
   return names;
 }
 
-static llvm::Error applyInputShapes(onnx::GraphProto &graph,
-                                    const std::vector<InputShape> &shapes) {
+llvm::Error onnxfe::applyInputShapes(onnx::GraphProto &graph,
+                                     const std::vector<InputShape> &shapes) {
   for (const InputShape &requested : shapes) {
     const std::string &name = requested.first;
     const std::vector<int64_t> &dims = requested.second;

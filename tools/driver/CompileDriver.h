@@ -39,6 +39,12 @@ struct CompileResult {
 llvm::Expected<CompileResult>
 compileOnnxFile(llvm::StringRef path, const CompileOptions &options = {});
 
+/// Compiles a model built in memory (a run-time-shapes stage); `name` names
+/// it in messages and is the ModelDef name unless options.modelName is set.
+llvm::Expected<CompileResult>
+compileOnnxModel(onnx::ModelProto model, llvm::StringRef name,
+                 const CompileOptions &options = {});
+
 } // namespace geflow::driver
 
 #endif // GEFLOW_TOOLS_DRIVER_COMPILEDRIVER_H

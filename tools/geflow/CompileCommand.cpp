@@ -10,7 +10,10 @@
 #include "tools/geflow/Limits.h"
 #include "tools/geflow/ToolContext.h"
 
+#include "tools/geflow/RunRuntimeShapes.h"
+
 #include "tools/driver/CompileDriver.h"
+#include "tools/driver/RuntimeShapesCompile.h"
 
 #include "executor/model/OutputFiles.h"
 
@@ -128,7 +131,7 @@ int runCompile() {
   // The OM file and the --dump-graph files are kept together or not at all.
   om::OutputFiles outputs;
   options.dumpStaging = &outputs;
-  auto result = driver::compileOnnxFile(inputPath, options);
+  auto result = driver::compileOnnxFileAnyShapes(inputPath, options);
   if (!result)
     return reportError(inModelFile(result.takeError(), inputPath,
                                    {streamPlanPath, dumpGraphDir}));
@@ -145,6 +148,11 @@ int runCompile() {
   if (Error error = toError(outputs.commit()))
     return reportError(std::move(error));
 
+  if (driver::hasRuntimeShapes(result->model.modelDef)) {
+    printRuntimeShapesCompileSummary(result->model.modelDef, inputPath, output,
+                                     result->stats.compileTimeMs);
+    return 0;
+  }
   const passes::CompileStats &s = result->stats;
   outs() << formatv("geflow compile: {0} -> {1} ({2})\n", inputPath, output,
                     result->model.socName);
