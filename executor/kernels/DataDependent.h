@@ -29,17 +29,31 @@ namespace geflow::kernels {
 bool isDataDependent(const std::string &type);
 
 /// Sets op->output_desc (type, upper-bound shape, bytes) from the input
-/// descriptors and attributes: NonZero [rank, elements]; NonMaxSuppression
-/// [batches * classes * boxes, 3]; Unique's four outputs the input's extent;
-/// Compress the input's extent along `axis` (or its element count). An
-/// invalid op is an error naming it.
+/// descriptors and attributes: NonZero [max(rank, 1), elements] (a scalar
+/// counts as one element, as numpy has it); NonMaxSuppression
+/// [batches * classes * boxes, 3]; Unique always four outputs (Y, indices,
+/// inverse_indices, counts), Y the input's shape (without axis: its element
+/// count), the others the input's extent along the axis; Compress the
+/// input's shape with the axis extent (without axis: the element count)
+/// capped by the condition's length. An invalid op (ranks, dtypes,
+/// attributes, unknown dims) is an error naming it.
 rt::Status upperBoundShapes(om::OpDef *op);
 
 /// Runs the op on the host (one block) and sets `realShapes` to one shape per
-/// output, each within its upper bound.
+/// output. `op` has its input descriptors as upperBoundShapes wants them;
+/// each output's buffer is described by its view's descriptor, else by the
+/// op's output descriptor, and may be smaller than upperBoundShapes' bound
+/// (a bound declared by the caller): an output that does not fit is an error
+/// naming the op, with nothing written past the buffer. Unique writes only
+/// the outputs whose view has a buffer and reports all four shapes.
 rt::Status runDataDependent(const om::OpDef &op, const TensorView *inputs,
                             const TensorView *outputs,
                             std::vector<std::vector<int64_t>> *realShapes);
+
+/// The plan planKernel gives these ops (they are registered for it): the
+/// AICPU engine, one block, the cost of the op on its upper bounds.
+/// createKernel refuses them (a Kernel cannot report a real shape).
+rt::Status planDataDependent(const om::OpDef &op, KernelPlan *out);
 
 } // namespace geflow::kernels
 

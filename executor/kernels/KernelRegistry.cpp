@@ -56,6 +56,7 @@ static const KernelRegistry &registry() {
     registerRecurrentKernels(r);
     registerEinsumKernels(r);
     registerQuantKernels(r);
+    registerDataDependentKernels(r);
     return r;
   }();
   return instance;

@@ -63,6 +63,8 @@ void registerLpNormKernels(KernelRegistry &registry);
 void registerRecurrentKernels(KernelRegistry &registry);
 void registerEinsumKernels(KernelRegistry &registry);
 void registerQuantKernels(KernelRegistry &registry);
+/// Plans only: DataDependent.h.
+void registerDataDependentKernels(KernelRegistry &registry);
 
 } // namespace geflow::kernels
 
