@@ -195,17 +195,23 @@ void dd::copySlices(const vec::AxisLayout &l, size_t elemSize,
                   slice);
 }
 
-void dd::setOutput(om::OpDef *op, int k, om::DataType dtype,
-                   const Shape &shape) {
+rt::Status dd::setOutput(om::OpDef *op, int k, om::DataType dtype,
+                         const Shape &shape) {
+  int64_t bytes = static_cast<int64_t>(dtypeSize(dtype));
+  for (int64_t d : shape)
+    if (__builtin_mul_overflow(bytes, d, &bytes))
+      return opError(*op, "output " + std::to_string(k) + " bound " +
+                              shapeText(shape) + " is too large");
   while (op->output_desc_size() <= k)
     op->add_output_desc();
-  om::TensorDescriptor *d = op->mutable_output_desc(k);
-  d->set_dtype(dtype);
-  d->clear_shape();
-  for (int64_t s : shape)
-    d->add_shape(s);
-  d->set_layout("ND");
-  d->set_size(elementsOf(shape) * static_cast<int64_t>(dtypeSize(dtype)));
+  om::TensorDescriptor *desc = op->mutable_output_desc(k);
+  desc->set_dtype(dtype);
+  desc->clear_shape();
+  for (int64_t d : shape)
+    desc->add_shape(d);
+  desc->set_layout("ND");
+  desc->set_size(bytes);
+  return rt::Status::ok();
 }
 
 rt::Status dd::checkFits(const om::OpDef &op, const TensorView *outputs, int k,

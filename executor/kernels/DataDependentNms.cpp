@@ -133,8 +133,7 @@ rt::Status dd::nmsBounds(om::OpDef *op) {
   Shape boxes, scores;
   GEFLOW_RT_RETURN_IF_ERROR(nmsShapes(*op, &boxes, &scores));
   op->clear_output_desc();
-  setOutput(op, 0, om::DT_INT64, {elementsOf(scores), 3});
-  return rt::Status::ok();
+  return setOutput(op, 0, om::DT_INT64, {elementsOf(scores), 3});
 }
 
 rt::Status dd::runNms(const om::OpDef &op, const TensorView *inputs,

@@ -56,8 +56,10 @@ rt::Status inputShape(const om::OpDef &op, int i, Shape *shape,
 /// Elements of `shape` (1 for a scalar).
 int64_t elementsOf(const Shape &shape);
 
-/// Makes output `k` exist and sets it to `dtype` and `shape` with its bytes.
-void setOutput(om::OpDef *op, int k, om::DataType dtype, const Shape &shape);
+/// Makes output `k` exist and sets it to `dtype` and `shape` with its bytes;
+/// a bound whose bytes overflow int64 is an error naming the op.
+rt::Status setOutput(om::OpDef *op, int k, om::DataType dtype,
+                     const Shape &shape);
 
 /// An error naming the op unless output `k` exists and its buffer (the
 /// view's descriptor, else the op's) holds `shape` of its dtype: a data-

@@ -70,8 +70,7 @@ rt::Status dd::nonZeroBounds(om::OpDef *op) {
     return unsupportedDtype(*op, dt);
   int64_t rank = static_cast<int64_t>(atLeast1d(x).size());
   op->clear_output_desc();
-  setOutput(op, 0, om::DT_INT64, {rank, elementsOf(x)});
-  return rt::Status::ok();
+  return setOutput(op, 0, om::DT_INT64, {rank, elementsOf(x)});
 }
 
 rt::Status dd::runNonZero(const om::OpDef &op, const TensorView *inputs,
@@ -103,9 +102,8 @@ rt::Status dd::compressBounds(om::OpDef *op) {
   int64_t length = 0;
   GEFLOW_RT_RETURN_IF_ERROR(compressLayout(*op, &input, &c, &length));
   op->clear_output_desc();
-  setOutput(op, 0, op->input_desc(0).dtype(),
-            c.keep(input, std::min(c.l.n, length)));
-  return rt::Status::ok();
+  return setOutput(op, 0, op->input_desc(0).dtype(),
+                   c.keep(input, std::min(c.l.n, length)));
 }
 
 rt::Status dd::runCompress(const om::OpDef &op, const TensorView *inputs,

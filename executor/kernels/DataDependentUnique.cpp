@@ -125,9 +125,10 @@ rt::Status dd::uniqueBounds(om::OpDef *op) {
   SliceLayout u;
   GEFLOW_RT_RETURN_IF_ERROR(uniqueLayout(*op, &x, &u));
   op->clear_output_desc();
-  setOutput(op, 0, op->input_desc(0).dtype(), u.keep(x, u.l.n));
+  GEFLOW_RT_RETURN_IF_ERROR(
+      setOutput(op, 0, op->input_desc(0).dtype(), u.keep(x, u.l.n)));
   for (int k = 1; k < 4; ++k)
-    setOutput(op, k, om::DT_INT64, {u.l.n});
+    GEFLOW_RT_RETURN_IF_ERROR(setOutput(op, k, om::DT_INT64, {u.l.n}));
   return rt::Status::ok();
 }
 

@@ -283,6 +283,17 @@ TEST(DataDependentTest, AnOutputOverTheDeclaredBoundIsAnError) {
   om::OpDef unknown = OpBuilder("non_zero", "nz").input(om::DT_FLOAT, {-1, 2});
   EXPECT_EQ(upperBoundShapes(&unknown).message(),
             "node 'nz' (non_zero): input 0 has an unknown dim");
+  // 2^58 elements fit, but not 41 int64 coordinates of each.
+  std::vector<int64_t> dims(40, 2);
+  dims.push_back(int64_t(1) << 18);
+  om::OpDef huge = OpBuilder("non_zero", "nz").input(om::DT_UINT8, dims);
+  EXPECT_EQ(upperBoundShapes(&huge).message(),
+            "node 'nz' (non_zero): output 0 bound [41,288230376151711744] is "
+            "too large");
+  om::OpDef tooMany =
+      OpBuilder("unique", "u").input(om::DT_FLOAT, {int64_t(1) << 40, 1 << 20});
+  EXPECT_EQ(upperBoundShapes(&tooMany).message(),
+            "node 'u' (unique): input 0 is too large");
 }
 
 // --- non_max_suppression -----------------------------------------------------
