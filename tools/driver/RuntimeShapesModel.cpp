@@ -317,11 +317,3 @@ llvm::Error RuntimeShapesModel::runStage(const CompiledStage &stage,
   }
   return llvm::Error::success();
 }
-
-llvm::Error RuntimeShapesModel::runDataDependent(int index, KnownTensors &,
-                                                 RuntimeShapesStats &) {
-  const onnx::NodeProto &node = source_.graph().node(index);
-  return makeError(
-      onnxfe::describeNode(node, onnxfe::getDefaultOpset(source_), index) +
-      ": this build has no data-dependent kernels");
-}

@@ -206,6 +206,44 @@ TEST_F(RuntimeShapesTest, ComputedShapeOperandRunsInTwoStages) {
   EXPECT_EQ(stats.stagesCompiled, 1);
 }
 
+/// y = Gather(r, Squeeze(NonZero(r))) * 2 with r = Relu(x): a static
+/// stage, NonZero on the AICPU into its upper bound, then a stage whose
+/// input is NonZero's real shape.
+TEST_F(RuntimeShapesTest, DataDependentOpRunsBetweenStages) {
+  OnnxModelBuilder b;
+  b.input("x", {6});
+  b.int64Init("axes", {1}, {0});
+  b.floatInit("two", {}, {2.0f});
+  b.node("Relu", {"x"}, {"r"});
+  b.node("NonZero", {"r"}, {"nz"});
+  b.node("Squeeze", {"nz", "axes"}, {"idx"});
+  b.node("Gather", {"r", "idx"}, {"g"});
+  b.node("Mul", {"g", "two"}, {"y"});
+  b.output("y");
+  auto model = compileAndLoad(b.model);
+  ASSERT_TRUE(model);
+
+  std::vector<cli::HostTensor> outputs;
+  driver::RuntimeShapesStats stats;
+  llvm::Error error =
+      model->execute({tensor<float>(om::DT_FLOAT, {6}, {-1, 3, 0, 4, -2, 5})},
+                     &outputs, &stats);
+  ASSERT_FALSE(bool(error)) << llvm::toString(std::move(error));
+  ASSERT_EQ(outputs.size(), 1u);
+  EXPECT_EQ(outputs[0].shape, (std::vector<int64_t>{3}));
+  EXPECT_EQ(valuesOf<float>(outputs[0]), (std::vector<float>{6, 8, 10}));
+  EXPECT_EQ(stats.stagesRun, 2);
+  EXPECT_EQ(stats.dataDependentOps, 1);
+
+  // Another count of nonzeros: the first stage is cached, the second new.
+  error = model->execute({tensor<float>(om::DT_FLOAT, {6}, {1, 0, 0, 0, 0, 0})},
+                         &outputs, &stats);
+  ASSERT_FALSE(bool(error)) << llvm::toString(std::move(error));
+  EXPECT_EQ(valuesOf<float>(outputs[0]), (std::vector<float>{2}));
+  EXPECT_EQ(stats.cacheHits, 1);
+  EXPECT_EQ(stats.stagesCompiled, 1);
+}
+
 TEST_F(RuntimeShapesTest, LoaderRefusesARuntimeShapesModelWithTasks) {
   std::string onnxPath = path("model.onnx");
   {
