@@ -59,6 +59,21 @@ int StagePlanner::producerOf(const std::string &tensor) const {
 
 StagePlan StagePlanner::widestStage(const std::vector<bool> &done,
                                     const KnownTensors &known) const {
+  std::string decidedBy(done.begin(), done.end());
+  for (const auto &entry : known)
+    decidedBy += "|" + entry.first;
+  auto [it, added] = widest_.try_emplace(std::move(decidedBy));
+  if (added) {
+    it->second = widestStageOf(done, known);
+    it->second.id = static_cast<int>(widest_.size());
+  }
+  StagePlan plan = it->second;
+  splitBound(plan, known);
+  return plan;
+}
+
+StagePlan StagePlanner::widestStageOf(const std::vector<bool> &done,
+                                      const KnownTensors &known) const {
   const onnx::GraphProto &graph = source_.graph();
   std::set<std::string> produced;
   StagePlan plan;
@@ -99,7 +114,7 @@ void StagePlanner::completeStage(StagePlan &plan, const std::vector<bool> &done,
                     graph.node(n).output().end());
 
   // The known tensors whose values reach a shape operand of the stage.
-  std::set<std::string> bound, seen;
+  std::set<std::string> reach, seen;
   std::vector<std::string> work;
   for (int n : plan.nodes)
     for (int k = 0; k < graph.node(n).input_size(); ++k)
@@ -110,9 +125,8 @@ void StagePlanner::completeStage(StagePlan &plan, const std::vector<bool> &done,
     work.pop_back();
     if (t.empty() || !seen.insert(t).second)
       continue;
-    if (auto it = known.find(t); it != known.end()) {
-      if (it->second.numElements() <= kMaxBoundElements)
-        bound.insert(t);
+    if (known.count(t)) {
+      reach.insert(t);
       continue;
     }
     int p = producerOf(t);
@@ -128,8 +142,10 @@ void StagePlanner::completeStage(StagePlan &plan, const std::vector<bool> &done,
       if (in.empty() || produced.count(in) || isInitializer(in) ||
           !listed.insert(in).second)
         continue;
-      (bound.count(in) ? plan.bound : plan.inputs).push_back(in);
+      plan.consumed.push_back(in);
+      plan.reachesShape.push_back(reach.count(in) != 0);
     }
+  splitBound(plan, known);
 
   std::set<std::string> readLater;
   for (int i = 0; i < graph.node_size(); ++i)
@@ -140,6 +156,17 @@ void StagePlanner::completeStage(StagePlan &plan, const std::vector<bool> &done,
     for (const std::string &out : graph.node(n).output())
       if (!out.empty() && (readLater.count(out) || graphOutputs_.count(out)))
         plan.outputs.push_back(out);
+}
+
+void StagePlanner::splitBound(StagePlan &plan, const KnownTensors &known) {
+  plan.inputs.clear();
+  plan.bound.clear();
+  for (size_t i = 0; i < plan.consumed.size(); ++i) {
+    const std::string &name = plan.consumed[i];
+    bool bind = plan.reachesShape[i] &&
+                known.at(name).numElements() <= kMaxBoundElements;
+    (bind ? plan.bound : plan.inputs).push_back(name);
+  }
 }
 
 onnx::ModelProto StagePlanner::buildModel(const StagePlan &plan,
@@ -176,9 +203,11 @@ onnx::ModelProto StagePlanner::buildModel(const StagePlan &plan,
 
 std::string StagePlanner::cacheKey(const StagePlan &plan,
                                    const KnownTensors &known) const {
-  std::string key;
-  for (int n : plan.nodes)
-    key += std::to_string(n) + ",";
+  // A widest stage's id stands for its nodes; a narrower one lists them.
+  std::string key = "#" + std::to_string(plan.id);
+  if (plan.id < 0)
+    for (int n : plan.nodes)
+      key += std::to_string(n) + ",";
   auto describeTensor = [&](const std::string &name) {
     const cli::HostTensor &t = known.at(name);
     key += "|" + name + ":" + cli::describe(t.dtype, t.shape);

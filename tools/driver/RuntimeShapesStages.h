@@ -33,6 +33,13 @@ struct StagePlan {
   std::vector<std::string> inputs;  // run-time inputs, in first-use order
   std::vector<std::string> bound;   // known tensors bound as constants
   std::vector<std::string> outputs; // what later nodes or the graph read
+  /// What inputs and bound are split from: every known tensor the nodes
+  /// read, in first-use order, and whether its value reaches a shape
+  /// operand (bound unless too large).
+  std::vector<std::string> consumed;
+  std::vector<bool> reachesShape;
+  /// The same for the same nodes, whatever the shapes: part of cache keys.
+  int id = -1;
 };
 
 /// The source graph and what an execution has run and knows.
@@ -73,8 +80,17 @@ public:
   inferableNodes(const StagePlan &plan, const KnownTensors &known) const;
 
 private:
+  StagePlan widestStageOf(const std::vector<bool> &done,
+                          const KnownTensors &known) const;
   void completeStage(StagePlan &plan, const std::vector<bool> &done,
                      const KnownTensors &known) const;
+  /// plan.inputs and plan.bound from plan.consumed for `known`'s sizes.
+  static void splitBound(StagePlan &plan, const KnownTensors &known);
+
+  /// widestStage's plans by what decides them (the nodes run, the names
+  /// known), so that an execution like an earlier one plans in O(nodes)
+  /// string compares. Callers serialize executions (RuntimeShapesModel).
+  mutable std::map<std::string, StagePlan> widest_;
 
   const onnx::ModelProto &source_;
   std::map<std::string, const onnx::TensorProto *> initializers_;
