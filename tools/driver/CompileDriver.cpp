@@ -10,9 +10,10 @@
 #include <memory>
 
 namespace {
-/// Compiles an imported module; `context` owns its weights.
+/// Compiles an imported module; `context` owns its weights. The caller
+/// keeps its own reference: the module must die before the context.
 llvm::Expected<geflow::driver::CompileResult>
-compileImported(std::shared_ptr<mlir::MLIRContext> context,
+compileImported(const std::shared_ptr<mlir::MLIRContext> &context,
                 mlir::ModuleOp module, llvm::StringRef defaultName,
                 const geflow::driver::CompileOptions &options,
                 std::chrono::steady_clock::time_point start);
@@ -38,8 +39,8 @@ llvm::Expected<CompileResult> compileOnnxFile(llvm::StringRef path,
   auto module = importOnnxFile(*context, path, importOptions);
   if (!module)
     return module.takeError();
-  return compileImported(std::move(context), **module,
-                         llvm::sys::path::stem(path), options, start);
+  return compileImported(context, **module, llvm::sys::path::stem(path),
+                         options, start);
 }
 
 llvm::Expected<CompileResult> compileOnnxModel(onnx::ModelProto model,
@@ -53,7 +54,7 @@ llvm::Expected<CompileResult> compileOnnxModel(onnx::ModelProto model,
       importOnnxModel(*context, std::move(model), name, options.import);
   if (!module)
     return module.takeError();
-  return compileImported(std::move(context), **module, name, options, start);
+  return compileImported(context, **module, name, options, start);
 }
 
 } // namespace geflow::driver
@@ -63,7 +64,7 @@ using namespace geflow;
 using namespace geflow::driver;
 
 llvm::Expected<CompileResult>
-compileImported(std::shared_ptr<mlir::MLIRContext> context,
+compileImported(const std::shared_ptr<mlir::MLIRContext> &context,
                 mlir::ModuleOp module, llvm::StringRef defaultName,
                 const CompileOptions &options,
                 std::chrono::steady_clock::time_point start) {

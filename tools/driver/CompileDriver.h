@@ -25,6 +25,9 @@ struct CompileOptions : passes::CompileOptions {
   OnnxImportOptions import;
   /// `--stream-plan plan.json`, applied after import.
   std::string streamPlanPath;
+  /// Run-time shapes: the declared cap on each output buffer of a
+  /// data-dependent op, in bytes (0: the op's own upper bound).
+  uint64_t maxDataDependentBytes = 0;
 };
 
 struct CompileResult {

@@ -126,9 +126,11 @@ void describeGraph(const onnx::GraphProto &graph, om::ModelDef &modelDef) {
   }
 }
 
-void recordOptions(const passes::CompileOptions &options,
-                   const rt::SocSpec &spec, om::ModelDef &modelDef) {
+void recordOptions(const CompileOptions &options, const rt::SocSpec &spec,
+                   om::ModelDef &modelDef) {
   auto &attrs = *modelDef.mutable_attr();
+  attrs["rs.max_data_dependent_bytes"].set_i(
+      static_cast<int64_t>(options.maxDataDependentBytes));
   attrs["soc_version"].set_s(spec.socVersion);
   attrs["soc_name"].set_s(options.soc);
   attrs["ge.aicoreNum"].set_i(options.aicoreNum);
@@ -242,13 +244,15 @@ driver::compileRuntimeShapesFile(llvm::StringRef path,
                                                    options.import.inputShapes))
     return std::move(error);
   // What can be checked ahead: the wiring, the arities and the types, by
-  // the importer's own preparation. A data-dependent op has no ge op for it
-  // to accept; such models are checked stage by stage.
+  // the importer's own preparation, which infers what shapes it can.
   std::string reason = runtimeShapesReason(*model, {});
-  if (reason.find("depends on its input values") == std::string::npos) {
+  {
     onnx::ModelProto copy = *model;
     OnnxImportOptions checkOptions = options.import;
     checkOptions.inputShapes.clear();
+    checkOptions.alsoAccept = [](llvm::StringRef type) {
+      return isDataDependentOnnxOp(type.str());
+    };
     if (llvm::Error error = onnxfe::prepareModel(copy, checkOptions, path))
       return std::move(error);
   }

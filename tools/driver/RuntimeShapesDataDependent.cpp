@@ -110,6 +110,22 @@ llvm::Error RuntimeShapesModel::runDataDependent(int index, KnownTensors &known,
   if (!stream_)
     if (rt::Status s = device_.createStream(0, &stream_); !s.isOk())
       return makeError(where + ": " + s.message());
+  // A declared cap shrinks the buffers; an output over it fails the op.
+  std::vector<om::TensorDescriptor> described(op.output_desc().begin(),
+                                              op.output_desc().end());
+  // The kernels size a buffer by its descriptor's element count.
+  bool capped = false;
+  for (om::TensorDescriptor &desc : described) {
+    uint64_t width = bytesOf(desc.dtype(), {});
+    if (!maxDataDependentBytes_ ||
+        static_cast<uint64_t>(desc.size()) <= maxDataDependentBytes_)
+      continue;
+    int64_t elements = static_cast<int64_t>(maxDataDependentBytes_ / width);
+    desc.clear_shape();
+    desc.add_shape(elements);
+    desc.set_size(elements * static_cast<int64_t>(width));
+    capped = true;
+  }
   std::vector<void *> buffers(op.output_desc_size(), nullptr);
   auto release = [&] {
     for (void *buffer : buffers)
@@ -117,9 +133,8 @@ llvm::Error RuntimeShapesModel::runDataDependent(int index, KnownTensors &known,
         (void)device_.freeAsync(buffer, stream_);
   };
   for (int k = 0; k < op.output_desc_size(); ++k)
-    if (rt::Status s =
-            device_.mallocAsync(std::max<int64_t>(1, op.output_desc(k).size()),
-                                stream_, &buffers[k]);
+    if (rt::Status s = device_.mallocAsync(
+            std::max<int64_t>(1, described[k].size()), stream_, &buffers[k]);
         !s.isOk()) {
       release();
       return makeError(where + ": upper-bound buffer of output " +
@@ -129,7 +144,7 @@ llvm::Error RuntimeShapesModel::runDataDependent(int index, KnownTensors &known,
   for (size_t k = 0; k < inputs.size(); ++k)
     in[k] = {inputs[k].bytes.data(), &op.input_desc(k)};
   for (size_t k = 0; k < buffers.size(); ++k)
-    out[k] = {buffers[k], &op.output_desc(k)};
+    out[k] = {buffers[k], &described[k]};
   std::vector<std::vector<int64_t>> realShapes;
   rt::KernelLaunch launch;
   launch.name = op.name();
@@ -145,11 +160,15 @@ llvm::Error RuntimeShapesModel::runDataDependent(int index, KnownTensors &known,
     s = device_.synchronizeStream(stream_);
   if (!s.isOk()) {
     release();
-    return makeError(where + ": " + s.message());
+    return makeError(where + ": " + s.message() +
+                     (capped ? " (outputs capped at " +
+                                   std::to_string(maxDataDependentBytes_) +
+                                   " bytes by --max-data-dependent-bytes)"
+                             : ""));
   }
 
   for (int k = 0; k < node.output_size(); ++k) {
-    const om::TensorDescriptor &bound = op.output_desc(k);
+    const om::TensorDescriptor &bound = described[k];
     cli::HostTensor result;
     result.name = node.output(k);
     result.dtype = bound.dtype();

@@ -73,6 +73,9 @@ RuntimeShapesModel::create(rt::Device &device, std::unique_ptr<om::LoadedOm> om,
     return makeError("'" + def.name() + "': source_model is not an ONNX model");
   model->planner_ = std::make_unique<StagePlanner>(model->source_);
   model->compileOptions_ = stageCompileOptions(def, model->om_->socName());
+  if (auto cap = def.attr().find("rs.max_data_dependent_bytes");
+      cap != def.attr().end() && cap->second.i() > 0)
+    model->maxDataDependentBytes_ = static_cast<uint64_t>(cap->second.i());
   const om::GraphDef &g = def.graph(0);
   for (const om::OpDef &op : g.op()) {
     if (op.type() == om::kDataType)

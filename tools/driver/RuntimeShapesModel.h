@@ -117,6 +117,7 @@ private:
   onnx::ModelProto source_;
   std::unique_ptr<StagePlanner> planner_;
   passes::CompileOptions compileOptions_;
+  uint64_t maxDataDependentBytes_ = 0; // 0: the kernel's own bound
   std::vector<exec::TensorInfo> inputs_, outputs_;
   std::vector<const exec::LoadedModel *> lastStages_;
 

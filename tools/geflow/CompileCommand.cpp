@@ -81,6 +81,13 @@ cl::opt<std::string> dumpGraphDir(
     "dump-graph",
     cl::desc("Write ge_proto_<index>_<stage>.txt graphs after each stage"),
     cl::value_desc("dir"), cl::sub(compileSub), cl::cat(geflowCategory()));
+cl::opt<uint64_t> maxDataDependentBytes(
+    "max-data-dependent-bytes",
+    cl::desc("Shapes known at run time: the declared cap on each output of "
+             "a data-dependent op (NonZero, ...); a larger one fails the run "
+             "(default: the op's own upper bound)"),
+    cl::value_desc("bytes"), cl::init(0), cl::sub(compileSub),
+    cl::cat(geflowCategory()));
 LimitFlags limitFlags(compileSub,
                       LimitFlags::kModelBytes | LimitFlags::kTensorBytes |
                           LimitFlags::kNodes | LimitFlags::kWorkspaceBytes);
@@ -111,6 +118,7 @@ int runCompile() {
   options.disabledFusions.assign(disabledFusions.begin(),
                                  disabledFusions.end());
   options.dumpGraphDir = dumpGraphDir;
+  options.maxDataDependentBytes = maxDataDependentBytes;
   // The SoC first: its errors are about --soc, not about the model.
   rt::SocSpec spec;
   if (rt::Status st = rt::loadSocSpec(socName, spec); !st.isOk())

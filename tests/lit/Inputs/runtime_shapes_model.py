@@ -26,3 +26,14 @@ for name, batch, shape in (("a", 2, [4, 2]), ("b", 3, [2, 6])):
     np.save(os.path.join(out, f"y_{name}.npy"),
             np.maximum(x, 0).reshape(shape))
 np.save(os.path.join(out, "x_rank3.npy"), np.zeros((1, 2, 4), np.float32))
+
+# y = NonZero(x): a data-dependent output size, [1, count] of int64.
+graph = helper.make_graph(
+    [helper.make_node("NonZero", ["x"], ["y"])], "nonzero",
+    [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N"])],
+    [helper.make_tensor_value_info("y", TensorProto.INT64, None)])
+save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]),
+     os.path.join(out, "nonzero.onnx"))
+np.save(os.path.join(out, "nz_two.npy"), np.array([0, 3, 0, 4], np.float32))
+np.save(os.path.join(out, "nz_two_y.npy"), np.array([[1, 3]], np.int64))
+np.save(os.path.join(out, "nz_three.npy"), np.array([1, 3, 0, 4], np.float32))
