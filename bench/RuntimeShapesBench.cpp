@@ -73,17 +73,18 @@ void BM_Static(benchmark::State &state) {
   if (!compiled)
     die(llvm::toString(compiled.takeError()));
   std::unique_ptr<exec::LoadedModel> model;
-  if (rt::Status s = exec::LoadedModel::create(
-          exec::makeDeviceTarget(*device), loadInMemory(compiled->model),
-          "static", &model);
+  if (rt::Status s = exec::LoadedModel::create(exec::makeDeviceTarget(*device),
+                                               loadInMemory(compiled->model),
+                                               "static", &model);
       !s.isOk())
     die(s.message());
   cli::HostTensor x = input(16, 1);
   std::vector<uint8_t> y(model->outputs()[0].bytes);
   exec::ExecutionStats stats;
   for (auto _ : state)
-    if (!model->execute({{x.bytes.data(), x.bytes.size()}},
-                        {{y.data(), y.size()}}, &stats)
+    if (!model
+             ->execute({{x.bytes.data(), x.bytes.size()}},
+                       {{y.data(), y.size()}}, &stats)
              .isOk())
       die("static execution failed");
   state.counters["device_us"] = stats.deviceTimeNs / 1e3;
@@ -124,8 +125,7 @@ void BM_RuntimeShapesHit(benchmark::State &state) {
 void BM_RuntimeShapesMiss(benchmark::State &state) {
   auto device = makeDevice();
   auto model = runtimeShapesModel(*device, 1);
-  std::vector<cli::HostTensor> a = {input(16, 1)}, b = {input(17, 1)},
-                               outputs;
+  std::vector<cli::HostTensor> a = {input(16, 1)}, b = {input(17, 1)}, outputs;
   driver::RuntimeShapesStats stats;
   double shapeMs = 0;
   bool flip = false;
