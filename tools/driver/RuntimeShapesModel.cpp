@@ -93,8 +93,8 @@ RuntimeShapesModel::create(rt::Device &device, std::unique_ptr<om::LoadedOm> om,
 
 std::vector<rt::StreamId> RuntimeShapesModel::streamIds() const {
   std::vector<rt::StreamId> ids;
-  for (const exec::LoadedModel *stage : lastStages_)
-    for (rt::StreamId id : stage->streamIds())
+  for (const auto &stage : lastStages_)
+    for (rt::StreamId id : stage->model->streamIds())
       ids.push_back(id);
   if (stream_)
     ids.push_back(stream_->id());
@@ -163,6 +163,8 @@ RuntimeShapesModel::execute(const std::vector<cli::HostTensor> &inputs,
            start, Clock::now()});
       if (llvm::Error error = runStage(**stage, known, stats))
         return error;
+      if ((*stage)->model)
+        lastStages_.push_back(*stage);
       for (int n : (*stage)->plan.nodes)
         done[n] = true;
       continue;
@@ -210,7 +212,7 @@ RuntimeShapesModel::execute(const std::vector<cli::HostTensor> &inputs,
   return llvm::Error::success();
 }
 
-llvm::Expected<RuntimeShapesModel::CompiledStage *>
+llvm::Expected<std::shared_ptr<RuntimeShapesModel::CompiledStage>>
 RuntimeShapesModel::stageFor(const StagePlan &widest,
                              const std::vector<bool> &done,
                              const KnownTensors &known,
@@ -219,7 +221,7 @@ RuntimeShapesModel::stageFor(const StagePlan &widest,
   if (auto it = cache_.find(key); it != cache_.end()) {
     lru_.splice(lru_.begin(), lru_, it->second);
     ++stats.cacheHits;
-    return it->second->second.get();
+    return it->second->second;
   }
   auto compiled = compileStage(widest, done, known);
   if (!compiled)
@@ -231,7 +233,7 @@ RuntimeShapesModel::stageFor(const StagePlan &widest,
     cache_.erase(lru_.back().first);
     lru_.pop_back();
   }
-  return lru_.front().second.get();
+  return lru_.front().second;
 }
 
 llvm::Expected<std::unique_ptr<RuntimeShapesModel::CompiledStage>>
@@ -309,7 +311,6 @@ llvm::Error RuntimeShapesModel::runStage(const CompiledStage &stage,
     return makeError(s.message());
   stats.deviceTimeNs += execStats.deviceTimeNs;
   ++stats.stagesRun;
-  lastStages_.push_back(&model);
   if (results.size() != stage.plan.outputs.size())
     return makeError("stage '" + model.name() + "' has " +
                      std::to_string(results.size()) + " outputs, expected " +

@@ -79,10 +79,6 @@ public:
                       std::vector<cli::HostTensor> *outputs,
                       RuntimeShapesStats *stats = nullptr);
 
-  /// The compiled stages the last execution ran, in order (for a profile).
-  const std::vector<const exec::LoadedModel *> &lastStages() const {
-    return lastStages_;
-  }
   size_t cachedStages() const { return cache_.size(); }
   /// The runtime's ids of the last execution's streams: each stage's, then
   /// the data-dependent ops' (for a profile, in this order).
@@ -97,10 +93,9 @@ private:
   RuntimeShapesModel(rt::Device &device, std::unique_ptr<om::LoadedOm> om,
                      const RuntimeShapesOptions &options);
   llvm::Error checkInputs(const std::vector<cli::HostTensor> &inputs) const;
-  llvm::Expected<CompiledStage *> stageFor(const StagePlan &widest,
-                                           const std::vector<bool> &done,
-                                           const KnownTensors &known,
-                                           RuntimeShapesStats &stats);
+  llvm::Expected<std::shared_ptr<CompiledStage>>
+  stageFor(const StagePlan &widest, const std::vector<bool> &done,
+           const KnownTensors &known, RuntimeShapesStats &stats);
   llvm::Expected<std::unique_ptr<CompiledStage>>
   compileStage(StagePlan plan, const std::vector<bool> &done,
                const KnownTensors &known);
@@ -119,11 +114,13 @@ private:
   passes::CompileOptions compileOptions_;
   uint64_t maxDataDependentBytes_ = 0; // 0: the kernel's own bound
   std::vector<exec::TensorInfo> inputs_, outputs_;
-  std::vector<const exec::LoadedModel *> lastStages_;
+  /// The stages the last execution ran, kept for its profile even when the
+  /// cache has dropped them since.
+  std::vector<std::shared_ptr<CompiledStage>> lastStages_;
 
   std::mutex mu_; // one execution at a time: the cache and lastStages_
   using CacheList =
-      std::list<std::pair<std::string, std::unique_ptr<CompiledStage>>>;
+      std::list<std::pair<std::string, std::shared_ptr<CompiledStage>>>;
   CacheList lru_; // most recently used first
   std::unordered_map<std::string, CacheList::iterator> cache_;
   int compiledCount_ = 0;
