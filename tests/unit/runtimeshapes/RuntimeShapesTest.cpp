@@ -48,7 +48,8 @@ protected:
   /// the OM, and prepares it for execution.
   std::unique_ptr<driver::RuntimeShapesModel>
   compileAndLoad(const onnx::ModelProto &model,
-                 const driver::CompileOptions &options = {}) {
+                 const driver::CompileOptions &options = {},
+                 const driver::RuntimeShapesOptions &runOptions = {}) {
     std::string onnxPath = path("model.onnx"), omPath = path("model.om");
     {
       std::ofstream out(onnxPath, std::ios::binary);
@@ -66,7 +67,8 @@ protected:
     EXPECT_TRUE(loaded.isOk()) << loaded.message();
     if (!loaded.isOk())
       return nullptr;
-    auto runtime = driver::RuntimeShapesModel::create(*device_, std::move(om));
+    auto runtime =
+        driver::RuntimeShapesModel::create(*device_, std::move(om), runOptions);
     if (!runtime) {
       ADD_FAILURE() << llvm::toString(runtime.takeError());
       return nullptr;
@@ -209,7 +211,7 @@ TEST_F(RuntimeShapesTest, ComputedShapeOperandRunsInTwoStages) {
 /// y = Gather(r, Squeeze(NonZero(r))) * 2 with r = Relu(x): a static
 /// stage, NonZero on the AICPU into its upper bound, then a stage whose
 /// input is NonZero's real shape.
-TEST_F(RuntimeShapesTest, DataDependentOpRunsBetweenStages) {
+onnx::ModelProto nonZeroModel() {
   OnnxModelBuilder b;
   b.input("x", {6});
   b.int64Init("axes", {1}, {0});
@@ -220,7 +222,11 @@ TEST_F(RuntimeShapesTest, DataDependentOpRunsBetweenStages) {
   b.node("Gather", {"r", "idx"}, {"g"});
   b.node("Mul", {"g", "two"}, {"y"});
   b.output("y");
-  auto model = compileAndLoad(b.model);
+  return b.model;
+}
+
+TEST_F(RuntimeShapesTest, DataDependentOpRunsBetweenStages) {
+  auto model = compileAndLoad(nonZeroModel());
   ASSERT_TRUE(model);
 
   std::vector<cli::HostTensor> outputs;
@@ -242,6 +248,28 @@ TEST_F(RuntimeShapesTest, DataDependentOpRunsBetweenStages) {
   EXPECT_EQ(valuesOf<float>(outputs[0]), (std::vector<float>{2}));
   EXPECT_EQ(stats.cacheHits, 1);
   EXPECT_EQ(stats.stagesCompiled, 1);
+}
+
+/// A cache of one stage: every stage of a two-stage execution is compiled
+/// again, and the streams of the last execution stay valid for a profile.
+TEST_F(RuntimeShapesTest, ACacheOfOneStageStillRunsEveryStage) {
+  driver::RuntimeShapesOptions options;
+  options.cacheCapacity = 1;
+  auto model = compileAndLoad(nonZeroModel(), {}, options);
+  ASSERT_TRUE(model);
+  std::vector<cli::HostTensor> outputs;
+  driver::RuntimeShapesStats stats;
+  for (int i = 0; i < 2; ++i) {
+    llvm::Error error =
+        model->execute({tensor<float>(om::DT_FLOAT, {6}, {-1, 3, 0, 4, -2, 5})},
+                       &outputs, &stats);
+    ASSERT_FALSE(bool(error)) << llvm::toString(std::move(error));
+    EXPECT_EQ(valuesOf<float>(outputs[0]), (std::vector<float>{6, 8, 10}));
+    EXPECT_EQ(stats.stagesCompiled, 2);
+  }
+  EXPECT_EQ(model->cachedStages(), 1u);
+  // Both stages' streams and the data-dependent op's stream.
+  EXPECT_GE(model->streamIds().size(), 3u);
 }
 
 TEST_F(RuntimeShapesTest, LoaderRefusesARuntimeShapesModelWithTasks) {
