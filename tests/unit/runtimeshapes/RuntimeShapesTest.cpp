@@ -288,6 +288,14 @@ TEST_F(RuntimeShapesTest, LoaderRefusesARuntimeShapesModelWithTasks) {
             "m.om: a RUNTIME_SHAPES model carries no tasks, memory plan or "
             "weights; its stages are compiled at run time");
   model.taskDef.clear_task();
+  // The executor (and so aclmdlLoadFromFile) runs compiled programs only.
+  std::string omPath = path("m.om");
+  ASSERT_TRUE(om::writeOmFile(model, omPath).isOk());
+  std::unique_ptr<exec::LoadedModel> loaded;
+  EXPECT_EQ(exec::LoadedModel::load(*device_, omPath, &loaded).message(),
+            omPath + ": the model's shapes are resolved at run time "
+                     "(RUNTIME_SHAPES); run it with geflow run, this loader "
+                     "runs compiled programs only");
   model.modelDef.clear_source_model();
   EXPECT_EQ(om::validateOmModel(model, "m.om").message(),
             "m.om: a RUNTIME_SHAPES model without source_model");
