@@ -103,6 +103,16 @@ rt::Status validateOmModel(const ModelDef &modelDef, const ModelTaskDef &tasks,
                            const MemoryPlan &memory, uint64_t weightsSize,
                            const std::string &sourceName,
                            const OmLimits &limits = {});
+/// The part of validateOmModel for a RUNTIME_SHAPES model (GearTable): a
+/// source model, graph[0] only Data ops and one NetOutput describing the
+/// graph's inputs and outputs (-1 for a dim known at run time, {-2} for an
+/// unknown rank), no tasks, no memory plan, no weights.
+rt::Status validateRuntimeShapesModel(const ModelDef &modelDef,
+                                      const ModelTaskDef &tasks,
+                                      const MemoryPlan &memory,
+                                      uint64_t weightsSize,
+                                      const std::string &sourceName,
+                                      const OmLimits &limits = {});
 inline rt::Status validateOmModel(const OmModel &model,
                                   const std::string &sourceName) {
   return validateOmModel(model.modelDef, model.taskDef, model.memoryPlan,

@@ -509,6 +509,9 @@ rt::Status validateOmModel(const ModelDef &modelDef, const ModelTaskDef &tasks,
                            const MemoryPlan &memory, uint64_t weightsSize,
                            const std::string &sourceName,
                            const OmLimits &limits) {
+  if (modelDef.gears().mode() == GearTable::RUNTIME_SHAPES)
+    return validateRuntimeShapesModel(modelDef, tasks, memory, weightsSize,
+                                      sourceName, limits);
   if (hasGearSections(modelDef, tasks, memory))
     return validateGears(modelDef, tasks, memory, weightsSize, sourceName,
                          limits);

@@ -51,6 +51,13 @@ rt::Status LoadedModel::create(std::shared_ptr<DeviceTarget> target,
   if (!target || !om || !out)
     return fail(rt::StatusCode::kInvalidArgument,
                 "LoadedModel::create: null argument");
+  // Its stages are compiled per execution, above the executor
+  // (tools/driver/RuntimeShapesModel.h); the executor runs compiled programs.
+  if (om->modelDef().gears().mode() == om::GearTable::RUNTIME_SHAPES)
+    return fail(rt::StatusCode::kFailedPrecondition,
+                sourceName + ": the model's shapes are resolved at run time "
+                             "(RUNTIME_SHAPES); run it with geflow run, this "
+                             "loader runs compiled programs only");
   std::unique_ptr<LoadedModel> m(new LoadedModel());
   m->target_ = std::move(target);
   m->om_ = std::move(om);

@@ -198,7 +198,8 @@ static bool isRenamedByConverter(llvm::StringRef opType) {
 }
 
 static llvm::Error checkOpsSupported(const onnx::ModelProto &model,
-                                     bool allowConverterRenames) {
+                                     bool allowConverterRenames,
+                                     const OnnxImportOptions &options) {
   for (int i = 0; i < model.graph().node_size(); ++i) {
     const onnx::NodeProto &node = model.graph().node(i);
     int64_t opset = getDomainOpset(model, node.domain());
@@ -206,7 +207,8 @@ static llvm::Error checkOpsSupported(const onnx::ModelProto &model,
       return makeError(describeNode(node, opset, i) +
                        ": unsupported op (domain '" + node.domain() +
                        "' is not ai.onnx)");
-    if (isOnnxOpSupported(node.op_type()))
+    if (isOnnxOpSupported(node.op_type()) ||
+        (options.alsoAccept && options.alsoAccept(node.op_type())))
       continue;
     if (allowConverterRenames && isRenamedByConverter(node.op_type()))
       continue;
@@ -337,8 +339,8 @@ static std::string listInputNames(const onnx::GraphProto &graph) {
   return names;
 }
 
-static llvm::Error applyInputShapes(onnx::GraphProto &graph,
-                                    const std::vector<InputShape> &shapes) {
+llvm::Error onnxfe::applyInputShapes(onnx::GraphProto &graph,
+                                     const std::vector<InputShape> &shapes) {
   for (const InputShape &requested : shapes) {
     const std::string &name = requested.first;
     const std::vector<int64_t> &dims = requested.second;
@@ -526,7 +528,8 @@ llvm::Error onnxfe::inferShapes(onnx::ModelProto &model) {
 llvm::Error onnxfe::prepareModel(onnx::ModelProto &model,
                                  const OnnxImportOptions &options,
                                  llvm::StringRef sourceName) {
-  if (auto err = checkOpsSupported(model, /*allowConverterRenames=*/true))
+  if (auto err =
+          checkOpsSupported(model, /*allowConverterRenames=*/true, options))
     return err;
   if (getDefaultOpset(model) < 1)
     return makeError("the model imports no ai.onnx opset");
@@ -551,7 +554,8 @@ llvm::Error onnxfe::prepareModel(onnx::ModelProto &model,
   // that are not graph inputs only from IR version 4 on.
   if (model.ir_version() < 8)
     model.set_ir_version(8);
-  if (auto err = checkOpsSupported(model, /*allowConverterRenames=*/false))
+  if (auto err =
+          checkOpsSupported(model, /*allowConverterRenames=*/false, options))
     return err;
   spellOutStftOnesided(*model.mutable_graph());
   if (auto err = inferShapes(model))

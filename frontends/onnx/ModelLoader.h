@@ -62,6 +62,11 @@ llvm::Error prepareModel(onnx::ModelProto &model,
                          const OnnxImportOptions &options,
                          llvm::StringRef sourceName = "<memory>");
 
+/// `--input-shape`: replaces the declared shapes of the named graph inputs;
+/// a declared static dim must agree.
+llvm::Error applyInputShapes(onnx::GraphProto &graph,
+                             const std::vector<InputShape> &shapes);
+
 /// Drops value_info and graph-output shapes, which inference recomputes.
 void dropShapeHints(onnx::GraphProto &graph);
 

@@ -25,6 +25,7 @@
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -70,6 +71,11 @@ struct OnnxImportOptions {
   /// wait_tensor entry.
   std::optional<streamplan::StreamPlan> streamPlan;
   ImportLimits limits;
+  /// Op types prepareModel's checks accept besides the ge ops: run-time
+  /// shapes' data-dependent ops, which run outside the compiled stages
+  /// (tools/driver/RuntimeShapesCompile.h). The import proper still refuses
+  /// them.
+  std::function<bool(llvm::StringRef opType)> alsoAccept;
 };
 
 /// Parses the value of `--input-shape`: `name:d0,d1,...`, several entries

@@ -114,9 +114,7 @@ const std::vector<OnnxCase> &onnxCases() {
          b.model.mutable_opset_import(0)->set_version(999);
        }},
       {"unsupported_op",
-       [](OnnxModelBuilder &b) {
-         node(b, "relu").set_op_type("NonMaxSuppression");
-       }},
+       [](OnnxModelBuilder &b) { node(b, "relu").set_op_type("Multinomial"); }},
       {"unknown_op",
        [](OnnxModelBuilder &b) { node(b, "relu").set_op_type("NoSuchOp"); }},
       {"empty_op_type",

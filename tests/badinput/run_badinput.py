@@ -60,7 +60,7 @@ def onnx_cases():
         "ir_version_0": r"ir_version",
         "no_default_opset": r"opset",
         "opset_999": r"opset.*999",
-        "unsupported_op": r"node 'relu' \(NonMaxSuppression.*unsupported op",
+        "unsupported_op": r"node 'relu' \(Multinomial.*unsupported op",
         "unknown_op": r"node 'relu' \(NoSuchOp.*unsupported op",
         "empty_op_type": r"node .*(op type|unsupported)",
         "foreign_domain": r"node 'relu' \(com\.microsoft\.Relu.*domain",
@@ -102,6 +102,9 @@ def onnx_cases():
     }
     for model, pattern in bad.items():
         for cmd, head in (("import", imp), ("compile", comp)):
+            # compile takes it: its shapes are resolved at run time.
+            if (cmd, model) == ("compile", "symbolic_input_dim"):
+                continue
             # The line names the model once, first, then the problem.
             case(f"{cmd}-{model}", head + [f"{{gen}}/{model}.onnx"],
                  in_model(f"{model}.onnx", pattern))

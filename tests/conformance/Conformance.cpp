@@ -15,7 +15,9 @@
 // fails the test.
 //
 // Two figures: the strict one, with nothing from the test data in the
-// compiler (what a user meets), and, beside it, the one with the data's
+// compiler (what a user meets: a model whose shape operands are graph inputs
+// compiles to a RUNTIME_SHAPES OM and runs with its shapes resolved per
+// execution, as `geflow run` does), and, beside it, the one with the data's
 // values bound into shape operands that are graph inputs (TestDataBinding.h),
 // which static-shape compilation otherwise cannot take.
 //
@@ -28,6 +30,8 @@
 
 #include "tests/conformance/TestDataBinding.h"
 #include "tools/driver/CompileDriver.h"
+#include "tools/driver/RuntimeShapesCompile.h"
+#include "tools/driver/RuntimeShapesModel.h"
 #include "tools/geflow/TensorFiles.h"
 
 #include "executor/runner/ModelExecutor.h"
@@ -133,6 +137,8 @@ private:
       *compileError = llvm::toString(model.takeError());
       return classifyCompileError(*compileError);
     }
+    if (driver::hasRuntimeShapes(model->modelDef))
+      return runWithRuntimeShapes(*model, dataSets, runtimeInputs);
     std::unique_ptr<exec::LoadedModel> loaded;
     if (Outcome o = load(*model, &loaded); o.verdict != Verdict::kPass)
       return o;
@@ -154,7 +160,7 @@ private:
                                       passes::StreamMode streams) {
     driver::CompileOptions options;
     options.streamMode = streams;
-    auto result = driver::compileOnnxFile(modelPath, options);
+    auto result = driver::compileOnnxFileAnyShapes(modelPath, options);
     if (!result)
       return result.takeError();
     return std::move(result->model);
@@ -167,6 +173,55 @@ private:
     if (rt::Status s = exec::LoadedModel::load(device_, omPath, loaded);
         !s.isOk())
       return fail("load: " + s.message());
+    return {Verdict::kPass, ""};
+  }
+
+  /// A RUNTIME_SHAPES OM as `geflow run` takes it: through the file, every
+  /// data set's inputs in their own shapes, stages compiled per execution.
+  Outcome runWithRuntimeShapes(const om::OmModel &model,
+                               const std::vector<fs::path> &dataSets,
+                               const std::vector<int> &runtimeInputs) {
+    std::string omPath = tempDir_ + "/model.om";
+    if (rt::Status s = om::writeOmFile(model, omPath); !s.isOk())
+      return fail("write OM: " + s.message());
+    std::unique_ptr<om::LoadedOm> om;
+    if (rt::Status s = om::loadOmFile(omPath, &om); !s.isOk())
+      return fail("load: " + s.message());
+    auto loaded = driver::RuntimeShapesModel::create(device_, std::move(om));
+    if (!loaded)
+      return fail("load: " + llvm::toString(loaded.takeError()));
+    for (const fs::path &dataSet : dataSets) {
+      std::vector<cli::HostTensor> inputs, outputs;
+      for (int position : runtimeInputs) {
+        auto tensor = cli::readTensorFile(
+            (dataSet / ("input_" + std::to_string(position) + ".pb")).string());
+        if (!tensor)
+          return fail(llvm::toString(tensor.takeError()));
+        inputs.push_back(std::move(*tensor));
+      }
+      if (llvm::Error e = (*loaded)->execute(inputs, &outputs))
+        return fail("run: " + llvm::toString(std::move(e)));
+      if (Outcome o = compareOutputs(dataSet, outputs);
+          o.verdict != Verdict::kPass)
+        return o;
+    }
+    return {Verdict::kPass, ""};
+  }
+
+  /// Every output_K.pb of `dataSet` against output K.
+  static Outcome compareOutputs(const fs::path &dataSet,
+                                const std::vector<cli::HostTensor> &outputs) {
+    for (size_t k = 0; k < outputs.size(); ++k) {
+      auto path = dataSet / ("output_" + std::to_string(k) + ".pb");
+      if (!fs::exists(path))
+        continue; // an optional output the test does not check
+      auto want = cli::readTensorFile(path.string());
+      if (!want)
+        return fail(llvm::toString(want.takeError()));
+      std::string diff = cli::compareTensors(outputs[k], *want, kRtol, kAtol);
+      if (!diff.empty())
+        return fail("output " + std::to_string(k) + ": " + diff);
+    }
     return {Verdict::kPass, ""};
   }
 
@@ -242,19 +297,7 @@ private:
         !s.isOk())
       return fail("run: " + s.message());
     *deviceTime = stats.deviceTimeNs;
-
-    for (size_t k = 0; k < outputs.size(); ++k) {
-      auto path = dataSet / ("output_" + std::to_string(k) + ".pb");
-      if (!fs::exists(path))
-        continue; // an optional output the test does not check
-      auto want = cli::readTensorFile(path.string());
-      if (!want)
-        return fail(llvm::toString(want.takeError()));
-      std::string diff = cli::compareTensors(outputs[k], *want, kRtol, kAtol);
-      if (!diff.empty())
-        return fail("output " + std::to_string(k) + ": " + diff);
-    }
-    return {Verdict::kPass, ""};
+    return compareOutputs(dataSet, outputs);
   }
 
   rt::Device &device_;

@@ -1,6 +1,7 @@
 //===- TestDataBinding.cpp ------------------------------------------------===//
 
 #include "tests/conformance/TestDataBinding.h"
+#include "tools/driver/ShapeOperands.h"
 
 #include <fstream>
 #include <set>
@@ -9,29 +10,7 @@ using namespace geflow;
 namespace fs = std::filesystem;
 
 bool conformance::needsBinding(const std::string &importError) {
-  return importError.find("no static shape") != std::string::npos ||
-         importError.find("the rank is unknown") != std::string::npos;
-}
-
-/// The inputs (by position) that decide an op's result shape.
-static bool isShapeOperand(const std::string &op, int position) {
-  if (op == "Reshape" || op == "Expand" || op == "Tile" || op == "TopK" ||
-      op == "Split" || op == "Squeeze" || op == "Unsqueeze" ||
-      op == "ReduceSum" || op == "OneHot")
-    return position == 1;
-  if (op == "MaxUnpool")
-    return position == 2;
-  if (op == "Slice" || op == "Pad" || op == "Resize" || op == "Upsample")
-    return position >= 1;
-  // The signal ops: window size, dft_length, frame_step and frame_length, and
-  // every operand of MelWeightMatrix (its result is a table of them).
-  if (op == "DFT")
-    return position == 1;
-  if (op == "STFT")
-    return position == 1 || position == 3;
-  return op == "ConstantOfShape" || op == "Range" || op == "HannWindow" ||
-         op == "HammingWindow" || op == "BlackmanWindow" ||
-         op == "MelWeightMatrix";
+  return driver::isShapeNotStaticError(importError);
 }
 
 static std::set<std::string> initializerNames(const onnx::GraphProto &graph) {
@@ -59,7 +38,7 @@ std::vector<int> conformance::bindShapeInputs(onnx::ModelProto &model,
   std::set<std::string> shapeInputs;
   for (const auto &node : graph.node())
     for (int i = 0; i < node.input_size(); ++i)
-      if (isShapeOperand(node.op_type(), i))
+      if (driver::isShapeOperand(node.op_type(), i))
         shapeInputs.insert(node.input(i));
   std::set<std::string> initializers = initializerNames(graph);
 

@@ -3,10 +3,21 @@
 #include "tools/driver/CompileDriver.h"
 
 #include "mlir/IR/MLIRContext.h"
+#include "onnx/onnx_pb.h"
 #include "llvm/Support/Path.h"
 
 #include <chrono>
 #include <memory>
+
+namespace {
+/// Compiles an imported module; `context` owns its weights. The caller
+/// keeps its own reference: the module must die before the context.
+llvm::Expected<geflow::driver::CompileResult>
+compileImported(const std::shared_ptr<mlir::MLIRContext> &context,
+                mlir::ModuleOp module, llvm::StringRef defaultName,
+                const geflow::driver::CompileOptions &options,
+                std::chrono::steady_clock::time_point start);
+} // namespace
 
 namespace geflow::driver {
 
@@ -28,12 +39,40 @@ llvm::Expected<CompileResult> compileOnnxFile(llvm::StringRef path,
   auto module = importOnnxFile(*context, path, importOptions);
   if (!module)
     return module.takeError();
+  return compileImported(context, **module, llvm::sys::path::stem(path),
+                         options, start);
+}
 
+llvm::Expected<CompileResult> compileOnnxModel(onnx::ModelProto model,
+                                               llvm::StringRef name,
+                                               const CompileOptions &options) {
+  auto start = std::chrono::steady_clock::now();
+  auto context = std::make_shared<mlir::MLIRContext>(
+      mlir::MLIRContext::Threading::DISABLED);
+  registerOnnxImportDialects(*context);
+  auto module =
+      importOnnxModel(*context, std::move(model), name, options.import);
+  if (!module)
+    return module.takeError();
+  return compileImported(context, **module, name, options, start);
+}
+
+} // namespace geflow::driver
+
+namespace {
+using namespace geflow;
+using namespace geflow::driver;
+
+llvm::Expected<CompileResult>
+compileImported(const std::shared_ptr<mlir::MLIRContext> &context,
+                mlir::ModuleOp module, llvm::StringRef defaultName,
+                const CompileOptions &options,
+                std::chrono::steady_clock::time_point start) {
   passes::CompileOptions named = options;
   if (named.modelName.empty())
-    named.modelName = llvm::sys::path::stem(path).str();
+    named.modelName = defaultName.str();
   llvm::Expected<om::OmModel> model =
-      passes::compileModuleBorrowingWeights(**module, named);
+      passes::compileModuleBorrowingWeights(module, named);
   if (!model)
     return model.takeError();
 
@@ -47,4 +86,4 @@ llvm::Expected<CompileResult> compileOnnxFile(llvm::StringRef path,
   return result;
 }
 
-} // namespace geflow::driver
+} // namespace

@@ -26,6 +26,9 @@ struct CompileOptions : passes::CompileOptions {
   OnnxImportOptions import;
   /// `--stream-plan plan.json`, applied after import.
   std::string streamPlanPath;
+  /// Run-time shapes: the declared cap on each output buffer of a
+  /// data-dependent op, in bytes (0: the op's own upper bound).
+  uint64_t maxDataDependentBytes = 0;
 };
 
 struct CompileResult {
@@ -42,6 +45,12 @@ struct CompileResult {
 /// prefix, like the importer's.
 llvm::Expected<CompileResult>
 compileOnnxFile(llvm::StringRef path, const CompileOptions &options = {});
+
+/// Compiles a model built in memory (a run-time-shapes stage); `name` names
+/// it in messages and is the ModelDef name unless options.modelName is set.
+llvm::Expected<CompileResult>
+compileOnnxModel(onnx::ModelProto model, llvm::StringRef name,
+                 const CompileOptions &options = {});
 
 } // namespace geflow::driver
 

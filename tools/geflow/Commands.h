@@ -11,10 +11,15 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Error.h"
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 namespace geflow::rt {
 class Device;
+}
+namespace geflow::profile {
+struct HostSpan;
 }
 namespace geflow::exec {
 class LoadedModel;
@@ -46,6 +51,16 @@ Command &profileCommand();
 llvm::Error writeRunProfile(rt::Device &device, const exec::LoadedModel &model,
                             const std::string &soc, const std::string &dir,
                             double gapThresholdUs, om::OutputFiles &files);
+
+/// The same for executions spread over several models' streams (`streams`,
+/// runtime ids, become model streams 0..N-1 in order), with host work as a
+/// track of its own (run-time shape resolution).
+llvm::Error writeStreamsProfile(rt::Device &device, const std::string &model,
+                                const std::string &soc,
+                                const std::vector<uint32_t> &streams,
+                                std::vector<profile::HostSpan> spans,
+                                const std::string &dir, double gapThresholdUs,
+                                om::OutputFiles &files);
 
 /// Prints `geflow: error: <message>` as one line and returns exit status 1.
 int reportError(llvm::Error error);

@@ -10,8 +10,11 @@
 #include "tools/geflow/Limits.h"
 #include "tools/geflow/ToolContext.h"
 
+#include "tools/geflow/RunRuntimeShapes.h"
+
 #include "tools/driver/CompileDriver.h"
 #include "tools/driver/Gears.h"
+#include "tools/driver/RuntimeShapesCompile.h"
 
 #include "executor/model/OutputFiles.h"
 
@@ -97,6 +100,13 @@ cl::opt<std::string> dynamicDims(
              "inputs, in order"),
     cl::value_desc("d,..;d,..;..."), cl::sub(compileSub),
     cl::cat(geflowCategory()));
+cl::opt<uint64_t> maxDataDependentBytes(
+    "max-data-dependent-bytes",
+    cl::desc("Shapes known at run time: the declared cap on each output of "
+             "a data-dependent op (NonZero, ...); a larger one fails the run "
+             "(default: the op's own upper bound)"),
+    cl::value_desc("bytes"), cl::init(0), cl::sub(compileSub),
+    cl::cat(geflowCategory()));
 LimitFlags limitFlags(compileSub,
                       LimitFlags::kModelBytes | LimitFlags::kTensorBytes |
                           LimitFlags::kNodes | LimitFlags::kWorkspaceBytes);
@@ -148,6 +158,7 @@ int runCompile() {
   options.disabledFusions.assign(disabledFusions.begin(),
                                  disabledFusions.end());
   options.dumpGraphDir = dumpGraphDir;
+  options.maxDataDependentBytes = maxDataDependentBytes;
   // The SoC first: its errors are about --soc, not about the model.
   rt::SocSpec spec;
   if (rt::Status st = rt::loadSocSpec(socName, spec); !st.isOk())
@@ -171,7 +182,7 @@ int runCompile() {
   driver::GearOptions gears{dynamicBatchSize, dynamicImageSize, dynamicDims};
   auto result =
       gears.any() ? driver::compileOnnxFileWithGears(inputPath, options, gears)
-                  : driver::compileOnnxFile(inputPath, options);
+                  : driver::compileOnnxFileAnyShapes(inputPath, options);
   if (!result)
     return reportError(inModelFile(result.takeError(), inputPath,
                                    {streamPlanPath, dumpGraphDir}));
@@ -188,6 +199,11 @@ int runCompile() {
   if (Error error = toError(outputs.commit()))
     return reportError(std::move(error));
 
+  if (driver::hasRuntimeShapes(result->model.modelDef)) {
+    printRuntimeShapesCompileSummary(result->model.modelDef, inputPath, output,
+                                     result->stats.compileTimeMs);
+    return 0;
+  }
   const passes::CompileStats &s = result->stats;
   outs() << formatv("geflow compile: {0} -> {1} ({2})\n", inputPath, output,
                     result->model.socName);

@@ -46,12 +46,20 @@ Command &geflow::cli::profileCommand() { return command; }
 Error geflow::cli::writeRunProfile(
     rt::Device &device, const exec::LoadedModel &model, const std::string &soc,
     const std::string &dir, double gapThresholdUs, om::OutputFiles &files) {
+  return writeStreamsProfile(device, model.name(), soc, model.streamIds(), {},
+                             dir, gapThresholdUs, files);
+}
+
+Error geflow::cli::writeStreamsProfile(
+    rt::Device &device, const std::string &model, const std::string &soc,
+    const std::vector<uint32_t> &streams, std::vector<profile::HostSpan> spans,
+    const std::string &dir, double gapThresholdUs, om::OutputFiles &files) {
   profile::Timeline timeline;
-  timeline.model = model.name();
+  timeline.model = model;
   timeline.soc = soc;
-  std::vector<rt::StreamId> streams = model.streamIds();
   timeline.streamCount = static_cast<uint32_t>(streams.size());
   timeline.records = profile::toModelStreams(device.traceRecords(), streams);
+  timeline.hostSpans = std::move(spans);
   rt::CostModel cost(device.spec());
   for (int g = 0; g < rt::kNumCoreGroups; ++g)
     timeline.groupCores[g] = cost.groupSize(static_cast<rt::CoreGroup>(g));

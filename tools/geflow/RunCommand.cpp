@@ -14,10 +14,12 @@
 #include "tools/geflow/Commands.h"
 #include "tools/geflow/GearChoice.h"
 #include "tools/geflow/Limits.h"
+#include "tools/geflow/RunRuntimeShapes.h"
 #include "tools/geflow/TensorFiles.h"
 #include "tools/geflow/ToolContext.h"
 
 #include "executor/model/OutputFiles.h"
+#include "tools/driver/RuntimeShapesCompile.h"
 
 #include "executor/runner/ModelExecutor.h"
 #include "runtime/Device.h"
@@ -225,24 +227,7 @@ void printFindings(const rt::StreamSanitizer &sanitizer) {
 
 /// Compares the outputs named by --expect with their reference files.
 Error checkExpectations(const std::vector<HostTensor> &outputs) {
-  for (const std::string &spec : expectFiles) {
-    auto [name, file] = StringRef(spec).split('=');
-    auto it = llvm::find_if(
-        outputs, [&](const HostTensor &t) { return t.name == name; });
-    if (file.empty() || it == outputs.end())
-      return runError("--expect '" + spec +
-                      "': expected OUTPUT=FILE naming an output");
-    auto want = readTensorFile(file.str());
-    if (!want)
-      return want.takeError();
-    std::string diff = compareTensors(*it, *want, rtol, atol);
-    if (!diff.empty())
-      return runError("output '" + name + "' differs from '" + file +
-                      "': " + diff);
-    outs() << formatv("  output {0} matches {1} (rtol {2:E0}, atol {3:E0})\n",
-                      name, file, rtol.getValue(), atol.getValue());
-  }
-  return Error::success();
+  return checkExpectedOutputs(outputs, expectFiles, rtol, atol);
 }
 
 /// A device for `om`'s SoC with the flags' threads, trace and sanitizer.
@@ -400,6 +385,12 @@ Error runModel() {
   auto device = createDevice(*om, deviceOptions);
   if (!device)
     return device.takeError();
+
+  if (driver::hasRuntimeShapes(om->modelDef()))
+    return runRuntimeShapesModel(std::move(om), **device,
+                                 {modelPath, inputFiles, expectFiles, outputDir,
+                                  tracePath, profileDir, repeat, rtol, atol,
+                                  profileGapUs, limits->tensorBytes});
 
   std::string socName = om->socName();
   auto loadOptions = loadOptionsFor(*om);

@@ -6,6 +6,8 @@
 
 #include "onnx/onnx_pb.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
@@ -105,9 +107,9 @@ Error checkDeclaredSize(const HostTensor &tensor, const std::string &path,
                              " (--max-tensor-bytes)");
 }
 
-Expected<HostTensor> fromTensorProto(const onnx::TensorProto &proto,
-                                     const std::string &path,
-                                     uint64_t maxBytes) {
+Expected<HostTensor> parseTensorProto(const onnx::TensorProto &proto,
+                                      const std::string &path,
+                                      uint64_t maxBytes) {
   const DTypeInfo *info = byOnnx(proto.data_type());
   if (!info)
     return fileError(path, "tensor element type " +
@@ -319,7 +321,33 @@ Expected<HostTensor> cli::readTensorFile(const std::string &path,
       !proto.ParseFromArray(data.data(), static_cast<int>(data.size())))
     return fileError(path,
                      "not an ONNX TensorProto (truncated or another format)");
-  return fromTensorProto(proto, path, maxTensorBytes);
+  return parseTensorProto(proto, path, maxTensorBytes);
+}
+
+Expected<HostTensor> cli::fromTensorProto(const onnx::TensorProto &proto,
+                                          const std::string &where) {
+  return parseTensorProto(proto, where, UINT64_MAX);
+}
+
+onnx::TensorProto cli::toTensorProto(const HostTensor &tensor) {
+  onnx::TensorProto proto;
+  proto.set_name(tensor.name);
+  if (const DTypeInfo *info = byGe(tensor.dtype))
+    proto.set_data_type(info->onnxType);
+  for (int64_t d : tensor.shape)
+    proto.add_dims(d);
+  proto.set_raw_data(tensor.bytes.data(), tensor.bytes.size());
+  return proto;
+}
+
+int cli::onnxElementType(om::DataType dtype) {
+  const DTypeInfo *info = byGe(dtype);
+  return info ? info->onnxType : 0;
+}
+
+om::DataType cli::dataTypeOfOnnx(int onnxType) {
+  const DTypeInfo *info = byOnnx(onnxType);
+  return info ? info->dtype : om::DT_UNDEFINED;
 }
 
 Error cli::stageTensorFile(const HostTensor &tensor, const std::string &path,
@@ -334,13 +362,7 @@ Error cli::stageTensorFile(const HostTensor &tensor, const std::string &path,
                        llvm::Twine(info->name) + " has no .npy form; use .pb");
     bytes = npyBytes(tensor, *info);
   } else {
-    onnx::TensorProto proto;
-    proto.set_name(tensor.name);
-    proto.set_data_type(info->onnxType);
-    for (int64_t d : tensor.shape)
-      proto.add_dims(d);
-    proto.set_raw_data(tensor.bytes.data(), tensor.bytes.size());
-    bytes = proto.SerializeAsString();
+    bytes = toTensorProto(tensor).SerializeAsString();
   }
   rt::Status staged = files.stage(path, {bytes});
   if (!staged.isOk())
@@ -449,6 +471,33 @@ std::string cli::compareTensors(const HostTensor &got, const HostTensor &want,
     }
   }
   return "";
+}
+
+Error cli::checkExpectedOutputs(const std::vector<HostTensor> &outputs,
+                                const std::vector<std::string> &specs,
+                                double rtol, double atol) {
+  auto error = [](const llvm::Twine &message) {
+    return createStringError(llvm::inconvertibleErrorCode(), message);
+  };
+  for (const std::string &spec : specs) {
+    auto [name, file] = llvm::StringRef(spec).split('=');
+    auto it = llvm::find_if(
+        outputs, [&](const HostTensor &t) { return t.name == name; });
+    if (file.empty() || it == outputs.end())
+      return error("--expect '" + spec +
+                   "': expected OUTPUT=FILE naming an output");
+    auto want = readTensorFile(file.str());
+    if (!want)
+      return want.takeError();
+    std::string diff = compareTensors(*it, *want, rtol, atol);
+    if (!diff.empty())
+      return error("output '" + name + "' differs from '" + file +
+                   "': " + diff);
+    llvm::outs() << llvm::formatv(
+        "  output {0} matches {1} (rtol {2:E0}, atol {3:E0})\n", name, file,
+        rtol, atol);
+  }
+  return Error::success();
 }
 
 HostTensor cli::randomTensor(om::DataType dtype,

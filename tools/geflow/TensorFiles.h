@@ -21,6 +21,10 @@ namespace geflow::om {
 class OutputFiles;
 }
 
+namespace onnx {
+class TensorProto;
+}
+
 namespace geflow::cli {
 
 struct HostTensor {
@@ -43,6 +47,17 @@ std::string describe(om::DataType dtype, const std::vector<int64_t> &shape);
 /// is copied.
 llvm::Expected<HostTensor> readTensorFile(const std::string &path,
                                           uint64_t maxTensorBytes = UINT64_MAX);
+/// An ONNX TensorProto (raw or typed data) as a host tensor; errors name
+/// `where`.
+llvm::Expected<HostTensor> fromTensorProto(const onnx::TensorProto &proto,
+                                           const std::string &where);
+/// `tensor` as a TensorProto with raw_data.
+onnx::TensorProto toTensorProto(const HostTensor &tensor);
+/// ONNX's TensorProto element type of `dtype` and back; 0 / DT_UNDEFINED
+/// when there is none.
+int onnxElementType(om::DataType dtype);
+om::DataType dataTypeOfOnnx(int onnxType);
+
 /// Writes `tensor` as .npy or .pb by `path`'s extension, atomically.
 llvm::Error writeTensorFile(const HostTensor &tensor, const std::string &path);
 /// The same, staged in `files` to be committed with other outputs.
@@ -55,6 +70,12 @@ llvm::Error stageTensorFile(const HostTensor &tensor, const std::string &path,
 /// first, e.g. "element 3: got 0.5, want 1".
 std::string compareTensors(const HostTensor &got, const HostTensor &want,
                            double rtol, double atol);
+
+/// `geflow run --expect`: compares each output named by a "NAME=FILE" spec
+/// with its reference file and prints a line per match.
+llvm::Error checkExpectedOutputs(const std::vector<HostTensor> &outputs,
+                                 const std::vector<std::string> &specs,
+                                 double rtol, double atol);
 
 /// Fills a tensor with seeded pseudo-random values: floats in [-1, 1), integers
 /// in [0, 10), booleans.

@@ -29,6 +29,13 @@ namespace geflow::profile {
 /// summary.json's "format", so a reader knows the file is ours.
 inline constexpr const char *kSummaryFormat = "geflow-profile-1";
 
+/// Host work of an execution (run-time shape resolution: planning,
+/// inference, compiling stages), in wall-clock ns from its first span.
+struct HostSpan {
+  std::string name;
+  int64_t startNs = 0, endNs = 0;
+};
+
 /// One execution as the profiler sees it.
 struct Timeline {
   std::string model;
@@ -39,6 +46,9 @@ struct Timeline {
   uint32_t streamCount = 0;
   /// Cores of each rt::CoreGroup on the chip.
   std::array<uint32_t, rt::kNumCoreGroups> groupCores{};
+  /// Host work between the device's tasks: a track of its own, since it
+  /// runs on no stream.
+  std::vector<HostSpan> hostSpans;
 };
 
 /// Keeps the records of `modelStreams` (runtime ids, indexed by model stream

@@ -107,6 +107,28 @@ std::string opSummaryCsv(const Timeline &timeline) {
   return csv;
 }
 
+/// The host spans as a process of their own (wall clock, not virtual
+/// time: the two clocks are side by side, not aligned).
+static void addHostTrack(const Timeline &timeline, json &events) {
+  if (timeline.hostSpans.empty())
+    return;
+  constexpr int kHostPid = 2;
+  events.push_back(
+      {{"ph", "M"},
+       {"name", "process_name"},
+       {"pid", kHostPid},
+       {"args", {{"name", "host: shape resolution (wall clock)"}}}});
+  for (const HostSpan &span : timeline.hostSpans)
+    events.push_back(
+        {{"ph", "X"},
+         {"name", span.name},
+         {"cat", "host"},
+         {"pid", kHostPid},
+         {"tid", 0},
+         {"ts", static_cast<double>(span.startNs) / 1000.0},
+         {"dur", static_cast<double>(span.endNs - span.startNs) / 1000.0}});
+}
+
 std::string traceJson(const Timeline &timeline) {
   json trace = json::parse(rt::chromeTraceJson(timeline.records));
   // Perfetto draws an arrow from a flow's "s" to its "f", each bound to the
@@ -143,6 +165,7 @@ std::string traceJson(const Timeline &timeline) {
                       {"tid", wait.stream},
                       {"ts", static_cast<double>(wait.startNs) / 1000.0}});
   }
+  addHostTrack(timeline, events);
   return trace.dump();
 }
 

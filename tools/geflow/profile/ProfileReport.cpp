@@ -89,6 +89,10 @@ std::string formatReport(const json &summary) {
                      number(g, "duration_us"), number(g, "start_us"),
                      number(g, "end_us"), text(g, "before_op").c_str(),
                      text(g, "waiting_for").c_str());
+  if (summary.contains("host_shape_work_us"))
+    report += format("  host shape work    %.3f us (wall clock, between the "
+                     "stages)\n",
+                     number(summary, "host_shape_work_us"));
   return report;
 }
 

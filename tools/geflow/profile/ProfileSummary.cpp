@@ -258,15 +258,22 @@ json summarize(const Timeline &t, const SummaryOptions &options) {
                        {"verdict", overlapVerdict(pct)}});
     }
 
-  return {{"format", kSummaryFormat},
-          {"model", t.model},
-          {"soc", t.soc},
-          {"makespan_us", us(makespan)},
-          {"gap_threshold_us", us(options.gapThresholdNs)},
-          {"streams", streamRows},
-          {"core_groups", groups},
-          {"stream_pairs", pairs},
-          {"idle_gaps", gaps}};
+  json summary = {{"format", kSummaryFormat},
+                  {"model", t.model},
+                  {"soc", t.soc},
+                  {"makespan_us", us(makespan)},
+                  {"gap_threshold_us", us(options.gapThresholdNs)},
+                  {"streams", streamRows},
+                  {"core_groups", groups},
+                  {"stream_pairs", pairs},
+                  {"idle_gaps", gaps}};
+  if (!t.hostSpans.empty()) {
+    double hostNs = 0;
+    for (const HostSpan &span : t.hostSpans)
+      hostNs += span.endNs - span.startNs;
+    summary["host_shape_work_us"] = hostNs / 1000.0;
+  }
+  return summary;
 }
 
 } // namespace geflow::profile
