@@ -3,6 +3,7 @@
 #include "tools/driver/RuntimeShapesModel.h"
 #include "tools/driver/CompileDriver.h"
 #include "tools/driver/RuntimeShapesCompile.h"
+#include "tools/driver/RuntimeShapesControlFlow.h"
 #include "tools/driver/ShapeOperands.h"
 
 #include "executor/model/OmFormat.h"
@@ -72,6 +73,8 @@ RuntimeShapesModel::create(rt::Device &device, std::unique_ptr<om::LoadedOm> om,
   if (!model->source_.ParseFromString(def.source_model()))
     return makeError("'" + def.name() + "': source_model is not an ONNX model");
   model->planner_ = std::make_unique<StagePlanner>(model->source_);
+  model->ifs_ =
+      std::make_unique<IfBranches>(device, *model->om_, *model->planner_);
   model->compileOptions_ = stageCompileOptions(def, model->om_->socName());
   const om::GraphDef &g = def.graph(0);
   for (const om::OpDef &op : g.op()) {
@@ -174,6 +177,12 @@ RuntimeShapesModel::execute(const std::vector<cli::HostTensor> &inputs,
                                planner_->isInitializer(in);
                       }))
         next = i;
+    if (int n = next < 0 ? ifs_->readyNode(done, known) : -1; n >= 0) {
+      if (llvm::Error error = ifs_->run(n, known, stats))
+        return error;
+      done[n] = true;
+      continue;
+    }
     if (next < 0) {
       auto first = std::find(done.begin(), done.end(), false);
       int index = static_cast<int>(first - done.begin());
