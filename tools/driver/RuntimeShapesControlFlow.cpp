@@ -20,35 +20,35 @@ llvm::Error makeError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
 
-/// Appends to `reads` what `graph` reads but neither it nor `defined` (the
-/// names its enclosing scopes define before it) defines.
 void freeNames(const onnx::GraphProto &graph, std::set<std::string> defined,
-               std::set<std::string> &listed, std::vector<std::string> &reads) {
+               std::vector<std::string> &reads);
+
+/// Appends to `reads` (once each) what `node`'s subgraphs read and neither
+/// they nor `defined`, the names their enclosing scopes define, define.
+void subgraphFreeNames(const onnx::NodeProto &node,
+                       const std::set<std::string> &defined,
+                       std::vector<std::string> &reads) {
+  for (const onnx::AttributeProto &attr : node.attribute()) {
+    if (attr.has_g())
+      freeNames(attr.g(), defined, reads);
+    for (const onnx::GraphProto &g : attr.graphs())
+      freeNames(g, defined, reads);
+  }
+}
+
+/// The same for `graph` itself.
+void freeNames(const onnx::GraphProto &graph, std::set<std::string> defined,
+               std::vector<std::string> &reads) {
   for (const onnx::ValueInfoProto &input : graph.input())
     defined.insert(input.name());
   for (const onnx::TensorProto &init : graph.initializer())
     defined.insert(init.name());
-  auto read = [&](const std::string &name) {
-    if (!name.empty() && !defined.count(name) && listed.insert(name).second)
-      reads.push_back(name);
-  };
   for (const onnx::NodeProto &node : graph.node()) {
     for (const std::string &in : node.input())
-      read(in);
-    for (const onnx::AttributeProto &attr : node.attribute()) {
-      std::vector<const onnx::GraphProto *> subgraphs;
-      if (attr.has_g())
-        subgraphs.push_back(&attr.g());
-      for (const onnx::GraphProto &g : attr.graphs())
-        subgraphs.push_back(&g);
-      for (const onnx::GraphProto *g : subgraphs) {
-        std::vector<std::string> inner;
-        std::set<std::string> innerListed;
-        freeNames(*g, defined, innerListed, inner);
-        for (const std::string &name : inner)
-          read(name);
-      }
-    }
+      if (!in.empty() && !defined.count(in) &&
+          std::find(reads.begin(), reads.end(), in) == reads.end())
+        reads.push_back(in);
+    subgraphFreeNames(node, defined, reads);
     defined.insert(node.output().begin(), node.output().end());
   }
 }
@@ -62,9 +62,8 @@ const onnx::GraphProto *branchOf(const onnx::NodeProto &node, bool thenBranch) {
 }
 
 std::vector<std::string> branchReads(const onnx::GraphProto &branch) {
-  std::set<std::string> listed;
   std::vector<std::string> reads;
-  freeNames(branch, {}, listed, reads);
+  freeNames(branch, {}, reads);
   return reads;
 }
 
@@ -82,20 +81,7 @@ void setAnyShape(onnx::ValueInfoProto &value, const cli::HostTensor &tensor) {
 
 std::vector<std::string> driver::outerScopeReads(const onnx::NodeProto &node) {
   std::vector<std::string> reads;
-  std::set<std::string> listed;
-  for (const onnx::AttributeProto &attr : node.attribute()) {
-    if (!attr.has_g() && attr.graphs_size() == 0)
-      continue;
-    std::vector<const onnx::GraphProto *> subgraphs;
-    if (attr.has_g())
-      subgraphs.push_back(&attr.g());
-    for (const onnx::GraphProto &g : attr.graphs())
-      subgraphs.push_back(&g);
-    for (const onnx::GraphProto *g : subgraphs)
-      for (const std::string &name : branchReads(*g))
-        if (listed.insert(name).second)
-          reads.push_back(name);
-  }
+  subgraphFreeNames(node, {}, reads);
   return reads;
 }
 
@@ -116,21 +102,43 @@ int IfBranches::readyNode(const std::vector<bool> &done,
     if (done[i] || !isControlFlowOnnxOp(node.op_type()) ||
         node.input_size() < 1 || !available(node.input(0)))
       continue;
-    // Which branch is decided below; both reading what is known is the
-    // common case, and a branch whose reads are never computed is an error
-    // run() reports.
-    const cli::HostTensor *cond = nullptr;
-    if (auto it = known.find(node.input(0)); it != known.end())
-      cond = &it->second;
-    bool thenBranch = cond && !cond->bytes.empty() && cond->bytes[0] != 0;
-    const onnx::GraphProto *branch = branchOf(node, thenBranch);
-    if (!branch)
-      return i; // run() names what is missing
+    // Only the taken branch's reads must be known: the other's may never
+    // be computed.
+    auto thenBranch = takesThenBranch(node, known, "");
+    const onnx::GraphProto *branch =
+        thenBranch ? branchOf(node, *thenBranch) : nullptr;
+    if (!branch) {
+      llvm::consumeError(thenBranch.takeError());
+      return i; // run() names what is wrong
+    }
     std::vector<std::string> reads = branchReads(*branch);
     if (std::all_of(reads.begin(), reads.end(), available))
       return i;
   }
   return -1;
+}
+
+llvm::Expected<bool>
+IfBranches::takesThenBranch(const onnx::NodeProto &node,
+                            const KnownTensors &known,
+                            const std::string &where) const {
+  const std::string &name = node.input(0);
+  cli::HostTensor constant;
+  const cli::HostTensor *cond = &constant;
+  if (auto it = known.find(name); it != known.end()) {
+    cond = &it->second;
+  } else {
+    auto value = cli::fromTensorProto(planner_.initializer(name),
+                                      "initializer '" + name + "'");
+    if (!value)
+      return makeError(where + ": " + llvm::toString(value.takeError()));
+    constant = std::move(*value);
+  }
+  if (cond->dtype != om::DT_BOOL || cond->bytes.size() != 1)
+    return makeError(where + ": the condition is " +
+                     cli::describe(cond->dtype, cond->shape) +
+                     ", not one bool");
+  return cond->bytes[0] != 0;
 }
 
 llvm::Expected<RuntimeShapesModel *>
@@ -188,14 +196,10 @@ llvm::Error IfBranches::run(int node, KnownTensors &known,
   const onnx::NodeProto &ifNode = source.graph().node(node);
   std::string where =
       onnxfe::describeNode(ifNode, onnxfe::getDefaultOpset(source), node);
-  auto cond = known.find(ifNode.input(0));
-  if (cond == known.end())
-    return makeError(where + ": its condition is a constant; fold it first");
-  if (cond->second.dtype != om::DT_BOOL || cond->second.bytes.size() != 1)
-    return makeError(where + ": the condition is " +
-                     cli::describe(cond->second.dtype, cond->second.shape) +
-                     ", not one bool");
-  bool thenBranch = cond->second.bytes[0] != 0;
+  auto taken = takesThenBranch(ifNode, known, where);
+  if (!taken)
+    return taken.takeError();
+  bool thenBranch = *taken;
   const onnx::GraphProto *branch = branchOf(ifNode, thenBranch);
   if (!branch)
     return makeError(where + ": no " +

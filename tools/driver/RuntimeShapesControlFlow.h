@@ -51,6 +51,11 @@ public:
   llvm::Error run(int node, KnownTensors &known, RuntimeShapesStats &stats);
 
 private:
+  /// Whether If `node` takes its then branch: its condition, known or an
+  /// initializer, must be one bool. Errors start with `where`.
+  llvm::Expected<bool> takesThenBranch(const onnx::NodeProto &node,
+                                       const KnownTensors &known,
+                                       const std::string &where) const;
   llvm::Expected<RuntimeShapesModel *> branchModel(int node, bool thenBranch,
                                                    const KnownTensors &known);
 

@@ -1,7 +1,8 @@
 """Writes DIR/model.onnx, an If whose condition a stage computes and whose
 branches read outer-scope tensors (one through a NonZero), and inputs and
 numpy references taking each branch (and DIR/bad_cond.onnx, whose condition
-is x > 0, one bool per element):
+is x > 0, one bool per element; DIR/const_cond.onnx, whose condition is an
+initializer, false):
 
     cond = ReduceSum(x) > 0
     o = If(cond) then x[x > 0] * w (w an initializer) else -x
@@ -50,3 +51,8 @@ for name, x in (("then", [1, -2, 3, 0.5]), ("else", [-1, -2, 0.5])):
     np.save(os.path.join(out, f"x_{name}.npy"), x)
     o = x[x > 0] * 2 if x.sum() > 0 else -x
     np.save(os.path.join(out, f"y_{name}.npy"), o + 1)
+del graph.node[0]
+graph.node[0].input[0] = "const_cond"
+graph.initializer.append(numpy_helper.from_array(np.array(False), "const_cond"))
+save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]),
+     os.path.join(out, "const_cond.onnx"))
