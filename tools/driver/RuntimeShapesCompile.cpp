@@ -72,7 +72,7 @@ llvm::Error checkOpsKnown(const onnx::ModelProto &model) {
     // Upsample and Scatter become Resize and ScatterElements when a stage
     // is converted to opset 17.
     if (!isOnnxOpSupported(type) && !isDataDependentOnnxOp(type) &&
-        type != "Upsample" && type != "Scatter")
+        !isControlFlowOnnxOp(type) && type != "Upsample" && type != "Scatter")
       return makeError(onnxfe::describeNode(node, opset, i) +
                        ": unsupported op");
   }
@@ -156,6 +156,11 @@ driver::runtimeShapesReason(const onnx::ModelProto &model,
     if (isDataDependentOnnxOp(graph.node(i).op_type()))
       return onnxfe::describeNode(graph.node(i), opset, i) +
              ": its output size depends on its input values";
+  for (int i = 0; i < graph.node_size(); ++i)
+    if (isControlFlowOnnxOp(graph.node(i).op_type()))
+      return onnxfe::describeNode(graph.node(i), opset, i) +
+             ": which branch runs, and so what it outputs, depends on its "
+             "input values";
   std::set<std::string> initializers = initializerNames(graph), inputs, fixed;
   for (const InputShape &shape : inputShapes)
     fixed.insert(shape.first);
@@ -191,6 +196,11 @@ driver::runtimeShapesReason(const onnx::ModelProto &model,
     }
   }
   return "";
+}
+
+void driver::describeRuntimeShapesGraph(const onnx::GraphProto &graph,
+                                        om::ModelDef &modelDef) {
+  describeGraph(graph, modelDef);
 }
 
 bool driver::hasRuntimeShapes(const om::ModelDef &modelDef) {
@@ -251,7 +261,8 @@ driver::compileRuntimeShapesFile(llvm::StringRef path,
     OnnxImportOptions checkOptions = options.import;
     checkOptions.inputShapes.clear();
     checkOptions.alsoAccept = [](llvm::StringRef type) {
-      return isDataDependentOnnxOp(type.str());
+      return isDataDependentOnnxOp(type.str()) ||
+             isControlFlowOnnxOp(type.str());
     };
     if (llvm::Error error = onnxfe::prepareModel(copy, checkOptions, path))
       return std::move(error);

@@ -19,6 +19,10 @@
 
 #include <string>
 
+namespace onnx {
+class GraphProto;
+} // namespace onnx
+
 namespace geflow::driver {
 
 /// Why `model` needs its shapes at run time ("node 'r' (Reshape): input 1 is
@@ -38,6 +42,11 @@ compileOnnxFileAnyShapes(llvm::StringRef path,
 llvm::Expected<CompileResult>
 compileRuntimeShapesFile(llvm::StringRef path,
                          const CompileOptions &options = {});
+
+/// Adds graph[0] describing `graph` (Data ops, a NetOutput, -1 for a
+/// symbolic dim) and the RUNTIME_SHAPES gear mode to `modelDef`.
+void describeRuntimeShapesGraph(const onnx::GraphProto &graph,
+                                om::ModelDef &modelDef);
 
 /// True for an OM whose shapes are resolved per execution.
 bool hasRuntimeShapes(const om::ModelDef &modelDef);

@@ -3,6 +3,7 @@
 #include "tools/driver/RuntimeShapesModel.h"
 #include "tools/driver/CompileDriver.h"
 #include "tools/driver/RuntimeShapesCompile.h"
+#include "tools/driver/RuntimeShapesControlFlow.h"
 #include "tools/driver/ShapeOperands.h"
 
 #include "executor/model/OmFormat.h"
@@ -72,6 +73,8 @@ RuntimeShapesModel::create(rt::Device &device, std::unique_ptr<om::LoadedOm> om,
   if (!model->source_.ParseFromString(def.source_model()))
     return makeError("'" + def.name() + "': source_model is not an ONNX model");
   model->planner_ = std::make_unique<StagePlanner>(model->source_);
+  model->ifs_ =
+      std::make_unique<IfBranches>(device, *model->om_, *model->planner_);
   model->compileOptions_ = stageCompileOptions(def, model->om_->socName());
   if (auto cap = def.attr().find("rs.max_data_dependent_bytes");
       cap != def.attr().end() && cap->second.i() > 0)
@@ -169,17 +172,25 @@ RuntimeShapesModel::execute(const std::vector<cli::HostTensor> &inputs,
         done[n] = true;
       continue;
     }
-    // No stage can grow: a data-dependent op whose inputs are known runs.
-    int next = -1;
-    for (int i = 0; i < graph.node_size() && next < 0; ++i)
+    // No stage can grow: the data-dependent ops whose inputs are known run,
+    // all of them, so that independent ones (a detector's per-class
+    // NonZeros) do not each cut the stages after them.
+    std::vector<int> ready;
+    for (int i = 0; i < graph.node_size(); ++i)
       if (!done[i] && isDataDependentOnnxOp(graph.node(i).op_type()) &&
           std::all_of(graph.node(i).input().begin(),
                       graph.node(i).input().end(), [&](const std::string &in) {
                         return in.empty() || known.count(in) ||
                                planner_->isInitializer(in);
                       }))
-        next = i;
-    if (next < 0) {
+        ready.push_back(i);
+    if (int n = ready.empty() ? ifs_->readyNode(done, known) : -1; n >= 0) {
+      if (llvm::Error error = ifs_->run(n, known, stats))
+        return error;
+      done[n] = true;
+      continue;
+    }
+    if (ready.empty()) {
       auto first = std::find(done.begin(), done.end(), false);
       int index = static_cast<int>(first - done.begin());
       if (first == done.end())
@@ -189,9 +200,11 @@ RuntimeShapesModel::execute(const std::vector<cli::HostTensor> &inputs,
                                             index) +
                        ": its inputs are never computed");
     }
-    if (llvm::Error error = runDataDependent(next, known, stats))
-      return error;
-    done[next] = true;
+    for (int next : ready) {
+      if (llvm::Error error = runDataDependent(next, known, stats))
+        return error;
+      done[next] = true;
+    }
   }
 
   outputs->clear();

@@ -53,6 +53,8 @@ struct RuntimeShapesOptions {
   size_t cacheCapacity = 64;
 };
 
+class IfBranches;
+
 class RuntimeShapesModel {
 public:
   /// `om` must be a RUNTIME_SHAPES model (hasRuntimeShapes); `device` must
@@ -111,6 +113,7 @@ private:
   RuntimeShapesOptions options_;
   onnx::ModelProto source_;
   std::unique_ptr<StagePlanner> planner_;
+  std::unique_ptr<IfBranches> ifs_; // ONNX If nodes' taken branches
   passes::CompileOptions compileOptions_;
   uint64_t maxDataDependentBytes_ = 0; // 0: the kernel's own bound
   std::vector<exec::TensorInfo> inputs_, outputs_;

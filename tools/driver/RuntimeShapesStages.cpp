@@ -1,6 +1,7 @@
 //===- RuntimeShapesStages.cpp - cutting a graph into static stages -------===//
 
 #include "tools/driver/RuntimeShapesStages.h"
+#include "tools/driver/RuntimeShapesControlFlow.h"
 #include "tools/driver/ShapeOperands.h"
 
 #include "frontends/onnx/ModelLoader.h"
@@ -79,7 +80,8 @@ StagePlan StagePlanner::widestStageOf(const std::vector<bool> &done,
   StagePlan plan;
   for (int i = 0; i < graph.node_size(); ++i) {
     const onnx::NodeProto &node = graph.node(i);
-    if (done[i] || isDataDependentOnnxOp(node.op_type()))
+    if (done[i] || isDataDependentOnnxOp(node.op_type()) ||
+        isControlFlowOnnxOp(node.op_type()))
       continue;
     bool ready = std::all_of(node.input().begin(), node.input().end(),
                              [&](const std::string &in) {
@@ -149,9 +151,12 @@ void StagePlanner::completeStage(StagePlan &plan, const std::vector<bool> &done,
 
   std::set<std::string> readLater;
   for (int i = 0; i < graph.node_size(); ++i)
-    if (!done[i] && !inStage.count(i))
+    if (!done[i] && !inStage.count(i)) {
       readLater.insert(graph.node(i).input().begin(),
                        graph.node(i).input().end());
+      for (const std::string &name : outerScopeReads(graph.node(i)))
+        readLater.insert(name);
+    }
   for (int n : plan.nodes)
     for (const std::string &out : graph.node(n).output())
       if (!out.empty() && (readLater.count(out) || graphOutputs_.count(out)))

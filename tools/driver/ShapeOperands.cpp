@@ -33,6 +33,8 @@ bool driver::isDataDependentOnnxOp(const std::string &op) {
          op == "Compress";
 }
 
+bool driver::isControlFlowOnnxOp(const std::string &op) { return op == "If"; }
+
 std::string driver::dataDependentKernelType(const std::string &op) {
   std::string snake;
   for (size_t i = 0; i < op.size(); ++i) {

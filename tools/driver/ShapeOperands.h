@@ -23,6 +23,10 @@ bool isShapeOperand(const std::string &opType, int position);
 /// third class): NonZero, NonMaxSuppression, Unique, Compress.
 bool isDataDependentOnnxOp(const std::string &opType);
 
+/// True for an op whose branch a run-time-shape execution chooses between
+/// stages once its condition is known: If (RuntimeShapesControlFlow.h).
+bool isControlFlowOnnxOp(const std::string &opType);
+
 /// The executor's type name of such an op ("non_zero", ...), the snake_case
 /// ONNX name the kernels' contract uses (executor/kernels/DataDependent.h).
 std::string dataDependentKernelType(const std::string &opType);
