@@ -53,6 +53,15 @@ if [[ -x $geflow ]]; then
       "$src/tests/models/streams/torchair_example.plan.json" \
       -o "$om/torchair_plan.om" >/dev/null 2>&1 || true
   fi
+  # Gear tables: a model with a symbolic batch compiled for three gears.
+  # (Node tests whose shape operands are graph inputs above already give
+  # RUNTIME_SHAPES models.)
+  gears=$(mktemp -d)
+  if /usr/bin/python3 "$src/tests/lit/Inputs/gear_mlp.py" "$gears" >/dev/null 2>&1; then
+    "$geflow" compile "$gears/gear_mlp.onnx" --dynamic-batch-size 1,2,4 \
+      -o "$om/gear_mlp.om" >/dev/null 2>&1 || true
+  fi
+  rm -rf "$gears"
 else
   echo "make-seeds: no $geflow, OM seeds skipped" >&2
 fi
