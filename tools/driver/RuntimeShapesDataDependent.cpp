@@ -155,9 +155,13 @@ llvm::Error RuntimeShapesModel::runDataDependent(int index, KnownTensors &known,
   launch.fn = [&](uint32_t, uint32_t) {
     return kernels::runDataDependent(op, in.data(), out.data(), &realShapes);
   };
+  // The stream is idle here (the stages before synchronized), so the
+  // virtual time the synchronize advances is this task's.
+  rt::VirtualNs start = device_.now();
   rt::Status s = device_.launchKernel(stream_, std::move(launch));
   if (s.isOk())
     s = device_.synchronizeStream(stream_);
+  stats.deviceTimeNs += device_.now() - start;
   if (!s.isOk()) {
     release();
     return makeError(where + ": " + s.message() +
