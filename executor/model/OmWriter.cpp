@@ -8,6 +8,9 @@
 
 #include "executor/model/OmFormat.h"
 
+#include "google/protobuf/io/coded_stream.h"
+#include "google/protobuf/io/zero_copy_stream_impl_lite.h"
+
 #include <algorithm>
 #include <cstring>
 
@@ -29,6 +32,17 @@ void putU64(std::string &b, size_t at, uint64_t v) {
 
 uint64_t alignUp(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 
+/// Maps (attributes) in a fixed order, so that compiling a model twice gives
+/// the same file byte for byte.
+bool serializeDeterministic(const google::protobuf::MessageLite &message,
+                            std::string *out) {
+  out->clear();
+  google::protobuf::io::StringOutputStream stream(out);
+  google::protobuf::io::CodedOutputStream coded(&stream);
+  coded.SetSerializationDeterministic(true);
+  return message.SerializeToCodedStream(&coded) && !coded.HadError();
+}
+
 /// Every byte of the file before WEIGHTS: header, partition table, MODEL_DEF,
 /// TASK_INFO, MEMORY and the zero padding up to the weights' aligned start.
 /// The file is this head followed by the pieces of WEIGHTS unchanged, so
@@ -38,11 +52,11 @@ rt::Status serializeHead(const OmModel &model, std::string *head) {
     return fail("OM writer: SoC name '" + model.socName + "' is longer than " +
                 std::to_string(kOmSocNameSize - 1) + " bytes");
   std::string modelDef, taskInfo, memory;
-  if (!model.modelDef.SerializeToString(&modelDef))
+  if (!serializeDeterministic(model.modelDef, &modelDef))
     return fail("OM writer: cannot serialize MODEL_DEF");
-  if (!model.taskDef.SerializeToString(&taskInfo))
+  if (!serializeDeterministic(model.taskDef, &taskInfo))
     return fail("OM writer: cannot serialize TASK_INFO");
-  if (!model.memoryPlan.SerializeToString(&memory))
+  if (!serializeDeterministic(model.memoryPlan, &memory))
     return fail("OM writer: cannot serialize MEMORY");
 
   const uint64_t tableOffset = kOmHeaderSize;
