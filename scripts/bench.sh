@@ -17,6 +17,16 @@ echo "== runtime: host launch cost, event record+wait, simulated dispatch throug
 "$bin" --benchmark_counters_tabular=true \
   --benchmark_out="$out" --benchmark_out_format=json "${@:2}"
 
+# Dynamic shapes: a gear switch per execution against a static model, and
+# run-time shape resolution (cache hit and miss) on a dynamic-axes encoder.
+for dynamic in geflow-gear-bench geflow-runtime-shapes-bench; do
+  if [[ -x "$build/bin/$dynamic" ]]; then
+    echo
+    echo "== $dynamic"
+    "$build/bin/$dynamic" --benchmark_counters_tabular=true "${@:2}"
+  fi
+done
+
 python3 - "$out" <<'PY'
 import json, sys
 runs = {b["name"]: b for b in json.load(open(sys.argv[1]))["benchmarks"]}
