@@ -17,7 +17,8 @@ HostTensor floats(std::vector<int64_t> shape, std::vector<float> values) {
   t.dtype = om::DT_FLOAT;
   t.shape = std::move(shape);
   t.bytes.resize(values.size() * 4);
-  std::memcpy(t.bytes.data(), values.data(), t.bytes.size());
+  if (!values.empty()) // an empty vector's data() may be null
+    std::memcpy(t.bytes.data(), values.data(), t.bytes.size());
   return t;
 }
 
