@@ -2,6 +2,8 @@
 
 #include "tools/driver/ShapeOperands.h"
 
+#include "executor/kernels/DataDependent.h"
+
 #include <cctype>
 
 using namespace geflow;
@@ -28,9 +30,9 @@ bool driver::isShapeOperand(const std::string &op, int position) {
          op == "MelWeightMatrix";
 }
 
+// The kernels' list is the one list: the ONNX name in snake_case is theirs.
 bool driver::isDataDependentOnnxOp(const std::string &op) {
-  return op == "NonZero" || op == "NonMaxSuppression" || op == "Unique" ||
-         op == "Compress";
+  return kernels::isDataDependent(dataDependentKernelType(op));
 }
 
 bool driver::isControlFlowOnnxOp(const std::string &op) { return op == "If"; }
