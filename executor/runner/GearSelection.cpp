@@ -52,13 +52,6 @@ bool allSame(const std::vector<int64_t> &v) {
 
 } // namespace
 
-int findGear(const std::vector<Shapes> &gearInputs, const Shapes &given) {
-  for (size_t g = 0; g < gearInputs.size(); ++g)
-    if (gearInputs[g] == given)
-      return int(g);
-  return -1;
-}
-
 int smallestGearHolding(const std::vector<Shapes> &gearInputs,
                         const Shapes &given) {
   int best = -1;

@@ -20,9 +20,6 @@ using Shape = std::vector<int64_t>;
 /// One shape per tensor, for one gear.
 using Shapes = std::vector<Shape>;
 
-/// The gear whose inputs have exactly `given`'s shapes, or -1.
-int findGear(const std::vector<Shapes> &gearInputs, const Shapes &given);
-
 /// The gear with the fewest input elements whose every input holds the given
 /// one (same rank, no dimension smaller), or -1: ATC's advice to align inputs
 /// to a few fixed lengths, as `geflow run --pad-to-gear` applies it.

@@ -5,6 +5,7 @@
 #include "ir/GeDialect.h"
 
 #include "executor/model/OutputFiles.h"
+#include "executor/runner/GearSelection.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -62,10 +63,10 @@ cli::dimsText(const google::protobuf::RepeatedField<int64_t> &dims) {
 
 std::string cli::shapesText(
     const google::protobuf::RepeatedPtrField<om::ShapeDef> &shapes) {
-  std::string text;
+  exec::Shapes all;
   for (const om::ShapeDef &shape : shapes)
-    text += (text.empty() ? "[" : " [") + dimsText(shape.dim()) + "]";
-  return text;
+    all.emplace_back(shape.dim().begin(), shape.dim().end());
+  return exec::shapesText(all);
 }
 
 llvm::Error cli::writeTextOutput(llvm::StringRef path, llvm::StringRef text) {

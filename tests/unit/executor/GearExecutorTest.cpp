@@ -176,7 +176,6 @@ TEST(GearSelection, SmallestGearHolding) {
   EXPECT_EQ(exec::smallestGearHolding(gears, {{1, 3, 8}}), -1);
   EXPECT_EQ(exec::smallestGearHolding(gears, {{1, 4, 8, 8}}), -1);
   EXPECT_EQ(exec::largestGear(gears), 3);
-  EXPECT_EQ(exec::findGear(gears, {{2, 3, 8, 8}}), 2);
 }
 
 TEST(GearSelection, SmallestGearHoldingEveryInput) {
