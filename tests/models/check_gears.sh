@@ -1,7 +1,8 @@
 #!/bin/sh
 # check_gears.sh GEFLOW STEM MODE GEARS [COMPILE_ARGS...]
 #
-# Compiles STEM.onnx to STEM.gears.om with COMPILE_ARGS (a --dynamic-* option)
+# Compiles STEM.onnx to STEM.gears-MODE-GEARS.om (one file per test: two
+# tests of one model run at once) with COMPILE_ARGS (a --dynamic-* option)
 # and checks what ATC's gears promise: the summary names MODE (DYNAMIC_BATCH,
 # ...) and GEARS gears with one line each, Batch_0 .. Batch_<GEARS-1>; the OM
 # stores the weights once (it is at most 10 % over the ONNX file, whose
@@ -13,7 +14,7 @@ stem=$2
 mode=$3
 gears=$4
 shift 4
-om="$stem.gears.om"
+om="$stem.gears-$mode-$gears.om"
 summary=$("$geflow" compile "$stem.onnx" -o "$om" "$@")
 echo "$summary"
 fail() {
