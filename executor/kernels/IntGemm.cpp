@@ -15,11 +15,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "executor/kernels/IntGemm.h"
+#include "executor/kernels/CpuIsa.h"
 #include "executor/kernels/NnSupport.h"
 #include "executor/kernels/VectorSupport.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <vector>
@@ -32,52 +32,18 @@ namespace geflow::kernels::qnt::baseline {
 #include "executor/kernels/IntGemmBody.inc"
 } // namespace geflow::kernels::qnt::baseline
 
-#if GEFLOW_HAVE_AVX2_GEMM
+#if GEFLOW_HAVE_X86_KERNELS
 namespace geflow::kernels::qnt::avx2 {
 void intGemm(int64_t m, int64_t n, int64_t k, const int16_t *a, int64_t lda,
              const int16_t *b, int64_t ldb, int32_t *c, int64_t ldc);
 } // namespace geflow::kernels::qnt::avx2
 #endif
 
-namespace {
-
-bool cpuHasAvx2() {
-#if GEFLOW_HAVE_AVX2_GEMM
-  __builtin_cpu_init();
-  return __builtin_cpu_supports("avx2");
-#else
-  return false;
-#endif
-}
-
-IntGemmIsa initialIsa() {
-  const char *forced = std::getenv("GEFLOW_GEMM_ISA");
-  if ((forced && std::strcmp(forced, "baseline") == 0) || !cpuHasAvx2())
-    return IntGemmIsa::kBaseline;
-  return IntGemmIsa::kAvx2;
-}
-
-// Relaxed: either body computes the same exact integers.
-std::atomic<IntGemmIsa> activeIsa{initialIsa()};
-
-} // namespace
-
-IntGemmIsa qnt::intGemmIsa() {
-  return activeIsa.load(std::memory_order_relaxed);
-}
-
-bool qnt::setIntGemmIsa(IntGemmIsa isa) {
-  if (isa == IntGemmIsa::kAvx2 && !cpuHasAvx2())
-    return false;
-  activeIsa.store(isa, std::memory_order_relaxed);
-  return true;
-}
-
 void qnt::intGemm(int64_t m, int64_t n, int64_t k, const int16_t *a,
                   int64_t lda, const int16_t *b, int64_t ldb, int32_t *c,
                   int64_t ldc) {
-#if GEFLOW_HAVE_AVX2_GEMM
-  if (intGemmIsa() == IntGemmIsa::kAvx2)
+#if GEFLOW_HAVE_X86_KERNELS
+  if (cpu::atLeast(cpu::Isa::kAvx2))
     return avx2::intGemm(m, n, k, a, lda, b, ldb, c, ldc);
 #endif
   baseline::intGemm(m, n, k, a, lda, b, ldb, c, ldc);

@@ -23,17 +23,9 @@
 namespace geflow::kernels::qnt {
 
 /// C[MxN] = A[MxK] * B[KxN], row-major with leading dimensions lda/ldb/ldc;
-/// C is overwritten.
+/// C is overwritten. The body is the best cpu::activeIsa() allows.
 void intGemm(int64_t m, int64_t n, int64_t k, const int16_t *a, int64_t lda,
              const int16_t *b, int64_t ldb, int32_t *c, int64_t ldc);
-
-/// The bodies intGemm has: the build's baseline, and AVX2 where the CPU has
-/// it. GEFLOW_GEMM_ISA=baseline forces the baseline, as for nn::gemm.
-enum class IntGemmIsa { kBaseline, kAvx2 };
-IntGemmIsa intGemmIsa();
-/// Makes intGemm use `isa` from now on (tests compare the bodies); false,
-/// and no change, when this CPU or build has no such body.
-bool setIntGemmIsa(IntGemmIsa isa);
 
 /// dst[i * n + j] = src[i * n + j] - rowZero[i] - colZero[j] for `rows` rows
 /// of `n` int8/uint8 values (dtype `dt`), as int16: the GEMM's operands. A

@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "executor/kernels/CpuIsa.h"
 #include "executor/kernels/NnSupport.h"
 
 #include <Eigen/Core>
@@ -30,7 +31,7 @@ namespace geflow::kernels::nn {
 namespace baseline {
 #include "executor/kernels/NnDepthwiseRow.inc"
 } // namespace baseline
-#if GEFLOW_HAVE_AVX2_GEMM
+#if GEFLOW_HAVE_X86_KERNELS
 namespace avx2 {
 void row3x3(int64_t stride, const float *r0, const float *r1, const float *r2,
             const float *t, float bias, float lo, float hi, int64_t offW,
@@ -45,12 +46,12 @@ using Row3x3Fn = void (*)(int64_t, const float *, const float *, const float *,
                           const float *, float, float, float, int64_t, int64_t,
                           int64_t, float *);
 
-/// The 3x3 row body of the instruction set nn::gemm runs with; for stride
+/// The 3x3 row body of the instruction set cpu::activeIsa() allows; for stride
 /// 2 the baseline one, whose 4-wide shuffles of even columns beat GCC's
 /// 8-wide ones (measured, MobileNet's 112x112 stride-2 layer).
-Row3x3Fn row3x3For(nn::GemmIsa isa, int64_t stride) {
-#if GEFLOW_HAVE_AVX2_GEMM
-  if (isa == nn::GemmIsa::kAvx2Fma && stride == 1)
+Row3x3Fn row3x3For(cpu::Isa isa, int64_t stride) {
+#if GEFLOW_HAVE_X86_KERNELS
+  if (isa >= cpu::Isa::kAvx2 && stride == 1)
     return &nn::avx2::row3x3;
 #endif
   (void)isa, (void)stride;
@@ -118,7 +119,7 @@ void planeSweep3x3(const Window &w, const float *plane, const float *taps,
               padded.data() + (ih + top) * pw + left + c0);
   sweep.resize(oh * pw);
   const float *r0 = padded.data();
-  row3x3For(nn::gemmIsa(), 1)(1, r0, r0 + pw, r0 + 2 * pw, taps, bias, lo, hi,
+  row3x3For(cpu::activeIsa(), 1)(1, r0, r0 + pw, r0 + 2 * pw, taps, bias, lo, hi,
                               0, 0, oh * pw, sweep.data());
   for (int64_t r = 0; r < oh; ++r)
     std::copy(sweep.data() + r * pw, sweep.data() + r * pw + ow, out + r * ow);
@@ -137,7 +138,7 @@ void nn::depthwisePlane(const Window &w, const float *plane, const float *taps,
   for (int64_t kw = 0; kw < w.kernel[2]; ++kw)
     columns.push_back(tapColumns(w, kw));
   const int64_t ow = w.out[2];
-  const Row3x3Fn row3x3 = row3x3For(gemmIsa(), w.stride[2]);
+  const Row3x3Fn row3x3 = row3x3For(cpu::activeIsa(), w.stride[2]);
   const bool is3x3 = w.kernel[1] == 3 && w.kernel[2] == 3 &&
                      w.dilation[1] == 1 && w.dilation[2] == 1 &&
                      (w.stride[2] == 1 || w.stride[2] == 2);

@@ -1,8 +1,7 @@
 //===- NnDepthwiseAvx2.cpp - the depthwise 3x3 row with AVX2 and FMA ------===//
 //
 // Built with -mavx2 -mfma (CMakeLists.txt); NnDepthwise.cpp calls it only
-// when nn::gemmIsa() is kAvx2Fma (the CPU has both and the baseline is not
-// forced).
+// when cpu::activeIsa() is at least kAvx2.
 //
 //===----------------------------------------------------------------------===//
 

@@ -15,7 +15,7 @@ void gemm(bool transA, bool transB, int64_t m, int64_t n, int64_t k,
           float alpha, const float *a, int64_t lda, const float *b, int64_t ldb,
           float beta, float *c, int64_t ldc);
 } // namespace baseline
-#if GEFLOW_HAVE_AVX2_GEMM
+#if GEFLOW_HAVE_X86_KERNELS
 namespace avx2 {
 void gemm(bool transA, bool transB, int64_t m, int64_t n, int64_t k,
           float alpha, const float *a, int64_t lda, const float *b, int64_t ldb,

@@ -1,6 +1,7 @@
 //===- NnPackedGemm.cpp - packing, and the dispatch to the AVX2 body ------===//
 
 #include "executor/kernels/NnPackedGemm.h"
+#include "executor/kernels/CpuIsa.h"
 #include "executor/kernels/NnSupport.h"
 
 #include <algorithm>
@@ -9,7 +10,7 @@
 
 namespace geflow::kernels::nn {
 
-#if GEFLOW_HAVE_AVX2_GEMM
+#if GEFLOW_HAVE_X86_KERNELS
 namespace avx2 {
 void gemmPacked(const PackedRows &a, int64_t r0, int64_t r1, int64_t n,
                 const BRows &b, float *c, int64_t ldc,
@@ -70,8 +71,8 @@ void packColumnsAsRows(const float *b, int64_t ldb, int64_t depth, int64_t n,
 }
 
 bool packedGemmAvailable() {
-#if GEFLOW_HAVE_AVX2_GEMM
-  return gemmIsa() == GemmIsa::kAvx2Fma;
+#if GEFLOW_HAVE_X86_KERNELS
+  return cpu::atLeast(cpu::Isa::kAvx2);
 #else
   return false;
 #endif
@@ -80,7 +81,7 @@ bool packedGemmAvailable() {
 void gemmPacked(const PackedRows &a, int64_t r0, int64_t r1, int64_t n,
                 const BRows &b, float *c, int64_t ldc,
                 const RowEpilogue *epilogue) {
-#if GEFLOW_HAVE_AVX2_GEMM
+#if GEFLOW_HAVE_X86_KERNELS
   avx2::gemmPacked(a, r0, r1, n, b, c, ldc, epilogue);
 #else
   (void)a, (void)r0, (void)r1, (void)n, (void)b, (void)c, (void)ldc,
@@ -91,7 +92,7 @@ void gemmPacked(const PackedRows &a, int64_t r0, int64_t r1, int64_t n,
 
 void gemmPanels(const float *aPanels, int64_t rows, const PackedCols &b,
                 int64_t c0, int64_t c1, float *c, int64_t ldc) {
-#if GEFLOW_HAVE_AVX2_GEMM
+#if GEFLOW_HAVE_X86_KERNELS
   avx2::gemmPanels(aPanels, rows, b, c0, c1, c, ldc);
 #else
   (void)aPanels, (void)rows, (void)b, (void)c0, (void)c1, (void)c, (void)ldc;

@@ -8,7 +8,7 @@
 // so a run packs nothing. For small maps the roles turn: the weights are
 // the columns operand, packed once as W^T (PackedCols), and the conv packs
 // its positions into row panels per run (gemmPanels). Only for CPUs with
-// AVX2 + FMA (nn::gemmIsa()); elsewhere kernels keep nn::gemm.
+// AVX2 + FMA (cpu::activeIsa()); elsewhere kernels keep nn::gemm.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEFLOW_EXECUTOR_KERNELS_NNPACKEDGEMM_H

@@ -24,16 +24,6 @@ void gemm(bool transA, bool transB, int64_t m, int64_t n, int64_t k,
           float alpha, const float *a, int64_t lda, const float *b, int64_t ldb,
           float beta, float *c, int64_t ldc);
 
-/// The instruction sets nn::gemm has a body for (NnGemm.cpp): the build's
-/// baseline, and AVX2 + FMA where the CPU has them.
-enum class GemmIsa { kBaseline, kAvx2Fma };
-/// The body nn::gemm uses now: the best this CPU runs unless set otherwise.
-GemmIsa gemmIsa();
-/// Makes nn::gemm use `isa` from now on (tests compare the bodies); false,
-/// and no change, when this CPU or build has no such body.
-bool setGemmIsa(GemmIsa isa);
-const char *gemmIsaName(GemmIsa isa);
-
 /// A sliding window over up to three spatial dims. Ops of spatial rank r < 3
 /// are stored right-aligned with leading unit dims (in = out = kernel = 1), so
 /// one loop nest serves 1-D, 2-D and 3-D.

@@ -10,6 +10,7 @@
 
 #include "tests/unit/kernels/KernelTestUtil.h"
 
+#include "executor/kernels/CpuIsa.h"
 #include "executor/kernels/NnSupport.h"
 
 using namespace geflow;
@@ -21,26 +22,26 @@ namespace {
 /// Restores the ISA nn::gemm had when the test began.
 class GemmIsaTest : public ::testing::Test {
 protected:
-  void TearDown() override { nn::setGemmIsa(initial_); }
+  void TearDown() override { cpu::setActiveIsa(initial_); }
 
   /// Skips the test on CPUs (or builds) without the AVX2 body.
   void requireAvx2() {
-    if (!nn::setGemmIsa(nn::GemmIsa::kAvx2Fma))
+    if (!cpu::setActiveIsa(cpu::Isa::kAvx2))
       GTEST_SKIP() << "no AVX2 + FMA here";
-    nn::setGemmIsa(initial_);
+    cpu::setActiveIsa(initial_);
   }
 
   /// `fn()` under each ISA: {baseline result, AVX2 result}.
   template <class Fn>
   std::pair<std::vector<float>, std::vector<float>> underBoth(Fn fn) {
-    EXPECT_TRUE(nn::setGemmIsa(nn::GemmIsa::kBaseline));
+    EXPECT_TRUE(cpu::setActiveIsa(cpu::Isa::kBaseline));
     std::vector<float> base = fn();
-    EXPECT_TRUE(nn::setGemmIsa(nn::GemmIsa::kAvx2Fma));
+    EXPECT_TRUE(cpu::setActiveIsa(cpu::Isa::kAvx2));
     std::vector<float> avx = fn();
     return {base, avx};
   }
 
-  nn::GemmIsa initial_ = nn::gemmIsa();
+  cpu::Isa initial_ = cpu::activeIsa();
 };
 
 /// Direct triple loop in double, the reference for both bodies.
@@ -161,9 +162,10 @@ TEST_F(GemmIsaTest, KernelsAgreeAcrossBodies) {
 }
 
 TEST_F(GemmIsaTest, BaselineIsAlwaysThere) {
-  EXPECT_TRUE(nn::setGemmIsa(nn::GemmIsa::kBaseline));
-  EXPECT_EQ(nn::gemmIsa(), nn::GemmIsa::kBaseline);
-  EXPECT_STREQ(nn::gemmIsaName(nn::GemmIsa::kBaseline), "baseline");
+  EXPECT_TRUE(cpu::setActiveIsa(cpu::Isa::kBaseline));
+  EXPECT_EQ(cpu::activeIsa(), cpu::Isa::kBaseline);
+  EXPECT_STREQ(cpu::isaName(cpu::Isa::kBaseline), "baseline");
+  EXPECT_FALSE(cpu::setActiveIsa(static_cast<cpu::Isa>(99)));
 }
 
 } // namespace

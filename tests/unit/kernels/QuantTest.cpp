@@ -11,6 +11,7 @@
 
 #include "tests/unit/kernels/KernelTestUtil.h"
 
+#include "executor/kernels/CpuIsa.h"
 #include "executor/kernels/IntGemm.h"
 
 #include <array>
@@ -532,7 +533,7 @@ std::vector<int32_t> referenceIntGemm(int64_t m, int64_t n, int64_t k,
 // K in pairs), K = 1 and K = 0, operands at the int16 range of zero-point
 // differences ([-255, 255]).
 TEST(IntGemm, BaselineAndAvx2AgreeWithDirectLoops) {
-  const qnt::IntGemmIsa initial = qnt::intGemmIsa();
+  const cpu::Isa initial = cpu::activeIsa();
   const std::vector<std::array<int64_t, 3>> shapes = {
       {13, 517, 45}, {1, 3, 1}, {5, 16, 2}, {4, 17, 0}, {6, 130, 7}};
   for (auto [m, n, k] : shapes) {
@@ -547,18 +548,16 @@ TEST(IntGemm, BaselineAndAvx2AgreeWithDirectLoops) {
     if (!bv.empty())
       bv[0] = -255;
     const std::vector<int32_t> want = referenceIntGemm(m, n, k, av, bv);
-    for (qnt::IntGemmIsa isa :
-         {qnt::IntGemmIsa::kBaseline, qnt::IntGemmIsa::kAvx2}) {
-      if (!qnt::setIntGemmIsa(isa))
+    for (cpu::Isa isa : {cpu::Isa::kBaseline, cpu::Isa::kAvx2}) {
+      if (!cpu::setActiveIsa(isa))
         continue; // no AVX2 here
       std::vector<int32_t> got(m * n, -1);
       qnt::intGemm(m, n, k, av.data(), k, bv.data(), n, got.data(), n);
-      EXPECT_EQ(got, want) << (isa == qnt::IntGemmIsa::kAvx2 ? "avx2"
-                                                             : "baseline")
+      EXPECT_EQ(got, want) << cpu::isaName(isa)
                            << " m=" << m << " n=" << n << " k=" << k;
     }
   }
-  qnt::setIntGemmIsa(initial);
+  cpu::setActiveIsa(initial);
 }
 
 } // namespace
