@@ -21,16 +21,28 @@ void gemmPanels(const float *aPanels, int64_t rows, const PackedCols &b,
 #endif
 
 namespace {
-/// Rows [0, rows) of `a` (leading dimension lda, depth columns) in panels of
-/// `width` rows, k-major inside a panel; rows past the end are zero.
+/// Rows [0, rows) of `a` (leading dimension lda, depth columns) into `dst`
+/// in panels of `width` rows, k-major inside a panel; rows past the end are
+/// zero.
+void packInPanels(const float *a, int64_t rows, int64_t depth, int64_t lda,
+                  int64_t width, float *dst) {
+  const int64_t panels = (rows + width - 1) / width;
+  for (int64_t p = 0; p < panels; ++p, dst += width * depth) {
+    const int64_t real = std::min(width, rows - p * width);
+    const float *src = a + p * width * lda;
+    for (int64_t k = 0; k < depth; ++k) {
+      for (int64_t r = 0; r < real; ++r)
+        dst[k * width + r] = src[r * lda + k];
+      for (int64_t r = real; r < width; ++r)
+        dst[k * width + r] = 0.0f;
+    }
+  }
+}
+
 std::vector<float> packInPanels(const float *a, int64_t rows, int64_t depth,
                                 int64_t lda, int64_t width) {
-  std::vector<float> data((rows + width - 1) / width * width * depth, 0.0f);
-  for (int64_t r = 0; r < rows; ++r) {
-    float *dst = data.data() + (r / width) * width * depth + r % width;
-    for (int64_t k = 0; k < depth; ++k)
-      dst[k * width] = a[r * lda + k];
-  }
+  std::vector<float> data((rows + width - 1) / width * width * depth);
+  packInPanels(a, rows, depth, lda, width, data.data());
   return data;
 }
 } // namespace
@@ -51,6 +63,28 @@ PackedCols packTransposedRows(const float *w, int64_t cols, int64_t depth,
   packed.depth = depth;
   packed.data = packInPanels(w, cols, depth, ldw, kPanelCols);
   return packed;
+}
+
+PackedCols packCols(const float *b, int64_t depth, int64_t cols,
+                    int64_t ldb) {
+  PackedCols packed;
+  packed.cols = cols;
+  packed.depth = depth;
+  packed.data.assign((cols + kPanelCols - 1) / kPanelCols * kPanelCols * depth,
+                     0.0f);
+  for (int64_t j0 = 0; j0 < cols; j0 += kPanelCols) {
+    const int64_t width = std::min(kPanelCols, cols - j0);
+    float *dst = packed.data.data() + j0 * depth;
+    for (int64_t k = 0; k < depth; ++k)
+      std::copy(b + k * ldb + j0, b + k * ldb + j0 + width,
+                dst + k * kPanelCols);
+  }
+  return packed;
+}
+
+void packRowsInto(const float *a, int64_t rows, int64_t depth, int64_t lda,
+                  float *dst) {
+  packInPanels(a, rows, depth, lda, kPanelRows, dst);
 }
 
 void packColumnsAsRows(const float *b, int64_t ldb, int64_t depth, int64_t n,

@@ -59,6 +59,17 @@ struct PackedCols {
 PackedCols packTransposedRows(const float *w, int64_t cols, int64_t depth,
                               int64_t ldw);
 
+/// B [depth x cols] row-major (leading dimension ldb) packed in kPanelCols
+/// panels: a linear layer's constant weights as the columns operand of
+/// gemmPanels, packed once at load.
+PackedCols packCols(const float *b, int64_t depth, int64_t cols, int64_t ldb);
+
+/// Rows [0, rows) of `a` (leading dimension lda, depth columns) into `dst`
+/// as A panels for gemmPanels (rowPanelFloats(rows, depth) floats; rows
+/// past the end are zero): an activation operand packed per run.
+void packRowsInto(const float *a, int64_t rows, int64_t depth, int64_t lda,
+                  float *dst);
+
 /// Floats packColumnsAsRows writes for `n` columns of depth `depth`.
 inline int64_t rowPanelFloats(int64_t n, int64_t depth) {
   return (n + kPanelRows - 1) / kPanelRows * kPanelRows * depth;

@@ -127,4 +127,37 @@ TEST(PackedGemm, PanelsMatchPlainLoops) {
   }
 }
 
+// A linear layer's way: X's rows packed per run (nn::packRowsInto), the
+// weights B [depth x cols] packed once as they lie (nn::packCols).
+TEST(PackedGemm, RowsTimesPackedColumnsMatchPlainLoops) {
+  if (!nn::packedGemmAvailable())
+    GTEST_SKIP() << "no AVX2 + FMA here";
+  struct Case {
+    int64_t rows, depth, cols;
+  };
+  const Case cases[] = {{1, 1, 1}, {7, 33, 17}, {197, 64, 48}, {12, 300, 8}};
+  unsigned seed = 90;
+  for (const Case &c : cases) {
+    SCOPED_TRACE("rows " + std::to_string(c.rows) + " depth " +
+                 std::to_string(c.depth) + " cols " + std::to_string(c.cols));
+    const int64_t lda = c.depth + 2, ldb = c.cols + 5;
+    std::vector<float> x = random(c.rows * lda, seed++);
+    std::vector<float> w = random(c.depth * ldb, seed++);
+    std::vector<float> a(nn::rowPanelFloats(c.rows, c.depth), 12345.0f);
+    nn::packRowsInto(x.data(), c.rows, c.depth, lda, a.data());
+    nn::PackedCols b = nn::packCols(w.data(), c.depth, c.cols, ldb);
+    std::vector<float> got(c.rows * c.cols, 12345.0f);
+    nn::gemmPanels(a.data(), c.rows, b, 0, c.cols, got.data(), c.cols);
+    std::vector<float> want(got.size());
+    for (int64_t r = 0; r < c.rows; ++r)
+      for (int64_t j = 0; j < c.cols; ++j) {
+        double sum = 0;
+        for (int64_t k = 0; k < c.depth; ++k)
+          sum += double(x[r * lda + k]) * w[k * ldb + j];
+        want[r * c.cols + j] = static_cast<float>(sum);
+      }
+    expectNearAbs(got, want);
+  }
+}
+
 } // namespace
