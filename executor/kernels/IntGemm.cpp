@@ -9,8 +9,9 @@
 // row: round(acc * a_scale * b_scale / y_scale) + y_zero_point, saturated.
 // Cost: 2*M*N*K per batch entry; bytes: the operands plus the output.
 //
-// intGemm has a portable body (IntGemmBody.inc) and an AVX2 one on vpmaddwd
-// (IntGemmAvx2.cpp), picked once per process from the CPU, as nn::gemm does.
+// intGemm has a portable body (IntGemmBody.inc), an AVX2 one on vpmaddwd
+// (IntGemmAvx2.cpp) and AVX-512 ones on vpmaddwd or VNNI's vpdpwssd
+// (IntGemmAvx512Body.inc), picked from cpu::activeIsa() as nn::gemm's are.
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,12 +38,24 @@ namespace geflow::kernels::qnt::avx2 {
 void intGemm(int64_t m, int64_t n, int64_t k, const int16_t *a, int64_t lda,
              const int16_t *b, int64_t ldb, int32_t *c, int64_t ldc);
 } // namespace geflow::kernels::qnt::avx2
+namespace geflow::kernels::qnt::avx512 {
+void intGemm(int64_t m, int64_t n, int64_t k, const int16_t *a, int64_t lda,
+             const int16_t *b, int64_t ldb, int32_t *c, int64_t ldc);
+} // namespace geflow::kernels::qnt::avx512
+namespace geflow::kernels::qnt::avx512vnni {
+void intGemm(int64_t m, int64_t n, int64_t k, const int16_t *a, int64_t lda,
+             const int16_t *b, int64_t ldb, int32_t *c, int64_t ldc);
+} // namespace geflow::kernels::qnt::avx512vnni
 #endif
 
 void qnt::intGemm(int64_t m, int64_t n, int64_t k, const int16_t *a,
                   int64_t lda, const int16_t *b, int64_t ldb, int32_t *c,
                   int64_t ldc) {
 #if GEFLOW_HAVE_X86_KERNELS
+  if (cpu::hasAvx512Vnni())
+    return avx512vnni::intGemm(m, n, k, a, lda, b, ldb, c, ldc);
+  if (cpu::atLeast(cpu::Isa::kAvx512))
+    return avx512::intGemm(m, n, k, a, lda, b, ldb, c, ldc);
   if (cpu::atLeast(cpu::Isa::kAvx2))
     return avx2::intGemm(m, n, k, a, lda, b, ldb, c, ldc);
 #endif

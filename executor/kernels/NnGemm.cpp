@@ -2,8 +2,9 @@
 //
 // Eigen's GEMM runs about three times faster with AVX2 + FMA than with the
 // SSE2 baseline here, but the build must not assume the CPU it runs on (no
-// -march=native). So the body is compiled twice (NnGemmBody.inc) and the
-// AVX2 copy runs when cpu::activeIsa() allows it (CpuIsa.h).
+// -march=native). So the body is compiled once per ISA (NnGemmBody.inc) and
+// the best copy cpu::activeIsa() allows runs (CpuIsa.h): AVX-512
+// (NnGemmAvx512.cpp), AVX2 + FMA (NnGemmAvx2.cpp) or this file's baseline.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,6 +29,8 @@ using GemmFn = void (*)(bool, bool, int64_t, int64_t, int64_t, float,
 
 GemmFn bodyFor(cpu::Isa isa) {
 #if GEFLOW_HAVE_X86_KERNELS
+  if (isa >= cpu::Isa::kAvx512)
+    return &nn::avx512::gemm;
   if (isa >= cpu::Isa::kAvx2)
     return &nn::avx2::gemm;
 #endif

@@ -1,4 +1,10 @@
-//===- NnPackedGemm.cpp - packing, and the dispatch to the AVX2 body ------===//
+//===- NnPackedGemm.cpp - packing, and the dispatch to the ISA bodies -----===//
+//
+// The packed formats are the same for every body; gemmPacked and gemmPanels
+// run the AVX-512 body (NnPackedGemmAvx512.cpp) when cpu::activeIsa() is
+// kAvx512, else the AVX2 + FMA one (NnPackedGemmAvx2.cpp).
+//
+//===----------------------------------------------------------------------===//
 
 #include "executor/kernels/NnPackedGemm.h"
 #include "executor/kernels/CpuIsa.h"
@@ -18,6 +24,13 @@ void gemmPacked(const PackedRows &a, int64_t r0, int64_t r1, int64_t n,
 void gemmPanels(const float *aPanels, int64_t rows, const PackedCols &b,
                 int64_t c0, int64_t c1, float *c, int64_t ldc);
 } // namespace avx2
+namespace avx512 {
+void gemmPacked(const PackedRows &a, int64_t r0, int64_t r1, int64_t n,
+                const BRows &b, float *c, int64_t ldc,
+                const RowEpilogue *epilogue);
+void gemmPanels(const float *aPanels, int64_t rows, const PackedCols &b,
+                int64_t c0, int64_t c1, float *c, int64_t ldc);
+} // namespace avx512
 #endif
 
 namespace {
@@ -116,6 +129,8 @@ void gemmPacked(const PackedRows &a, int64_t r0, int64_t r1, int64_t n,
                 const BRows &b, float *c, int64_t ldc,
                 const RowEpilogue *epilogue) {
 #if GEFLOW_HAVE_X86_KERNELS
+  if (cpu::atLeast(cpu::Isa::kAvx512))
+    return avx512::gemmPacked(a, r0, r1, n, b, c, ldc, epilogue);
   avx2::gemmPacked(a, r0, r1, n, b, c, ldc, epilogue);
 #else
   (void)a, (void)r0, (void)r1, (void)n, (void)b, (void)c, (void)ldc,
@@ -127,6 +142,8 @@ void gemmPacked(const PackedRows &a, int64_t r0, int64_t r1, int64_t n,
 void gemmPanels(const float *aPanels, int64_t rows, const PackedCols &b,
                 int64_t c0, int64_t c1, float *c, int64_t ldc) {
 #if GEFLOW_HAVE_X86_KERNELS
+  if (cpu::atLeast(cpu::Isa::kAvx512))
+    return avx512::gemmPanels(aPanels, rows, b, c0, c1, c, ldc);
   avx2::gemmPanels(aPanels, rows, b, c0, c1, c, ldc);
 #else
   (void)aPanels, (void)rows, (void)b, (void)c0, (void)c1, (void)c, (void)ldc;

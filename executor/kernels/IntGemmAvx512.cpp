@@ -1,0 +1,24 @@
+//===- IntGemmAvx512.cpp - qnt::intGemm with AVX-512 BW -------------------===//
+//
+// Built with AVX-512 F/BW/VL/DQ (CMakeLists.txt) and called only when
+// cpu::activeIsa() is kAvx512 and the CPU lacks VNNI (IntGemm.cpp); the
+// body is IntGemmAvx512Body.inc, its step vpmaddwd then vpaddd.
+//
+//===----------------------------------------------------------------------===//
+
+#include <immintrin.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+namespace geflow::kernels::qnt::avx512 {
+namespace {
+inline __m512i dot(__m512i acc, __m512i a, __m512i b) {
+  return _mm512_add_epi32(acc, _mm512_madd_epi16(a, b));
+}
+} // namespace
+#include "executor/kernels/IntGemmAvx512Body.inc"
+} // namespace geflow::kernels::qnt::avx512

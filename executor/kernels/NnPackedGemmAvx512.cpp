@@ -1,0 +1,249 @@
+//===- NnPackedGemmAvx512.cpp - the packed-weight GEMM's AVX-512 body -----===//
+//
+// Built with AVX-512 F/BW/VL/DQ + FMA (CMakeLists.txt); nothing here runs
+// unless cpu::activeIsa() is kAvx512 (NnPackedGemm.cpp). Same packed
+// operands and results as the AVX2 body (NnPackedGemmAvx2.cpp).
+//
+// With 32 zmm registers the micro-kernel computes a 12 x 32 tile of C in 24
+// accumulators: two 6-row A panels (as packed) against two 16-wide vectors
+// of B. Per k that is 2 loads of B and 12 broadcasts of A for 24 FMAs,
+// which keeps both of Zen 5's 512-bit FMA pipes busy; a 6 x 64 tile needs
+// a 64 KB B panel at a 256-deep chunk, more than Zen 5's 48 KB L1 (it
+// measured slower). Narrow tiles (fewer rows, fewer columns) are the same
+// template with fewer accumulators; a last vector shorter than 16 columns
+// is stored under a mask, so narrow panels cost no copy through a tile.
+//
+//===----------------------------------------------------------------------===//
+
+#include "executor/kernels/NnPackedGemm.h"
+
+#include <immintrin.h>
+
+#include <algorithm>
+#include <array>
+#include <limits>
+#include <utility>
+#include <vector>
+
+namespace geflow::kernels::nn::avx512 {
+namespace {
+
+/// Rows of C per micro-kernel tile (two A panels) and its 16-float vectors.
+#ifndef XTR
+#define XTR 2
+#define XTV 2
+#define XKC 256
+#define XIP 128
+#define XBF 64
+#endif
+constexpr int kTileRows = XTR * kPanelRows;
+constexpr int kTileVectors = XTV;
+constexpr int64_t kTileCols = kTileVectors * kPanelCols;
+/// A kDepthChunk x kTileCols panel of B is 32 KB: it stays in L1 (48 KB on
+/// Zen 5) while every row tile of a block sweeps it.
+constexpr int64_t kDepthChunk = XKC;
+/// Floats of C a row block aims for (256 KB: a quarter of Zen 5's L2).
+constexpr int64_t kBlockFloats = XBF << 10;
+/// Chunks of B at most this deep are read where they lie rather than copied
+/// into a contiguous panel (the shifted convs' chunks: one tap's channels).
+constexpr int64_t kInPlaceDepth = XIP;
+constexpr float kInf = std::numeric_limits<float>::infinity();
+
+/// An in-register epilogue for one tile: bias of its first row (or null),
+/// clamp bounds.
+struct Finish {
+  const float *bias;
+  float lo, hi;
+  bool clamps; // false for [-inf, inf]: NaNs pass as they are
+};
+
+/// Where a tile's operands are: A's second panel `aPanelStride` floats after
+/// the first; B's vector v at b + v * bVectorStride, its next k `ldb` on.
+struct TileOperands {
+  const float *a;
+  int64_t aPanelStride;
+  const float *b;
+  int64_t ldb, bVectorStride;
+};
+
+/// C[Rows x 16*Vectors] (= or +=) A[Rows x kc] * B[kc x 16*Vectors]; the
+/// last vector stores only the lanes of `lastMask`. The loops over rows and
+/// vectors are unrolled (pragmas) and acc is only read after the k loop, so
+/// that it stays in registers. With `finish` (the last chunk of an
+/// in-register epilogue), each row gets its bias and clamp before the store.
+template <int Rows, int Vectors>
+void microKernel(int64_t kc, const TileOperands &op, float *c, int64_t ldc,
+                 __mmask16 lastMask, bool accumulate, const Finish *finish) {
+  __m512 acc[Rows][Vectors];
+#pragma GCC unroll 16
+  for (int r = 0; r < Rows; ++r)
+#pragma GCC unroll 4
+    for (int v = 0; v < Vectors; ++v)
+      acc[r][v] = _mm512_setzero_ps();
+  const float *__restrict a0 = op.a;
+  const float *__restrict a1 = op.a + op.aPanelStride;
+  const float *__restrict b = op.b;
+  const int64_t ldb = op.ldb, bvs = op.bVectorStride;
+  for (int64_t k = 0; k < kc; ++k, a0 += kPanelRows, a1 += kPanelRows,
+               b += ldb) {
+    __m512 bv[Vectors];
+#pragma GCC unroll 4
+    for (int v = 0; v < Vectors; ++v)
+      bv[v] = _mm512_loadu_ps(b + v * bvs);
+#pragma GCC unroll 16
+    for (int r = 0; r < Rows; ++r) {
+      const __m512 ar = _mm512_set1_ps(r < kPanelRows ? a0[r]
+                                                      : a1[r - kPanelRows]);
+#pragma GCC unroll 4
+      for (int v = 0; v < Vectors; ++v)
+        acc[r][v] = _mm512_fmadd_ps(ar, bv[v], acc[r][v]);
+    }
+  }
+#pragma GCC unroll 16
+  for (int r = 0; r < Rows; ++r)
+#pragma GCC unroll 4
+    for (int v = 0; v < Vectors; ++v) {
+      float *at = c + r * ldc + 16 * v;
+      const __mmask16 mask = v == Vectors - 1 ? lastMask : __mmask16(0xffff);
+      __m512 sum = acc[r][v];
+      if (accumulate)
+        sum = _mm512_add_ps(sum, _mm512_maskz_loadu_ps(mask, at));
+      if (finish) {
+        if (finish->bias)
+          sum = _mm512_add_ps(sum, _mm512_set1_ps(finish->bias[r]));
+        if (finish->clamps)
+          sum = _mm512_min_ps(_mm512_max_ps(sum, _mm512_set1_ps(finish->lo)),
+                              _mm512_set1_ps(finish->hi));
+      }
+      _mm512_mask_storeu_ps(at, mask, sum);
+    }
+}
+
+using Kernel = void (*)(int64_t, const TileOperands &, float *, int64_t,
+                        __mmask16, bool, const Finish *);
+
+template <int Rows, int... V>
+constexpr std::array<Kernel, kTileVectors>
+kernelRow(std::integer_sequence<int, V...>) {
+  return {&microKernel<Rows, V + 1>...};
+}
+template <int... R>
+constexpr std::array<std::array<Kernel, kTileVectors>, kTileRows>
+kernelTable(std::integer_sequence<int, R...>) {
+  return {kernelRow<R + 1>(std::make_integer_sequence<int, kTileVectors>())...};
+}
+/// kKernels[rows - 1][vectors - 1]: every tile shape an edge can leave.
+constexpr auto kKernels =
+    kernelTable(std::make_integer_sequence<int, kTileRows>());
+
+/// C's tile at `c` of `rows` x `cols` real values (= or +=) A * B.
+void tileProduct(int64_t kc, const TileOperands &op, int64_t rows,
+                 int64_t cols, float *c, int64_t ldc, bool accumulate,
+                 const Finish *finish = nullptr) {
+  const int64_t vectors = (cols + kPanelCols - 1) / kPanelCols;
+  const int64_t lastLanes = cols - (vectors - 1) * kPanelCols;
+  const __mmask16 lastMask = __mmask16((1u << lastLanes) - 1);
+  kKernels[rows - 1][vectors - 1](kc, op, c, ldc, lastMask, accumulate,
+                                  finish);
+}
+
+/// The kc x cols block of B at `src` (row stride ldb) into `dst` as kc rows
+/// of `width` floats (cols <= width; the rest zero), contiguous.
+void copyPanel(const float *src, int64_t ldb, int64_t kc, int64_t cols,
+               int64_t width, float *__restrict dst) {
+  const int64_t whole = cols / kPanelCols;
+  const int64_t lastLanes = cols - whole * kPanelCols;
+  const __mmask16 lastMask = __mmask16((1u << lastLanes) - 1);
+  for (int64_t kk = 0; kk < kc; ++kk, src += ldb, dst += width) {
+    int64_t v = 0;
+    for (; v < whole; ++v)
+      _mm512_storeu_ps(dst + 16 * v, _mm512_loadu_ps(src + 16 * v));
+    for (; v * kPanelCols < width; ++v)
+      _mm512_storeu_ps(dst + 16 * v,
+                       v == whole ? _mm512_maskz_loadu_ps(lastMask, src + 16 * v)
+                                  : _mm512_setzero_ps());
+  }
+}
+
+} // namespace
+
+void gemmPacked(const PackedRows &a, int64_t r0, int64_t r1, int64_t n,
+                const BRows &b, float *c, int64_t ldc,
+                const RowEpilogue *epilogue) {
+  // Per host thread: the current column tile of B, copied contiguous and
+  // zero-padded (B's rows may be far apart; a contiguous panel stays in L1).
+  thread_local std::vector<float> bPanel;
+  const int64_t k = a.depth, ldb = b.ldb;
+  bPanel.resize(std::min(k, kDepthChunk) * kTileCols);
+  const bool inRegisters = epilogue && !epilogue->apply;
+  // Rows per block: its C rows (n wide) stay in L2 until the epilogue.
+  const int64_t blockRows =
+      std::max<int64_t>(kTileRows, kBlockFloats / std::max<int64_t>(n, 1) /
+                                       kTileRows * kTileRows);
+  const int64_t aPanelStride = kPanelRows * k;
+  for (int64_t k0 = 0, kc; k0 < k; k0 += kc) {
+    // A chunk stays inside one group of B's rows.
+    const float *bChunk = b.base + k0 * ldb;
+    int64_t groupEnd = k;
+    if (b.groupOffsets) {
+      int64_t group = k0 / b.groupDepth, inGroup = k0 % b.groupDepth;
+      bChunk = b.base + b.groupOffsets[group] + inGroup * ldb;
+      groupEnd = std::min(k, (group + 1) * b.groupDepth);
+    }
+    kc = std::min(kDepthChunk, groupEnd - k0);
+    const bool accumulate = k0 > 0, last = k0 + kc == k;
+    for (int64_t rb0 = r0; rb0 < r1; rb0 += blockRows) {
+      const int64_t rb1 = std::min(r1, rb0 + blockRows);
+      for (int64_t j = 0; j < n; j += kTileCols) {
+        const int64_t cols = std::min(kTileCols, n - j);
+        // A short chunk of whole tile rows stays in L1 where it lies.
+        const bool inPlace = cols == kTileCols && kc <= kInPlaceDepth;
+        const int64_t width =
+            (cols + kPanelCols - 1) / kPanelCols * kPanelCols;
+        TileOperands op{nullptr, aPanelStride,
+                        inPlace ? bChunk + j : bPanel.data(),
+                        inPlace ? ldb : width, kPanelCols};
+        if (!inPlace)
+          copyPanel(bChunk + j, ldb, kc, cols, width, bPanel.data());
+        for (int64_t row0 = rb0; row0 < rb1; row0 += kTileRows) {
+          op.a = a.panel(row0 / kPanelRows) + k0 * kPanelRows;
+          Finish finish{
+              inRegisters && epilogue->bias ? epilogue->bias + row0 : nullptr,
+              inRegisters ? epilogue->lo : 0.0f,
+              inRegisters ? epilogue->hi : 0.0f,
+              inRegisters && (epilogue->lo > -kInf || epilogue->hi < kInf)};
+          tileProduct(kc, op, std::min<int64_t>(kTileRows, rb1 - row0), cols,
+                      c + (row0 - r0) * ldc + j, ldc, accumulate,
+                      inRegisters && last ? &finish : nullptr);
+        }
+      }
+      // The block's rows are final after the last chunk, and still in L2.
+      if (epilogue && epilogue->apply && last)
+        for (int64_t r = rb0; r < rb1; ++r)
+          epilogue->apply(epilogue->context, r, c + (r - r0) * ldc, n);
+    }
+  }
+}
+
+void gemmPanels(const float *aPanels, int64_t rows, const PackedCols &b,
+                int64_t c0, int64_t c1, float *c, int64_t ldc) {
+  const int64_t k = b.depth;
+  for (int64_t k0 = 0, kc; k0 < k; k0 += kc) {
+    kc = std::min(kDepthChunk, k - k0);
+    const bool accumulate = k0 > 0;
+    for (int64_t j = c0; j < c1; j += kTileCols) {
+      // B's 16-wide panels are zero-padded and kPanelCols * k apart.
+      TileOperands op{nullptr, kPanelRows * k,
+                      b.panel(j / kPanelCols) + k0 * kPanelCols, kPanelCols,
+                      kPanelCols * k};
+      const int64_t cols = std::min(kTileCols, c1 - j);
+      for (int64_t row0 = 0; row0 < rows; row0 += kTileRows) {
+        op.a = aPanels + row0 * k + k0 * kPanelRows;
+        tileProduct(kc, op, std::min<int64_t>(kTileRows, rows - row0), cols,
+                    c + row0 * ldc + (j - c0), ldc, accumulate);
+      }
+    }
+  }
+}
+
+} // namespace geflow::kernels::nn::avx512
