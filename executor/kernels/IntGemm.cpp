@@ -21,6 +21,7 @@
 #include "executor/kernels/VectorSupport.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <vector>
@@ -48,11 +49,17 @@ void intGemm(int64_t m, int64_t n, int64_t k, const int16_t *a, int64_t lda,
 } // namespace geflow::kernels::qnt::avx512vnni
 #endif
 
+namespace {
+std::atomic<bool> vnniAllowed{true};
+} // namespace
+
+void qnt::allowVnni(bool allow) { vnniAllowed.store(allow); }
+
 void qnt::intGemm(int64_t m, int64_t n, int64_t k, const int16_t *a,
                   int64_t lda, const int16_t *b, int64_t ldb, int32_t *c,
                   int64_t ldc) {
 #if GEFLOW_HAVE_X86_KERNELS
-  if (cpu::hasAvx512Vnni())
+  if (cpu::hasAvx512Vnni() && vnniAllowed.load(std::memory_order_relaxed))
     return avx512vnni::intGemm(m, n, k, a, lda, b, ldb, c, ldc);
   if (cpu::atLeast(cpu::Isa::kAvx512))
     return avx512::intGemm(m, n, k, a, lda, b, ldb, c, ldc);

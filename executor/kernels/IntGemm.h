@@ -27,6 +27,10 @@ namespace geflow::kernels::qnt {
 void intGemm(int64_t m, int64_t n, int64_t k, const int16_t *a, int64_t lda,
              const int16_t *b, int64_t ldb, int32_t *c, int64_t ldc);
 
+/// For tests: whether intGemm may use AVX-512 VNNI when the CPU has it
+/// (true by default), so that both AVX-512 bodies run on a VNNI CPU.
+void allowVnni(bool allow);
+
 /// dst[i * n + j] = src[i * n + j] - rowZero[i] - colZero[j] for `rows` rows
 /// of `n` int8/uint8 values (dtype `dt`), as int16: the GEMM's operands. A
 /// null rowZero or colZero is 0.

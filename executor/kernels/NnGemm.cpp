@@ -42,6 +42,6 @@ GemmFn bodyFor(cpu::Isa isa) {
 void nn::gemm(bool transA, bool transB, int64_t m, int64_t n, int64_t k,
               float alpha, const float *a, int64_t lda, const float *b,
               int64_t ldb, float beta, float *c, int64_t ldc) {
-  bodyFor(cpu::activeIsa())(transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c,
-                     ldc);
+  bodyFor(cpu::activeIsa())(transA, transB, m, n, k, alpha, a, lda, b, ldb,
+                            beta, c, ldc);
 }

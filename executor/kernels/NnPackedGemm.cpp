@@ -78,8 +78,7 @@ PackedCols packTransposedRows(const float *w, int64_t cols, int64_t depth,
   return packed;
 }
 
-PackedCols packCols(const float *b, int64_t depth, int64_t cols,
-                    int64_t ldb) {
+PackedCols packCols(const float *b, int64_t depth, int64_t cols, int64_t ldb) {
   PackedCols packed;
   packed.cols = cols;
   packed.depth = depth;

@@ -4,20 +4,25 @@
 // unless cpu::activeIsa() is kAvx512 (NnPackedGemm.cpp). Same packed
 // operands and results as the AVX2 body (NnPackedGemmAvx2.cpp).
 //
-// With 32 zmm registers the micro-kernel computes a 12 x 32 tile of C in 24
-// accumulators: two 6-row A panels (as packed) against two 16-wide vectors
-// of B. Per k that is 2 loads of B and 12 broadcasts of A for 24 FMAs,
-// which keeps both of Zen 5's 512-bit FMA pipes busy; a 6 x 64 tile needs
-// a 64 KB B panel at a 256-deep chunk, more than Zen 5's 48 KB L1 (it
-// measured slower). Narrow tiles (fewer rows, fewer columns) are the same
-// template with fewer accumulators; a last vector shorter than 16 columns
-// is stored under a mask, so narrow panels cost no copy through a tile.
+// The micro-kernel computes a 6 x 64 tile of C in 24 zmm accumulators: one
+// 6-row A panel (as packed) against four 16-wide vectors of B. Per k that is
+// 4 loads of B and 6 broadcasts of A for 24 FMAs, which keeps both of Zen
+// 5's 512-bit FMA pipes busy. A 12 x 32 tile over two A panels (the same 24
+// accumulators, 14 loads per k) measured the same to 5 % slower on
+// ResNet-50's shapes, and needs its depth chunks twice as deep for the same
+// loads of C. Narrow tiles (fewer rows, fewer columns) are the same template
+// with fewer accumulators; a last vector shorter than 16 columns is stored
+// under a mask, so narrow panels cost no copy through a tile.
 //
 //===----------------------------------------------------------------------===//
 
 #include "executor/kernels/NnPackedGemm.h"
 
 #include <immintrin.h>
+
+// GCC 12 warns about the _mm512_undefined_ps() inside _mm512_max_ps and
+// _mm512_min_ps (a false positive: a deliberately undefined operand).
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 
 #include <algorithm>
 #include <array>
@@ -28,25 +33,19 @@
 namespace geflow::kernels::nn::avx512 {
 namespace {
 
-/// Rows of C per micro-kernel tile (two A panels) and its 16-float vectors.
-#ifndef XTR
-#define XTR 2
-#define XTV 2
-#define XKC 256
-#define XIP 128
-#define XBF 64
-#endif
-constexpr int kTileRows = XTR * kPanelRows;
-constexpr int kTileVectors = XTV;
+/// Rows of C per micro-kernel tile (one A panel) and its 16-float vectors.
+constexpr int kTileRows = kPanelRows;
+constexpr int kTileVectors = 4;
 constexpr int64_t kTileCols = kTileVectors * kPanelCols;
 /// A kDepthChunk x kTileCols panel of B is 32 KB: it stays in L1 (48 KB on
-/// Zen 5) while every row tile of a block sweeps it.
-constexpr int64_t kDepthChunk = XKC;
+/// Zen 5) while every row panel of a block sweeps it (256 deep, 64 KB,
+/// measured no faster).
+constexpr int64_t kDepthChunk = 128;
 /// Floats of C a row block aims for (256 KB: a quarter of Zen 5's L2).
-constexpr int64_t kBlockFloats = XBF << 10;
+constexpr int64_t kBlockFloats = 64 << 10;
 /// Chunks of B at most this deep are read where they lie rather than copied
 /// into a contiguous panel (the shifted convs' chunks: one tap's channels).
-constexpr int64_t kInPlaceDepth = XIP;
+constexpr int64_t kInPlaceDepth = 128;
 constexpr float kInf = std::numeric_limits<float>::infinity();
 
 /// An in-register epilogue for one tile: bias of its first row (or null),
@@ -57,11 +56,10 @@ struct Finish {
   bool clamps; // false for [-inf, inf]: NaNs pass as they are
 };
 
-/// Where a tile's operands are: A's second panel `aPanelStride` floats after
-/// the first; B's vector v at b + v * bVectorStride, its next k `ldb` on.
+/// Where a tile's operands are: A's panel at `a`; B's vector v at
+/// b + v * bVectorStride, its next k `ldb` on.
 struct TileOperands {
   const float *a;
-  int64_t aPanelStride;
   const float *b;
   int64_t ldb, bVectorStride;
 };
@@ -80,20 +78,17 @@ void microKernel(int64_t kc, const TileOperands &op, float *c, int64_t ldc,
 #pragma GCC unroll 4
     for (int v = 0; v < Vectors; ++v)
       acc[r][v] = _mm512_setzero_ps();
-  const float *__restrict a0 = op.a;
-  const float *__restrict a1 = op.a + op.aPanelStride;
+  const float *__restrict a = op.a;
   const float *__restrict b = op.b;
   const int64_t ldb = op.ldb, bvs = op.bVectorStride;
-  for (int64_t k = 0; k < kc; ++k, a0 += kPanelRows, a1 += kPanelRows,
-               b += ldb) {
+  for (int64_t k = 0; k < kc; ++k, a += kPanelRows, b += ldb) {
     __m512 bv[Vectors];
 #pragma GCC unroll 4
     for (int v = 0; v < Vectors; ++v)
       bv[v] = _mm512_loadu_ps(b + v * bvs);
 #pragma GCC unroll 16
     for (int r = 0; r < Rows; ++r) {
-      const __m512 ar = _mm512_set1_ps(r < kPanelRows ? a0[r]
-                                                      : a1[r - kPanelRows]);
+      const __m512 ar = _mm512_set1_ps(a[r]);
 #pragma GCC unroll 4
       for (int v = 0; v < Vectors; ++v)
         acc[r][v] = _mm512_fmadd_ps(ar, bv[v], acc[r][v]);
@@ -137,14 +132,13 @@ constexpr auto kKernels =
     kernelTable(std::make_integer_sequence<int, kTileRows>());
 
 /// C's tile at `c` of `rows` x `cols` real values (= or +=) A * B.
-void tileProduct(int64_t kc, const TileOperands &op, int64_t rows,
-                 int64_t cols, float *c, int64_t ldc, bool accumulate,
+void tileProduct(int64_t kc, const TileOperands &op, int64_t rows, int64_t cols,
+                 float *c, int64_t ldc, bool accumulate,
                  const Finish *finish = nullptr) {
   const int64_t vectors = (cols + kPanelCols - 1) / kPanelCols;
   const int64_t lastLanes = cols - (vectors - 1) * kPanelCols;
   const __mmask16 lastMask = __mmask16((1u << lastLanes) - 1);
-  kKernels[rows - 1][vectors - 1](kc, op, c, ldc, lastMask, accumulate,
-                                  finish);
+  kKernels[rows - 1][vectors - 1](kc, op, c, ldc, lastMask, accumulate, finish);
 }
 
 /// The kc x cols block of B at `src` (row stride ldb) into `dst` as kc rows
@@ -159,9 +153,9 @@ void copyPanel(const float *src, int64_t ldb, int64_t kc, int64_t cols,
     for (; v < whole; ++v)
       _mm512_storeu_ps(dst + 16 * v, _mm512_loadu_ps(src + 16 * v));
     for (; v * kPanelCols < width; ++v)
-      _mm512_storeu_ps(dst + 16 * v,
-                       v == whole ? _mm512_maskz_loadu_ps(lastMask, src + 16 * v)
-                                  : _mm512_setzero_ps());
+      _mm512_storeu_ps(dst + 16 * v, v == whole ? _mm512_maskz_loadu_ps(
+                                                      lastMask, src + 16 * v)
+                                                : _mm512_setzero_ps());
   }
 }
 
@@ -180,7 +174,6 @@ void gemmPacked(const PackedRows &a, int64_t r0, int64_t r1, int64_t n,
   const int64_t blockRows =
       std::max<int64_t>(kTileRows, kBlockFloats / std::max<int64_t>(n, 1) /
                                        kTileRows * kTileRows);
-  const int64_t aPanelStride = kPanelRows * k;
   for (int64_t k0 = 0, kc; k0 < k; k0 += kc) {
     // A chunk stays inside one group of B's rows.
     const float *bChunk = b.base + k0 * ldb;
@@ -198,10 +191,8 @@ void gemmPacked(const PackedRows &a, int64_t r0, int64_t r1, int64_t n,
         const int64_t cols = std::min(kTileCols, n - j);
         // A short chunk of whole tile rows stays in L1 where it lies.
         const bool inPlace = cols == kTileCols && kc <= kInPlaceDepth;
-        const int64_t width =
-            (cols + kPanelCols - 1) / kPanelCols * kPanelCols;
-        TileOperands op{nullptr, aPanelStride,
-                        inPlace ? bChunk + j : bPanel.data(),
+        const int64_t width = (cols + kPanelCols - 1) / kPanelCols * kPanelCols;
+        TileOperands op{nullptr, inPlace ? bChunk + j : bPanel.data(),
                         inPlace ? ldb : width, kPanelCols};
         if (!inPlace)
           copyPanel(bChunk + j, ldb, kc, cols, width, bPanel.data());
@@ -233,9 +224,8 @@ void gemmPanels(const float *aPanels, int64_t rows, const PackedCols &b,
     const bool accumulate = k0 > 0;
     for (int64_t j = c0; j < c1; j += kTileCols) {
       // B's 16-wide panels are zero-padded and kPanelCols * k apart.
-      TileOperands op{nullptr, kPanelRows * k,
-                      b.panel(j / kPanelCols) + k0 * kPanelCols, kPanelCols,
-                      kPanelCols * k};
+      TileOperands op{nullptr, b.panel(j / kPanelCols) + k0 * kPanelCols,
+                      kPanelCols, kPanelCols * k};
       const int64_t cols = std::min(kTileCols, c1 - j);
       for (int64_t row0 = 0; row0 < rows; row0 += kTileRows) {
         op.a = aPanels + row0 * k + k0 * kPanelRows;

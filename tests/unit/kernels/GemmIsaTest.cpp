@@ -1,10 +1,10 @@
-//===- GemmIsaTest.cpp - nn::gemm's AVX2 body against the baseline --------===//
+//===- GemmIsaTest.cpp - nn::gemm's ISA bodies against the baseline -------===//
 //
-// nn::gemm has a baseline body and an AVX2 + FMA one, picked at run time. Both
-// must compute the same products (to rounding), and so must the kernels built
-// on them: conv through im2col, a 1x1 conv read directly as the GEMM operand,
-// depthwise convs (stride 1 has an AVX2 row body of its own), gemm and
-// matmul.
+// nn::gemm has a baseline body, an AVX2 + FMA one and an AVX-512 one, picked
+// at run time. All must compute the same products (to rounding), and so must
+// the kernels built on them (and on the packed GEMM's bodies): conv through
+// im2col, a 1x1 conv read directly as the GEMM operand, depthwise convs
+// (stride 1 has an AVX2 row body of its own), gemm and matmul.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,14 +31,19 @@ protected:
     cpu::setActiveIsa(initial_);
   }
 
-  /// `fn()` under each ISA: {baseline result, AVX2 result}.
+  /// `fn()` under the baseline, then under each better ISA this CPU runs:
+  /// {baseline result, {ISA, result} for the others}.
   template <class Fn>
-  std::pair<std::vector<float>, std::vector<float>> underBoth(Fn fn) {
+  std::pair<std::vector<float>,
+            std::vector<std::pair<cpu::Isa, std::vector<float>>>>
+  underEach(Fn fn) {
     EXPECT_TRUE(cpu::setActiveIsa(cpu::Isa::kBaseline));
     std::vector<float> base = fn();
-    EXPECT_TRUE(cpu::setActiveIsa(cpu::Isa::kAvx2));
-    std::vector<float> avx = fn();
-    return {base, avx};
+    std::vector<std::pair<cpu::Isa, std::vector<float>>> others;
+    for (cpu::Isa isa : {cpu::Isa::kAvx2, cpu::Isa::kAvx512})
+      if (cpu::setActiveIsa(isa))
+        others.emplace_back(isa, fn());
+    return {base, others};
   }
 
   cpu::Isa initial_ = cpu::activeIsa();
@@ -62,7 +67,7 @@ std::vector<float> referenceGemm(bool ta, bool tb, int64_t m, int64_t n,
   return y;
 }
 
-TEST_F(GemmIsaTest, BothBodiesMatchTheReference) {
+TEST_F(GemmIsaTest, EveryBodyMatchesTheReference) {
   requireAvx2();
   struct Case {
     int64_t m, n, k;
@@ -72,7 +77,9 @@ TEST_F(GemmIsaTest, BothBodiesMatchTheReference) {
   const Case cases[] = {
       {1, 1, 1, false, false, 1, 0},      {7, 13, 5, false, false, 1, 0},
       {64, 100, 576, false, false, 1, 0}, {33, 17, 129, true, false, 0.5f, 1},
-      {9, 31, 40, false, true, 2, 0.25f}, {16, 8, 3, true, true, -1, 1}};
+      {9, 31, 40, false, true, 2, 0.25f}, {16, 8, 3, true, true, -1, 1},
+      {128, 64, 128, false, false, 1, 0}, {197, 40, 768, false, true, 1, 0},
+      {13, 257, 17, true, false, 1, 0.5f}};
   unsigned seed = 7;
   for (const Case &c : cases) {
     SCOPED_TRACE(std::to_string(c.m) + "x" + std::to_string(c.n) + "x" +
@@ -82,14 +89,17 @@ TEST_F(GemmIsaTest, BothBodiesMatchTheReference) {
                        y0 = random(c.m * c.n, seed++);
     std::vector<float> want =
         referenceGemm(c.ta, c.tb, c.m, c.n, c.k, c.alpha, a, b, c.beta, y0);
-    auto [base, avx] = underBoth([&] {
+    auto [base, others] = underEach([&] {
       std::vector<float> y = y0;
       nn::gemm(c.ta, c.tb, c.m, c.n, c.k, c.alpha, a.data(), c.ta ? c.m : c.k,
                b.data(), c.tb ? c.k : c.n, c.beta, y.data(), c.n);
       return y;
     });
     expectNearAbs(base, want);
-    expectNearAbs(avx, want);
+    for (const auto &[isa, got] : others) {
+      SCOPED_TRACE(cpu::isaName(isa));
+      expectNearAbs(got, want);
+    }
   }
 }
 
@@ -138,6 +148,10 @@ TEST_F(GemmIsaTest, KernelsAgreeAcrossBodies) {
                                   8, {1, 1}, {1, 1, 1, 1})},
       {"3x3 small map", conv({1, 40, 7, 7}, {50, 40, 3, 3}, {1, 50, 7, 7}, 1,
                              {1, 1}, {1, 1, 1, 1})},
+      {"3x3 wide map", conv({1, 20, 30, 33}, {70, 20, 3, 3}, {1, 70, 30, 33}, 1,
+                            {1, 1}, {1, 1, 1, 1})},
+      {"1x1 deep", conv({1, 300, 9, 20}, {13, 300, 1, 1}, {1, 13, 9, 20}, 1,
+                        {1, 1}, {0, 0, 0, 0})},
       {"gemm", OpBuilder("gemm")
                    .input(om::DT_FLOAT, {5, 300})
                    .input(om::DT_FLOAT, {300, 70})
@@ -156,8 +170,11 @@ TEST_F(GemmIsaTest, KernelsAgreeAcrossBodies) {
     std::vector<std::vector<float>> inputs;
     for (const om::TensorDescriptor &d : c.op.input_desc())
       inputs.push_back(random(numElements(d), seed++));
-    auto [base, avx] = underBoth([&] { return runFloat(c.op, inputs); });
-    expectNearAbs(avx, base);
+    auto [base, others] = underEach([&] { return runFloat(c.op, inputs); });
+    for (const auto &[isa, got] : others) {
+      SCOPED_TRACE(cpu::isaName(isa));
+      expectNearAbs(got, base);
+    }
   }
 }
 

@@ -528,14 +528,24 @@ std::vector<int32_t> referenceIntGemm(int64_t m, int64_t n, int64_t k,
   return c;
 }
 
-// Both bodies, on shapes that hit their edges: strips and 16-column blocks
-// with a remainder, row blocks with a remainder, odd K (the AVX2 body takes
-// K in pairs), K = 1 and K = 0, operands at the int16 range of zero-point
-// differences ([-255, 255]).
-TEST(IntGemm, BaselineAndAvx2AgreeWithDirectLoops) {
+// Every body, on shapes that hit their edges: strips and 16-column blocks
+// (64-column blocks for AVX-512) with a remainder, row blocks with a
+// remainder, odd K (the AVX2 and AVX-512 bodies take K in pairs), K = 1 and
+// K = 0, operands at the int16 range of zero-point differences ([-255,
+// 255]); AVX-512 with and without VNNI.
+TEST(IntGemm, EveryBodyAgreesWithDirectLoops) {
   const cpu::Isa initial = cpu::activeIsa();
   const std::vector<std::array<int64_t, 3>> shapes = {
-      {13, 517, 45}, {1, 3, 1}, {5, 16, 2}, {4, 17, 0}, {6, 130, 7}};
+      {13, 517, 45}, {1, 3, 1},    {5, 16, 2},    {4, 17, 0},
+      {6, 130, 7},   {7, 64, 256}, {12, 300, 33}, {20, 33, 1}};
+  struct Body {
+    cpu::Isa isa;
+    bool vnni;
+  };
+  const Body bodies[] = {{cpu::Isa::kBaseline, false},
+                         {cpu::Isa::kAvx2, false},
+                         {cpu::Isa::kAvx512, false},
+                         {cpu::Isa::kAvx512, true}};
   for (auto [m, n, k] : shapes) {
     auto av = randomInts<int16_t>(m * k, 31);
     auto bv = randomInts<int16_t>(k * n, 32);
@@ -548,15 +558,18 @@ TEST(IntGemm, BaselineAndAvx2AgreeWithDirectLoops) {
     if (!bv.empty())
       bv[0] = -255;
     const std::vector<int32_t> want = referenceIntGemm(m, n, k, av, bv);
-    for (cpu::Isa isa : {cpu::Isa::kBaseline, cpu::Isa::kAvx2}) {
-      if (!cpu::setActiveIsa(isa))
-        continue; // no AVX2 here
+    for (const Body &body : bodies) {
+      if (!cpu::setActiveIsa(body.isa))
+        continue; // not on this CPU
+      qnt::allowVnni(body.vnni);
       std::vector<int32_t> got(m * n, -1);
       qnt::intGemm(m, n, k, av.data(), k, bv.data(), n, got.data(), n);
-      EXPECT_EQ(got, want) << cpu::isaName(isa)
-                           << " m=" << m << " n=" << n << " k=" << k;
+      EXPECT_EQ(got, want) << cpu::isaName(body.isa)
+                           << (body.vnni ? " vnni" : "") << " m=" << m
+                           << " n=" << n << " k=" << k;
     }
   }
+  qnt::allowVnni(true);
   cpu::setActiveIsa(initial);
 }
 
