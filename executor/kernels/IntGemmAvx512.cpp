@@ -16,6 +16,9 @@
 
 namespace geflow::kernels::qnt::avx512 {
 namespace {
+/// Rows of a block: with 4 x 4 accumulators and vpmaddwd's products GCC 12
+/// keeps all in registers; 5 or 6 rows spill accumulators on every k.
+constexpr int kRows = 4;
 inline __m512i dot(__m512i acc, __m512i a, __m512i b) {
   return _mm512_add_epi32(acc, _mm512_madd_epi16(a, b));
 }

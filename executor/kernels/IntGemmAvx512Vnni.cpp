@@ -17,8 +17,14 @@
 
 namespace geflow::kernels::qnt::avx512vnni {
 namespace {
+/// Rows of a block: 6 x 4 accumulators, as the float micro-kernel's.
+constexpr int kRows = 6;
+/// vpdpwssd in asm: with _mm512_dpwssd_epi32, GCC 12 copies each
+/// accumulator through a temporary and spills them to the stack on every k
+/// (measured 2.5 to 3 times slower); "+v" keeps them in place.
 inline __m512i dot(__m512i acc, __m512i a, __m512i b) {
-  return _mm512_dpwssd_epi32(acc, a, b);
+  asm("vpdpwssd %2, %1, %0" : "+v"(acc) : "v"(a), "v"(b));
+  return acc;
 }
 } // namespace
 #include "executor/kernels/IntGemmAvx512Body.inc"
