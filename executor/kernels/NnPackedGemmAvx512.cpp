@@ -10,9 +10,11 @@
 // 5's 512-bit FMA pipes busy. A 12 x 32 tile over two A panels (the same 24
 // accumulators, 14 loads per k) measured the same to 5 % slower on
 // ResNet-50's shapes, and needs its depth chunks twice as deep for the same
-// loads of C. Narrow tiles (fewer rows, fewer columns) are the same template
-// with fewer accumulators; a last vector shorter than 16 columns is stored
-// under a mask, so narrow panels cost no copy through a tile.
+// loads of C. Narrower tiles take more A panels to keep 24 accumulators
+// (12 x 32, 24 x 16: a conv that asks for 16 channels at a time), edge
+// tiles are the same template with fewer rows; a last vector shorter than
+// 16 columns is stored under a mask, so narrow panels cost no copy through
+// a tile.
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,10 +35,17 @@
 namespace geflow::kernels::nn::avx512 {
 namespace {
 
-/// Rows of C per micro-kernel tile (one A panel) and its 16-float vectors.
-constexpr int kTileRows = kPanelRows;
+/// Vectors of 16 floats in a whole-width tile (the column step), and the
+/// accumulators every tile aims for.
 constexpr int kTileVectors = 4;
 constexpr int64_t kTileCols = kTileVectors * kPanelCols;
+constexpr int kAccumulators = 24;
+/// Rows of a tile `vectors` wide: whole A panels filling the accumulators
+/// (6 x 64, 12 x 32, 24 x 16; 6 x 48 leaves 6 free).
+constexpr int maxTileRows(int vectors) {
+  return kAccumulators / vectors / kPanelRows * kPanelRows;
+}
+constexpr int kMaxTileRows = maxTileRows(1);
 /// A kDepthChunk x kTileCols panel of B is 32 KB: it stays in L1 (48 KB on
 /// Zen 5) while every row panel of a block sweeps it (256 deep, 64 KB,
 /// measured no faster).
@@ -56,10 +65,12 @@ struct Finish {
   bool clamps; // false for [-inf, inf]: NaNs pass as they are
 };
 
-/// Where a tile's operands are: A's panel at `a`; B's vector v at
-/// b + v * bVectorStride, its next k `ldb` on.
+/// Where a tile's operands are: A's first panel at `a`, the next ones
+/// `aPanelStride` floats apart; B's vector v at b + v * bVectorStride, its
+/// next k `ldb` on.
 struct TileOperands {
   const float *a;
+  int64_t aPanelStride;
   const float *b;
   int64_t ldb, bVectorStride;
 };
@@ -73,28 +84,33 @@ template <int Rows, int Vectors>
 void microKernel(int64_t kc, const TileOperands &op, float *c, int64_t ldc,
                  __mmask16 lastMask, bool accumulate, const Finish *finish) {
   __m512 acc[Rows][Vectors];
-#pragma GCC unroll 16
+#pragma GCC unroll 32
   for (int r = 0; r < Rows; ++r)
 #pragma GCC unroll 4
     for (int v = 0; v < Vectors; ++v)
       acc[r][v] = _mm512_setzero_ps();
-  const float *__restrict a = op.a;
+  constexpr int kPanels = (Rows + kPanelRows - 1) / kPanelRows;
+  const float *a[kPanels];
+#pragma GCC unroll 4
+  for (int p = 0; p < kPanels; ++p)
+    a[p] = op.a + p * op.aPanelStride;
   const float *__restrict b = op.b;
   const int64_t ldb = op.ldb, bvs = op.bVectorStride;
-  for (int64_t k = 0; k < kc; ++k, a += kPanelRows, b += ldb) {
+  for (int64_t k = 0; k < kc; ++k, b += ldb) {
     __m512 bv[Vectors];
 #pragma GCC unroll 4
     for (int v = 0; v < Vectors; ++v)
       bv[v] = _mm512_loadu_ps(b + v * bvs);
-#pragma GCC unroll 16
+#pragma GCC unroll 32
     for (int r = 0; r < Rows; ++r) {
-      const __m512 ar = _mm512_set1_ps(a[r]);
+      const __m512 ar =
+          _mm512_set1_ps(a[r / kPanelRows][k * kPanelRows + r % kPanelRows]);
 #pragma GCC unroll 4
       for (int v = 0; v < Vectors; ++v)
         acc[r][v] = _mm512_fmadd_ps(ar, bv[v], acc[r][v]);
     }
   }
-#pragma GCC unroll 16
+#pragma GCC unroll 32
   for (int r = 0; r < Rows; ++r)
 #pragma GCC unroll 4
     for (int v = 0; v < Vectors; ++v) {
@@ -117,28 +133,51 @@ void microKernel(int64_t kc, const TileOperands &op, float *c, int64_t ldc,
 using Kernel = void (*)(int64_t, const TileOperands &, float *, int64_t,
                         __mmask16, bool, const Finish *);
 
-template <int Rows, int... V>
-constexpr std::array<Kernel, kTileVectors>
-kernelRow(std::integer_sequence<int, V...>) {
-  return {&microKernel<Rows, V + 1>...};
+template <int Vectors, int Rows> constexpr Kernel kernelFor() {
+  if constexpr (Rows <= maxTileRows(Vectors))
+    return &microKernel<Rows, Vectors>;
+  else
+    return nullptr; // never asked for: more accumulators than registers
 }
-template <int... R>
-constexpr std::array<std::array<Kernel, kTileVectors>, kTileRows>
-kernelTable(std::integer_sequence<int, R...>) {
-  return {kernelRow<R + 1>(std::make_integer_sequence<int, kTileVectors>())...};
+template <int Vectors, int... R>
+constexpr std::array<Kernel, kMaxTileRows>
+kernelRow(std::integer_sequence<int, R...>) {
+  return {kernelFor<Vectors, R + 1>()...};
 }
-/// kKernels[rows - 1][vectors - 1]: every tile shape an edge can leave.
+template <int... V>
+constexpr std::array<std::array<Kernel, kMaxTileRows>, kTileVectors>
+kernelTable(std::integer_sequence<int, V...>) {
+  return {kernelRow<V + 1>(std::make_integer_sequence<int, kMaxTileRows>())...};
+}
+/// kKernels[vectors - 1][rows - 1]: every tile shape an edge can leave.
 constexpr auto kKernels =
-    kernelTable(std::make_integer_sequence<int, kTileRows>());
+    kernelTable(std::make_integer_sequence<int, kTileVectors>());
 
-/// C's tile at `c` of `rows` x `cols` real values (= or +=) A * B.
+/// Vectors of 16 columns for `cols` columns.
+int64_t vectorsFor(int64_t cols) {
+  return (cols + kPanelCols - 1) / kPanelCols;
+}
+
+/// Rows per tile for `rows` rows (from a panel) and `cols` columns: as many
+/// whole panels as the tile's width leaves accumulators for, spread evenly
+/// over the tiles (49 rows at 16 columns: 18, 18, 13; not 24, 24, 1, whose
+/// one-row tile waits on its FMAs' latency).
+int64_t tileRowsFor(int64_t rows, int64_t cols) {
+  const int64_t panels = (rows + kPanelRows - 1) / kPanelRows;
+  const int64_t most = maxTileRows(vectorsFor(cols)) / kPanelRows;
+  const int64_t tiles = (panels + most - 1) / most;
+  return (panels + tiles - 1) / tiles * kPanelRows;
+}
+
+/// C's tile at `c` of `rows` x `cols` real values (= or +=) A * B; rows at
+/// most tileRowsFor(..., cols).
 void tileProduct(int64_t kc, const TileOperands &op, int64_t rows, int64_t cols,
                  float *c, int64_t ldc, bool accumulate,
                  const Finish *finish = nullptr) {
-  const int64_t vectors = (cols + kPanelCols - 1) / kPanelCols;
+  const int64_t vectors = vectorsFor(cols);
   const int64_t lastLanes = cols - (vectors - 1) * kPanelCols;
   const __mmask16 lastMask = __mmask16((1u << lastLanes) - 1);
-  kKernels[rows - 1][vectors - 1](kc, op, c, ldc, lastMask, accumulate, finish);
+  kKernels[vectors - 1][rows - 1](kc, op, c, ldc, lastMask, accumulate, finish);
 }
 
 /// The kc x cols block of B at `src` (row stride ldb) into `dst` as kc rows
@@ -172,8 +211,9 @@ void gemmPacked(const PackedRows &a, int64_t r0, int64_t r1, int64_t n,
   const bool inRegisters = epilogue && !epilogue->apply;
   // Rows per block: its C rows (n wide) stay in L2 until the epilogue.
   const int64_t blockRows =
-      std::max<int64_t>(kTileRows, kBlockFloats / std::max<int64_t>(n, 1) /
-                                       kTileRows * kTileRows);
+      std::max<int64_t>(kPanelRows, kBlockFloats / std::max<int64_t>(n, 1) /
+                                        kPanelRows * kPanelRows);
+  const int64_t aPanelStride = kPanelRows * k;
   for (int64_t k0 = 0, kc; k0 < k; k0 += kc) {
     // A chunk stays inside one group of B's rows.
     const float *bChunk = b.base + k0 * ldb;
@@ -192,18 +232,20 @@ void gemmPacked(const PackedRows &a, int64_t r0, int64_t r1, int64_t n,
         // A short chunk of whole tile rows stays in L1 where it lies.
         const bool inPlace = cols == kTileCols && kc <= kInPlaceDepth;
         const int64_t width = (cols + kPanelCols - 1) / kPanelCols * kPanelCols;
-        TileOperands op{nullptr, inPlace ? bChunk + j : bPanel.data(),
+        TileOperands op{nullptr, aPanelStride,
+                        inPlace ? bChunk + j : bPanel.data(),
                         inPlace ? ldb : width, kPanelCols};
         if (!inPlace)
           copyPanel(bChunk + j, ldb, kc, cols, width, bPanel.data());
-        for (int64_t row0 = rb0; row0 < rb1; row0 += kTileRows) {
+        const int64_t step = tileRowsFor(rb1 - rb0, cols);
+        for (int64_t row0 = rb0; row0 < rb1; row0 += step) {
           op.a = a.panel(row0 / kPanelRows) + k0 * kPanelRows;
           Finish finish{
               inRegisters && epilogue->bias ? epilogue->bias + row0 : nullptr,
               inRegisters ? epilogue->lo : 0.0f,
               inRegisters ? epilogue->hi : 0.0f,
               inRegisters && (epilogue->lo > -kInf || epilogue->hi < kInf)};
-          tileProduct(kc, op, std::min<int64_t>(kTileRows, rb1 - row0), cols,
+          tileProduct(kc, op, std::min(step, rb1 - row0), cols,
                       c + (row0 - r0) * ldc + j, ldc, accumulate,
                       inRegisters && last ? &finish : nullptr);
         }
@@ -224,12 +266,14 @@ void gemmPanels(const float *aPanels, int64_t rows, const PackedCols &b,
     const bool accumulate = k0 > 0;
     for (int64_t j = c0; j < c1; j += kTileCols) {
       // B's 16-wide panels are zero-padded and kPanelCols * k apart.
-      TileOperands op{nullptr, b.panel(j / kPanelCols) + k0 * kPanelCols,
-                      kPanelCols, kPanelCols * k};
+      TileOperands op{nullptr, kPanelRows * k,
+                      b.panel(j / kPanelCols) + k0 * kPanelCols, kPanelCols,
+                      kPanelCols * k};
       const int64_t cols = std::min(kTileCols, c1 - j);
-      for (int64_t row0 = 0; row0 < rows; row0 += kTileRows) {
+      const int64_t step = tileRowsFor(rows, cols);
+      for (int64_t row0 = 0; row0 < rows; row0 += step) {
         op.a = aPanels + row0 * k + k0 * kPanelRows;
-        tileProduct(kc, op, std::min<int64_t>(kTileRows, rows - row0), cols,
+        tileProduct(kc, op, std::min(step, rows - row0), cols,
                     c + row0 * ldc + (j - c0), ldc, accumulate);
       }
     }

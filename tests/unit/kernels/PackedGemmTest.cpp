@@ -59,7 +59,7 @@ TEST_F(PackedGemm, MatchesPlainLoops) {
       {50, 300, 47, 0, 50},  {64, 600, 64, 12, 29}, {30, 257, 17, 24, 30},
       {1, 5, 13, 0, 1},      {7, 33, 130, 0, 7},    {20, 1, 13, 6, 20},
       {12, 100, 128, 0, 12}, {18, 129, 64, 0, 18},  {13, 257, 77, 0, 13},
-      {25, 64, 200, 6, 25}};
+      {25, 64, 200, 6, 25},  {48, 50, 16, 0, 48},   {31, 20, 40, 0, 31}};
   unsigned seed = 7;
   for (const PackedCase &c : cases) {
     SCOPED_TRACE(shape(c.rows, c.depth, c.n));
@@ -90,8 +90,10 @@ TEST_F(PackedGemm, MatchesPlainLoops) {
 // tiles included; with an unbounded clamp, bias only.
 TEST_F(PackedGemm, InRegisterEpilogueAddsBiasAndClamps) {
   const float inf = std::numeric_limits<float>::infinity();
-  const PackedCase cases[] = {
-      {13, 300, 37, 6, 13}, {7, 257, 13, 0, 7}, {1, 1, 70, 0, 1}};
+  const PackedCase cases[] = {{13, 300, 37, 6, 13},
+                              {7, 257, 13, 0, 7},
+                              {1, 1, 70, 0, 1},
+                              {30, 200, 16, 0, 30}};
   unsigned seed = 31;
   for (const PackedCase &c : cases) {
     SCOPED_TRACE(shape(c.rows, c.depth, c.n));
@@ -214,7 +216,8 @@ TEST_F(PackedGemm, PanelsMatchPlainLoops) {
   const Case cases[] = {{1, 1, 1, 0, 1},         {6, 9, 16, 0, 16},
                         {49, 300, 40, 16, 40},   {13, 257, 21, 0, 21},
                         {36, 64, 512, 32, 64},   {7, 1, 13, 0, 13},
-                        {25, 257, 130, 16, 130}, {49, 129, 200, 0, 200}};
+                        {25, 257, 130, 16, 130}, {49, 129, 200, 0, 200},
+                        {30, 40, 16, 0, 16},     {48, 20, 48, 16, 32}};
   unsigned seed = 70;
   for (const Case &c : cases) {
     SCOPED_TRACE(shape(c.rows, c.depth, c.cols));
