@@ -1,5 +1,4 @@
-//===- Gemm.cpp - gemm and matmul on Eigen's GEMM
-//----------------------------===//
+//===- Gemm.cpp - gemm and matmul: packed weights, else Eigen's GEMM ------===//
 //
 // Both ops are cube work (AIC). Block split: tiles of the output (times the
 // batch for matmul): row tiles, and column tiles too when there are too few
@@ -7,24 +6,38 @@
 // contiguous run of tiles; whole-row tiles in a run become one GEMM. Cost:
 // 2*M*N*K FLOPs per batch entry; bytes are the operands plus the output.
 //
+// A linear layer's weights are constant: on CPUs with the packed GEMM
+// (NnPackedGemm.h) the kernel packs B (or B^T) into column panels once at
+// creation, and a run packs only the activation rows of its tile into
+// per-thread scratch (Eigen would re-pack the weights on every call, which
+// was as costly as the multiply). Column tiles start at multiples of
+// kPanelCols so each maps onto one gemmPanels call. Other B, and CPUs below
+// AVX2, keep nn::gemm.
+//
 // fused_gemm and fused_matmul add their bias and activation to each output
-// tile right after its GEMM, while it is in cache.
+// row right after its GEMM, while it is in cache.
 //
 //===----------------------------------------------------------------------===//
 
 #include "executor/kernels/KernelRegistry.h"
+#include "executor/kernels/NnPackedGemm.h"
 #include "executor/kernels/NnSupport.h"
 
 #include <Eigen/Core>
 
 #include <algorithm>
+#include <memory>
 
 using namespace geflow;
 using namespace geflow::kernels;
 
 namespace {
 
-constexpr int64_t kRowTile = 8;
+/// Two micro-kernel row panels: a row tile packs into whole panels.
+constexpr int64_t kRowTile = 2 * nn::kPanelRows;
+/// Rows one packed GEMM call takes: their panels of one depth chunk stay in
+/// L2 while every column panel of B sweeps them.
+constexpr int64_t kPackRows = 16 * nn::kPanelRows;
 /// Work items a GEMM aims for before it splits columns too.
 constexpr int64_t kTargetTiles = 32;
 constexpr int64_t kMinColTile = 64;
@@ -43,7 +56,7 @@ struct Tiling {
     if (base < kTargetTiles && n >= 2 * kMinColTile) {
       int64_t want = std::min(ceilDiv(kTargetTiles, std::max<int64_t>(base, 1)),
                               n / kMinColTile);
-      colTile = (ceilDiv(n, want) + 15) / 16 * 16;
+      colTile = ceilDiv(ceilDiv(n, want), nn::kPanelCols) * nn::kPanelCols;
     }
     colTiles = ceilDiv(std::max<int64_t>(n, 1), colTile);
   }
@@ -70,6 +83,77 @@ void forEachTile(const Tiling &t, int64_t m, int64_t n, BlockRange items,
       ++i;
     }
   }
+}
+
+//===----------------------------------------------------------------------===//
+// The packed path: B packed at creation, op(A)'s rows packed per tile.
+//===----------------------------------------------------------------------===//
+
+/// B [k x n] as column panels when it is a constant and the CPU runs the
+/// packed GEMM, else null. `transposed`: the constant is B^T [n x k].
+/// `alpha` is folded into the panels.
+std::shared_ptr<const nn::PackedCols> packWeights(const void *constant,
+                                                  bool transposed, int64_t k,
+                                                  int64_t n, float alpha) {
+  if (!constant || k == 0 || n == 0 || !nn::packedGemmAvailable())
+    return nullptr;
+  const auto *b = static_cast<const float *>(constant);
+  auto packed = std::make_shared<nn::PackedCols>(
+      transposed ? nn::packTransposedRows(b, n, k, k)
+                 : nn::packCols(b, k, n, n));
+  if (alpha != 1.0f)
+    for (float &v : packed->data)
+      v *= alpha;
+  return packed;
+}
+
+/// op(A)'s rows packed as A panels in this thread's scratch. Consecutive
+/// column tiles of one row range (a block's run) pack it once.
+class RowPanels {
+public:
+  /// Rows [0, rows) of op(A) starting at `a`: row-major with leading
+  /// dimension `ld`, or, when `transposed`, columns of a [k x ld] matrix.
+  const float *pack(const float *a, int64_t ld, bool transposed, int64_t rows,
+                    int64_t k) {
+    if (a == src_ && rows == rows_)
+      return panels_;
+    panels_ = nn::scratch(nn::rowPanelFloats(rows, k));
+    if (transposed)
+      nn::packColumnsAsRows(a, ld, k, rows, panels_, nn::kPanelRows * k);
+    else
+      nn::packRowsInto(a, rows, k, ld, panels_);
+    src_ = a;
+    rows_ = rows;
+    return panels_;
+  }
+
+private:
+  const float *src_ = nullptr;
+  int64_t rows_ = 0;
+  float *panels_ = nullptr;
+};
+
+/// Y[r0..r1, c0..c1) = op(A)[r0..r1) * B[:, c0..c1) against packed B, then
+/// finish(i, row) on each row i (row = Y's row i from column c0) while it is
+/// in cache. op(A) row i is at a + i * lda, or column i at a + i when
+/// `transA`.
+template <class FinishRow>
+void multiplyPacked(const nn::PackedCols &b, RowPanels &panels, const float *a,
+                    int64_t lda, bool transA, int64_t r0, int64_t r1,
+                    int64_t c0, int64_t c1, float *y, int64_t ldy,
+                    FinishRow finish) {
+  for (int64_t p0 = r0; p0 < r1; p0 += kPackRows) {
+    const int64_t p1 = std::min(r1, p0 + kPackRows);
+    const float *ap = panels.pack(transA ? a + p0 : a + p0 * lda, lda, transA,
+                                  p1 - p0, b.depth);
+    nn::gemmPanels(ap, p1 - p0, b, c0, c1, y + p0 * ldy + c0, ldy);
+    for (int64_t i = p0; i < p1; ++i)
+      finish(i, y + i * ldy + c0);
+  }
+}
+
+const void *constantInput(const KernelSpec &spec, size_t i) {
+  return i < spec.constantInputs.size() ? spec.constantInputs[i] : nullptr;
 }
 
 //===----------------------------------------------------------------------===//
@@ -140,35 +224,53 @@ rt::Status planGemm(const om::OpDef &op, KernelPlan *out) {
 
 class GemmKernel final : public Kernel {
 public:
-  explicit GemmKernel(const GemmShape &s) : s_(s), t_(1, s.m, s.n) {}
+  /// `weights`: B's bytes when B is a constant, else null.
+  GemmKernel(const GemmShape &s, const void *weights)
+      : s_(s), t_(1, s.m, s.n),
+        packed_(packWeights(weights, s.transB, s.k, s.n, s.alpha)) {}
 
   rt::Status run(const TensorView *inputs, const TensorView *outputs,
                  uint32_t blockIdx, uint32_t blockDim) const override {
     const float *a = static_cast<const float *>(inputs[0].data);
     const float *b = static_cast<const float *>(inputs[1].data);
     const float *c =
-        s_.hasC ? static_cast<const float *>(inputs[2].data) : nullptr;
+        s_.hasC && s_.beta != 0.0f ? static_cast<const float *>(inputs[2].data)
+                                   : nullptr;
     float *y = static_cast<float *>(outputs[0].data);
+    const bool packed = packed_ && nn::packedGemmAvailable();
+    RowPanels panels;
     BlockRange items = blockRange(t_.perBatch(), blockIdx, blockDim);
     forEachTile(
         t_, s_.m, s_.n, items,
         [&](int64_t, int64_t r0, int64_t r1, int64_t c0, int64_t c1) {
           if (r0 >= r1 || c0 >= c1)
             return;
-          float beta = 0.0f;
-          if (c && s_.beta != 0.0f) {
+          if (packed) {
+            multiplyPacked(*packed_, panels, a, s_.transA ? s_.m : s_.k,
+                           s_.transA, r0, r1, c0, c1, y, s_.n,
+                           [&](int64_t i, float *row) {
+                             if (c)
+                               for (int64_t j = c0; j < c1; ++j)
+                                 row[j - c0] +=
+                                     s_.beta * c[i * s_.cRowStride +
+                                                 j * s_.cColStride];
+                             nn::applyActivation(s_.act, row, c1 - c0);
+                           });
+            return;
+          }
+          if (c) {
             // Y starts as broadcast C; the GEMM then scales it by beta and
             // adds.
             for (int64_t i = r0; i < r1; ++i)
               for (int64_t j = c0; j < c1; ++j)
                 y[i * s_.n + j] = c[i * s_.cRowStride + j * s_.cColStride];
-            beta = s_.beta;
           }
           const float *aRows = s_.transA ? a + r0 : a + r0 * s_.k;
           const float *bCols = s_.transB ? b + c0 * s_.k : b + c0;
           nn::gemm(s_.transA, s_.transB, r1 - r0, c1 - c0, s_.k, s_.alpha,
                    aRows, s_.transA ? s_.m : s_.k, bCols,
-                   s_.transB ? s_.k : s_.n, beta, y + r0 * s_.n + c0, s_.n);
+                   s_.transB ? s_.k : s_.n, c ? s_.beta : 0.0f,
+                   y + r0 * s_.n + c0, s_.n);
           if (s_.act.kind != nn::Activation::kNone)
             for (int64_t i = r0; i < r1; ++i)
               nn::applyActivation(s_.act, y + i * s_.n + c0, c1 - c0);
@@ -179,10 +281,16 @@ public:
 private:
   const GemmShape s_;
   const Tiling t_;
+  /// B packed at creation (shared by every execution and thread), or null.
+  const std::shared_ptr<const nn::PackedCols> packed_;
 };
 
-constexpr CreateFn createGemm =
-    &nn::createFromPlan<GemmKernel, GemmShape, analyzeGemm>;
+rt::Status createGemm(const KernelSpec &spec, std::unique_ptr<Kernel> *out) {
+  GemmShape s;
+  GEFLOW_RT_RETURN_IF_ERROR(analyzeGemm(*spec.op, &s));
+  *out = std::make_unique<GemmKernel>(s, constantInput(spec, 1));
+  return rt::Status::ok();
+}
 
 //===----------------------------------------------------------------------===//
 // matmul: numpy semantics. A 1-D A is [1, K] and a 1-D B is [K, 1], the added
@@ -305,16 +413,26 @@ rt::Status planMatMul(const om::OpDef &op, KernelPlan *out) {
 
 class MatMulKernel final : public Kernel {
 public:
-  explicit MatMulKernel(MatMulShape s)
-      : s_(std::move(s)), t_(s_.batch, s_.m, s_.n) {}
+  /// `weights`: B's bytes when B is a constant, else null. Packed only when
+  /// every batch entry reads the same B.
+  MatMulKernel(MatMulShape s, const void *weights)
+      : s_(std::move(s)), t_(s_.batch, s_.m, s_.n),
+        packed_(std::all_of(s_.bOffset.begin(), s_.bOffset.end(),
+                            [](int64_t o) { return o == 0; })
+                    ? packWeights(weights, false, s_.k, s_.n, 1.0f)
+                    : nullptr) {}
 
   rt::Status run(const TensorView *inputs, const TensorView *outputs,
                  uint32_t blockIdx, uint32_t blockDim) const override {
     const float *a = static_cast<const float *>(inputs[0].data);
     const float *b = static_cast<const float *>(inputs[1].data);
+    const float *bias =
+        s_.hasBias ? static_cast<const float *>(inputs[2].data) : nullptr;
     float *y = static_cast<float *>(outputs[0].data);
     if (s_.m == 0)
       return rt::Status::ok();
+    const bool packed = packed_ && nn::packedGemmAvailable();
+    RowPanels panels;
     BlockRange items = blockRange(s_.batch * t_.perBatch(), blockIdx, blockDim);
     forEachTile(
         t_, s_.m, s_.n, items,
@@ -322,16 +440,7 @@ public:
           if (r0 >= r1 || c0 >= c1)
             return;
           float *yb = y + batch * s_.m * s_.n;
-          nn::gemm(false, false, r1 - r0, c1 - c0, s_.k, 1.0f,
-                   a + s_.aOffset[batch] + r0 * s_.k, s_.k,
-                   b + s_.bOffset[batch] + c0, s_.n, 0.0f, yb + r0 * s_.n + c0,
-                   s_.n);
-          if (!s_.hasBias && s_.act.kind == nn::Activation::kNone)
-            return;
-          const float *bias =
-              s_.hasBias ? static_cast<const float *>(inputs[2].data) : nullptr;
-          for (int64_t i = r0; i < r1; ++i) {
-            float *row = yb + i * s_.n + c0;
+          auto finish = [&](int64_t i, float *row) {
             if (bias) {
               const float *brow =
                   bias + s_.biasOffset[batch] + i * s_.biasRowStride;
@@ -342,7 +451,19 @@ public:
                 out += *brow;
             }
             nn::applyActivation(s_.act, row, c1 - c0);
+          };
+          const float *ab = a + s_.aOffset[batch];
+          if (packed) {
+            multiplyPacked(*packed_, panels, ab, s_.k, false, r0, r1, c0, c1,
+                           yb, s_.n, finish);
+            return;
           }
+          nn::gemm(false, false, r1 - r0, c1 - c0, s_.k, 1.0f, ab + r0 * s_.k,
+                   s_.k, b + s_.bOffset[batch] + c0, s_.n, 0.0f,
+                   yb + r0 * s_.n + c0, s_.n);
+          if (bias || s_.act.kind != nn::Activation::kNone)
+            for (int64_t i = r0; i < r1; ++i)
+              finish(i, yb + i * s_.n + c0);
         });
     return rt::Status::ok();
   }
@@ -350,10 +471,17 @@ public:
 private:
   const MatMulShape s_;
   const Tiling t_;
+  /// B packed at creation (shared by every execution and thread), or null.
+  const std::shared_ptr<const nn::PackedCols> packed_;
 };
 
-constexpr CreateFn createMatMul =
-    &nn::createFromPlan<MatMulKernel, MatMulShape, analyzeMatMul>;
+rt::Status createMatMul(const KernelSpec &spec, std::unique_ptr<Kernel> *out) {
+  MatMulShape s;
+  GEFLOW_RT_RETURN_IF_ERROR(analyzeMatMul(*spec.op, &s));
+  const void *weights = constantInput(spec, 1);
+  *out = std::make_unique<MatMulKernel>(std::move(s), weights);
+  return rt::Status::ok();
+}
 
 } // namespace
 
