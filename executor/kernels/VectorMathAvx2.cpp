@@ -31,8 +31,8 @@ struct S {
   }
   /// 2^n for integral n in [-126, 127].
   static V pow2(V n) {
-    const __m256i e = _mm256_add_epi32(_mm256_cvtps_epi32(n),
-                                       _mm256_set1_epi32(127));
+    const __m256i e =
+        _mm256_add_epi32(_mm256_cvtps_epi32(n), _mm256_set1_epi32(127));
     return _mm256_castsi256_ps(_mm256_slli_epi32(e, 23));
   }
   static M lt(V a, V b) { return _mm256_cmp_ps(a, b, _CMP_LT_OQ); }
@@ -45,14 +45,12 @@ struct S {
     return op(x, _mm_shuffle_ps(x, x, 1));
   }
   static float reduceAdd(V v) {
-    return _mm_cvtss_f32(half(v, [](__m128 a, __m128 b) {
-      return _mm_add_ps(a, b);
-    }));
+    return _mm_cvtss_f32(
+        half(v, [](__m128 a, __m128 b) { return _mm_add_ps(a, b); }));
   }
   static float reduceMax(V v) {
-    return _mm_cvtss_f32(half(v, [](__m128 a, __m128 b) {
-      return _mm_max_ps(a, b);
-    }));
+    return _mm_cvtss_f32(
+        half(v, [](__m128 a, __m128 b) { return _mm_max_ps(a, b); }));
   }
 };
 } // namespace

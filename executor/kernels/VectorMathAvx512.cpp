@@ -30,13 +30,13 @@ struct S {
   static V max(V a, V b) { return _mm512_max_ps(a, b); }
   static V abs(V a) { return _mm512_abs_ps(a); }
   static V round(V a) {
-    return _mm512_roundscale_ps(a, _MM_FROUND_TO_NEAREST_INT |
-                                       _MM_FROUND_NO_EXC);
+    return _mm512_roundscale_ps(a,
+                                _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
   }
   /// 2^n for integral n in [-126, 127].
   static V pow2(V n) {
-    const __m512i e = _mm512_add_epi32(_mm512_cvtps_epi32(n),
-                                       _mm512_set1_epi32(127));
+    const __m512i e =
+        _mm512_add_epi32(_mm512_cvtps_epi32(n), _mm512_set1_epi32(127));
     return _mm512_castsi512_ps(_mm512_slli_epi32(e, 23));
   }
   static M lt(V a, V b) { return _mm512_cmp_ps_mask(a, b, _CMP_LT_OQ); }

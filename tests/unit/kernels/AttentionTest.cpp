@@ -101,8 +101,8 @@ TEST(AttentionKernel, MatchesDefinition) {
                                                        // mask
       {{}, 3, 9, 5, 2, false, 2.0f, {1}},              // rank 2, scalar mask
       {{2}, 40, 1000, 8, 3, false, 0.35f, {2, 40, 1000}}, // several row blocks
-      {{3}, 197, 197, 64, 64, false, 0.125f},          // ViT-B/16's head
-      {{2}, 1, 33, 17, 17, true, 1.0f, {1, 33}},       // one query row
+      {{3}, 197, 197, 64, 64, false, 0.125f},             // ViT-B/16's head
+      {{2}, 1, 33, 17, 17, true, 1.0f, {1, 33}},          // one query row
   };
   unsigned seed = 10;
   for (const Problem &p : problems) {

@@ -64,6 +64,8 @@ TEST(GemmKernel, MatchesDirectLoops) {
       {13, 17, 1, true, true, {-1}, 2.0f, 1.0f, true},
       {200, 40, 300, false, true, {40}, 1.0f, 1.0f, true},
       {101, 33, 260, true, false, {101, 1}, 0.5f, 0.5f, true},
+      // B over kStreamedWeightBytes: tiles shaped for streaming B.
+      {20, 1000, 1100, false, true, {1000}, 1.0f, 1.0f, true},
   };
   unsigned seed = 1;
   for (const GemmCase &c : cases) {
@@ -241,9 +243,8 @@ TEST(MatMulKernel, NumpySemantics) {
     forEachVariant([&](const std::string &trace, uint32_t blocks,
                        bool constantB) {
       std::vector<float> got(want.size(), 12345.0f);
-      ASSERT_TRUE(
-          runOp(op, {a.data(), b.data()}, got.data(), blocks, constantB)
-              .isOk());
+      ASSERT_TRUE(runOp(op, {a.data(), b.data()}, got.data(), blocks, constantB)
+                      .isOk());
       SCOPED_TRACE("case a rank " + std::to_string(c.a.size()) + " " + trace);
       expectNearAbs(got, want);
     });
@@ -332,16 +333,16 @@ TEST(FusedMatMulKernel, BiasBroadcastAndRelu) {
       }
       want[e] = std::max(0.0f, want[e] + bias[off]);
     }
-    forEachVariant([&](const std::string &trace, uint32_t blocks,
-                       bool constantB) {
-      SCOPED_TRACE("y rank " + std::to_string(c.y.size()) + " bias rank " +
-                   std::to_string(c.bias.size()) + " " + trace);
-      std::vector<float> got(want.size(), 12345.0f);
-      ASSERT_TRUE(runOp(op, {a.data(), b.data(), bias.data()}, got.data(),
-                        blocks, constantB)
-                      .isOk());
-      expectNearAbs(got, want);
-    });
+    forEachVariant(
+        [&](const std::string &trace, uint32_t blocks, bool constantB) {
+          SCOPED_TRACE("y rank " + std::to_string(c.y.size()) + " bias rank " +
+                       std::to_string(c.bias.size()) + " " + trace);
+          std::vector<float> got(want.size(), 12345.0f);
+          ASSERT_TRUE(runOp(op, {a.data(), b.data(), bias.data()}, got.data(),
+                            blocks, constantB)
+                          .isOk());
+          expectNearAbs(got, want);
+        });
   }
 }
 

@@ -1,4 +1,5 @@
-//===- IsaTestUtil.h - run a test body under each ISA the machine has -*- C++ -*-===//
+//===- IsaTestUtil.h - run a test body under each ISA the machine has -*- C++
+//-*-===//
 //
 // Kernels pick per-ISA bodies at run time (cpu::activeIsa()); a test that
 // loops over machineIsas() checks the baseline, AVX2 and AVX-512 paths on
@@ -19,8 +20,7 @@ namespace geflow::kernels::test {
 inline std::vector<cpu::Isa> machineIsas() {
   const cpu::Isa initial = cpu::activeIsa();
   std::vector<cpu::Isa> isas;
-  for (cpu::Isa isa :
-       {cpu::Isa::kBaseline, cpu::Isa::kAvx2, cpu::Isa::kAvx512})
+  for (cpu::Isa isa : {cpu::Isa::kBaseline, cpu::Isa::kAvx2, cpu::Isa::kAvx512})
     if (cpu::setActiveIsa(isa))
       isas.push_back(isa);
   cpu::setActiveIsa(initial);

@@ -39,8 +39,8 @@ void expectClose(const std::vector<float> &x, Fn fn, Want want, Tol tol) {
     for (size_t i = 0; i < x.size(); ++i) {
       const double w = want(static_cast<double>(x[i]));
       ASSERT_LE(std::abs(y[i] - w), tol(x[i], w))
-          << scope.name() << " at x = " << x[i] << ": got " << y[i]
-          << ", want " << w;
+          << scope.name() << " at x = " << x[i] << ": got " << y[i] << ", want "
+          << w;
     }
   }
 }
@@ -48,10 +48,12 @@ void expectClose(const std::vector<float> &x, Fn fn, Want want, Tol tol) {
 double relative(float, double want) { return 1e-6 * std::abs(want); }
 
 TEST(VectorMath, ExpWithinOneMillionth) {
-  expectClose(sweep(-87.3f, 88.3f), vmath::exp,
-              [](double x) { return std::exp(x); }, relative);
-  expectClose(sweep(-1.0f, 1.0f, 1001), vmath::exp,
-              [](double x) { return std::exp(x); }, relative);
+  expectClose(
+      sweep(-87.3f, 88.3f), vmath::exp, [](double x) { return std::exp(x); },
+      relative);
+  expectClose(
+      sweep(-1.0f, 1.0f, 1001), vmath::exp,
+      [](double x) { return std::exp(x); }, relative);
 }
 
 TEST(VectorMath, ExpLimits) {
@@ -94,8 +96,8 @@ TEST(VectorMath, GeluBothForms) {
       sweep(-12.0f, 12.0f), vmath::geluTanh,
       [](double x) {
         return 0.5 * x *
-               (1.0 + std::tanh(std::sqrt(2.0 / M_PI) *
-                                (x + 0.044715 * x * x * x)));
+               (1.0 +
+                std::tanh(std::sqrt(2.0 / M_PI) * (x + 0.044715 * x * x * x)));
       },
       tol);
 }
