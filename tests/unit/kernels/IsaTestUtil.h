@@ -1,5 +1,4 @@
-//===- IsaTestUtil.h - run a test body under each ISA the machine has -*- C++
-//-*-===//
+//===- IsaTestUtil.h - a test body under each ISA the machine has -*- C++ -*-//
 //
 // Kernels pick per-ISA bodies at run time (cpu::activeIsa()); a test that
 // loops over machineIsas() checks the baseline, AVX2 and AVX-512 paths on
