@@ -44,28 +44,40 @@ constexpr int64_t kMinColTile = 64;
 
 int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
+/// Where B stays while a GEMM runs decides its tiles. Up to this size it
+/// stays in L2: reading it again per row tile is free, packing A's rows
+/// again per column tile is not, so few rows make one-panel tiles of full
+/// width rather than column tiles.
+constexpr int64_t kCachedWeightBytes = 1 << 20;
 /// B of more bytes than this is streamed from L3 or memory again by every
 /// row tile (measured on Zen 5: a 768x3072 weight ran at 83 GFLOP/s in
 /// 12-row tiles, 133 in the tiles below; a 768x768 one ran as fast either
-/// way, and small B prefer the fewer re-packs of 12-row tiles).
+/// way).
 constexpr int64_t kStreamedWeightBytes = 4 << 20;
 
 int64_t roundUp(int64_t a, int64_t b) { return ceilDiv(a, b) * b; }
 
 /// The output tiling of `batch` products of M x N (depth K): rowTile rows by
 /// colTile columns, items ordered (batch, row tile, column tile). Many rows:
-/// tiles of kRowTile whole rows. Few rows (a transformer's 197 tokens, a
-/// batch-1 fully connected layer): columns split too, into about
-/// kTargetTiles tiles.
+/// tiles of kRowTile whole rows. Few rows (a transformer's 128 or 197
+/// tokens, a batch-1 fully connected layer): one-panel row tiles when B
+/// stays in L2, and columns split too when that still leaves too few tiles
+/// (shapeForStreamedB when B is streamed).
 struct Tiling {
   int64_t rowTile = kRowTile, rowTiles = 1, colTile = 1, colTiles = 1;
 
   Tiling(int64_t batch, int64_t m, int64_t n, int64_t k) {
+    const int64_t bBytes = 4 * k * n;
+    if (bBytes <= kCachedWeightBytes &&
+        batch * ceilDiv(m, rowTile) < kTargetTiles)
+      rowTile = nn::kPanelRows;
     rowTiles = ceilDiv(m, rowTile);
     colTile = std::max<int64_t>(n, 1);
     const int64_t base = batch * rowTiles;
-    if (base < kTargetTiles && n >= 2 * kMinColTile) {
-      if (4 * k * n > kStreamedWeightBytes) {
+    const int64_t enough =
+        bBytes <= kCachedWeightBytes ? kTargetTiles / 2 : kTargetTiles;
+    if (base < enough && n >= 2 * kMinColTile) {
+      if (bBytes > kStreamedWeightBytes) {
         shapeForStreamedB(batch, m, n);
       } else {
         int64_t want = std::min(
