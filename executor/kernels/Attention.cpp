@@ -10,14 +10,21 @@
 // Block split: (batch, block of query rows) items. A block computes its rows'
 // scores into a per-thread buffer of about kScoreBlock floats (one GEMM),
 // adds the mask, takes the softmax of each row and multiplies by V (a second
-// GEMM), so the score tensor never reaches memory.
+// GEMM), so the score tensor never reaches memory. On CPUs with the packed
+// GEMM (NnPackedGemm.h) both products run on its micro-kernel: K^T and V of a
+// batch entry are packed into column panels once per block that meets them
+// (K read row by row as K^T's columns: no transposed copy), Q and the
+// probabilities into row panels, all in per-thread buffers reused across
+// runs; the softmax is vmath's vector exp.
 // Cost: 2·Sq·Sk·(Dh + Dv) + 5·Sq·Sk FLOPs per batch; bytes: Q, K, V, mask
 // and Y once.
 //
 //===----------------------------------------------------------------------===//
 
 #include "executor/kernels/KernelRegistry.h"
+#include "executor/kernels/NnPackedGemm.h"
 #include "executor/kernels/NnSupport.h"
+#include "executor/kernels/VectorMath.h"
 #include "executor/kernels/VectorSupport.h"
 
 #include <Eigen/Core>
@@ -52,6 +59,36 @@ struct AttentionPlan {
   double flopsPerRow() const {
     return static_cast<double>(sk) * (2.0 * (dh + dv) + 5.0);
   }
+};
+
+/// B [depth x cols] (leading dimension ldb; `transposed`: B^T [cols x
+/// depth] is given, leading dimension ldb) into `dst` in PackedCols' layout,
+/// reusing dst's storage.
+void packColsInto(const float *b, int64_t depth, int64_t cols, int64_t ldb,
+                  bool transposed, nn::PackedCols *dst) {
+  constexpr int64_t w = nn::kPanelCols;
+  dst->depth = depth;
+  dst->cols = cols;
+  dst->data.resize((cols + w - 1) / w * w * depth);
+  for (int64_t j0 = 0; j0 < cols; j0 += w) {
+    const int64_t width = std::min(w, cols - j0);
+    float *panel = dst->data.data() + j0 * depth;
+    for (int64_t k = 0; k < depth; ++k) {
+      float *out = panel + k * w;
+      for (int64_t c = 0; c < width; ++c)
+        out[c] = transposed ? b[(j0 + c) * ldb + k] : b[k * ldb + j0 + c];
+      std::fill(out + width, out + w, 0.0f);
+    }
+  }
+}
+
+/// One thread's packed operands: K^T and V of the batch entry `batch` of
+/// the current run (-1: none yet), and the row panels of Q and of the
+/// probabilities. Kept across runs so a run allocates nothing.
+struct AttentionScratch {
+  int64_t batch = -1;
+  nn::PackedCols kt, v;
+  std::vector<float> qPanels, pPanels;
 };
 
 rt::Status analyzeMask(const om::OpDef &op, const std::vector<int64_t> &scores,
@@ -169,28 +206,53 @@ public:
     auto *y = static_cast<float *>(outputs[0].data);
     const int64_t sq = p_.sq, sk = p_.sk, dh = p_.dh, dv = p_.dv;
     float *scores = nn::scratch(p_.rowsPerBlock * sk);
+    const bool packed = nn::packedGemmAvailable() && dh > 0 && sk > 0;
+    thread_local AttentionScratch ws;
+    ws.batch = -1; // another run: the buffers hold stale tensors
     BlockRange items =
         blockRange(p_.batch * p_.rowBlocks(), blockIdx, blockDim);
     for (int64_t item = items.begin; item < items.end; ++item) {
       int64_t b = item / p_.rowBlocks();
       int64_t row0 = (item % p_.rowBlocks()) * p_.rowsPerBlock;
       int64_t rows = std::min(p_.rowsPerBlock, sq - row0);
+      const float *qRows = q + (b * sq + row0) * dh;
+      float *yRows =
+          y + batchOffset(b, p_.yBatchStrides) + row0 * p_.yRowStride;
+      if (packed && ws.batch != b) {
+        // K [sk x dh] is K^T's columns as they lie; K^T [dh x sk] is B.
+        packColsInto(k + b * sk * dh, dh, sk, p_.kTransposed ? sk : dh,
+                     !p_.kTransposed, &ws.kt);
+        packColsInto(v + b * sk * dv, sk, dv, dv, false, &ws.v);
+        ws.batch = b;
+      }
       // scores = scale * Q[rows] K^T
-      nn::gemm(false, !p_.kTransposed, rows, sk, dh, p_.scale,
-               q + (b * sq + row0) * dh, dh, k + b * sk * dh,
-               p_.kTransposed ? sk : dh, 0.0f, scores, sk);
+      if (packed) {
+        ws.qPanels.resize(nn::rowPanelFloats(rows, dh));
+        nn::packRowsInto(qRows, rows, dh, dh, ws.qPanels.data());
+        if (p_.scale != 1.0f)
+          Eigen::Map<Eigen::ArrayXf>(ws.qPanels.data(), ws.qPanels.size()) *=
+              p_.scale;
+        nn::gemmPanels(ws.qPanels.data(), rows, ws.kt, 0, sk, scores, sk);
+      } else {
+        nn::gemm(false, !p_.kTransposed, rows, sk, dh, p_.scale, qRows, dh,
+                 k + b * sk * dh, p_.kTransposed ? sk : dh, 0.0f, scores, sk);
+      }
       for (int64_t r = 0; r < rows; ++r) {
         Eigen::Map<Eigen::ArrayXf> row(scores + r * sk, sk);
         if (mask)
           addMaskRow(mask + maskOffset(b, row0 + r), row);
-        row = (row - row.maxCoeff()).exp();
-        row /= row.sum();
+        vmath::softmax(row.data(), row.data(), sk);
       }
       // Y[rows] = softmax(scores) V
-      nn::gemm(false, false, rows, dv, sk, 1.0f, scores, sk, v + b * sk * dv,
-               dv, 0.0f,
-               y + batchOffset(b, p_.yBatchStrides) + row0 * p_.yRowStride,
-               p_.yRowStride);
+      if (packed && dv > 0) {
+        ws.pPanels.resize(nn::rowPanelFloats(rows, sk));
+        nn::packRowsInto(scores, rows, sk, sk, ws.pPanels.data());
+        nn::gemmPanels(ws.pPanels.data(), rows, ws.v, 0, dv, yRows,
+                       p_.yRowStride);
+      } else {
+        nn::gemm(false, false, rows, dv, sk, 1.0f, scores, sk, v + b * sk * dv,
+                 dv, 0.0f, yRows, p_.yRowStride);
+      }
     }
     return rt::Status::ok();
   }

@@ -1,5 +1,4 @@
-//===- Gemm.cpp - gemm and matmul on Eigen's GEMM
-//----------------------------===//
+//===- Gemm.cpp - gemm and matmul: packed weights, else Eigen's GEMM ------===//
 //
 // Both ops are cube work (AIC). Block split: tiles of the output (times the
 // batch for matmul): row tiles, and column tiles too when there are too few
@@ -7,47 +6,112 @@
 // contiguous run of tiles; whole-row tiles in a run become one GEMM. Cost:
 // 2*M*N*K FLOPs per batch entry; bytes are the operands plus the output.
 //
+// A linear layer's weights are constant: on CPUs with the packed GEMM
+// (NnPackedGemm.h) the kernel packs B (or B^T) into column panels once at
+// creation, and a run packs only the activation rows of its tile into
+// per-thread scratch (Eigen would re-pack the weights on every call, which
+// was as costly as the multiply). Column tiles start at multiples of
+// kPanelCols so each maps onto one gemmPanels call. Other B, and CPUs below
+// AVX2, keep nn::gemm.
+//
 // fused_gemm and fused_matmul add their bias and activation to each output
-// tile right after its GEMM, while it is in cache.
+// row right after its GEMM, while it is in cache.
 //
 //===----------------------------------------------------------------------===//
 
 #include "executor/kernels/KernelRegistry.h"
+#include "executor/kernels/NnPackedGemm.h"
 #include "executor/kernels/NnSupport.h"
 
 #include <Eigen/Core>
 
 #include <algorithm>
+#include <memory>
 
 using namespace geflow;
 using namespace geflow::kernels;
 
 namespace {
 
-constexpr int64_t kRowTile = 8;
+/// Two micro-kernel row panels: a row tile packs into whole panels.
+constexpr int64_t kRowTile = 2 * nn::kPanelRows;
+/// Rows one packed GEMM call takes: their panels of one depth chunk stay in
+/// L2 while every column panel of B sweeps them.
+constexpr int64_t kPackRows = 16 * nn::kPanelRows;
 /// Work items a GEMM aims for before it splits columns too.
 constexpr int64_t kTargetTiles = 32;
 constexpr int64_t kMinColTile = 64;
 
 int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
-/// The output tiling of `batch` products of M x N: kRowTile rows by colTile
-/// columns, items ordered (batch, row tile, column tile).
-struct Tiling {
-  int64_t rowTiles = 1, colTile = 1, colTiles = 1;
+/// Where B stays while a GEMM runs decides its tiles. Up to this size it
+/// stays in L2: reading it again per row tile is free, packing A's rows
+/// again per column tile is not, so few rows make one-panel tiles of full
+/// width rather than column tiles.
+constexpr int64_t kCachedWeightBytes = 1 << 20;
+/// B of more bytes than this is streamed from L3 or memory again by every
+/// row tile (measured on Zen 5: a 768x3072 weight ran at 83 GFLOP/s in
+/// 12-row tiles, 133 in the tiles below; a 768x768 one ran as fast either
+/// way).
+constexpr int64_t kStreamedWeightBytes = 4 << 20;
 
-  Tiling(int64_t batch, int64_t m, int64_t n) {
-    rowTiles = ceilDiv(m, kRowTile);
+int64_t roundUp(int64_t a, int64_t b) { return ceilDiv(a, b) * b; }
+
+/// The output tiling of `batch` products of M x N (depth K): rowTile rows by
+/// colTile columns, items ordered (batch, row tile, column tile). Many rows:
+/// tiles of kRowTile whole rows. Few rows (a transformer's 128 or 197
+/// tokens, a batch-1 fully connected layer): one-panel row tiles when B
+/// stays in L2, and columns split too when that still leaves too few tiles
+/// (shapeForStreamedB when B is streamed).
+struct Tiling {
+  int64_t rowTile = kRowTile, rowTiles = 1, colTile = 1, colTiles = 1;
+
+  Tiling(int64_t batch, int64_t m, int64_t n, int64_t k) {
+    const int64_t bBytes = 4 * k * n;
+    if (bBytes <= kCachedWeightBytes &&
+        batch * ceilDiv(m, rowTile) < kTargetTiles)
+      rowTile = nn::kPanelRows;
+    rowTiles = ceilDiv(m, rowTile);
     colTile = std::max<int64_t>(n, 1);
-    int64_t base = batch * rowTiles;
-    if (base < kTargetTiles && n >= 2 * kMinColTile) {
-      int64_t want = std::min(ceilDiv(kTargetTiles, std::max<int64_t>(base, 1)),
-                              n / kMinColTile);
-      colTile = (ceilDiv(n, want) + 15) / 16 * 16;
+    const int64_t base = batch * rowTiles;
+    const int64_t enough =
+        bBytes <= kCachedWeightBytes ? kTargetTiles / 2 : kTargetTiles;
+    if (base < enough && n >= 2 * kMinColTile) {
+      if (bBytes > kStreamedWeightBytes) {
+        shapeForStreamedB(batch, m, n);
+      } else {
+        int64_t want = std::min(
+            ceilDiv(kTargetTiles, std::max<int64_t>(base, 1)), n / kMinColTile);
+        colTile = roundUp(ceilDiv(n, want), nn::kPanelCols);
+      }
     }
     colTiles = ceilDiv(std::max<int64_t>(n, 1), colTile);
   }
   int64_t perBatch() const { return rowTiles * colTiles; }
+
+private:
+  /// Tiles for a large B: each row tile streams B's panels again (N floats
+  /// per depth), each column tile packs its rows again (M per depth, a pack
+  /// costing about two streamed floats); the least of both over balanced
+  /// row tiles of whole panels, at most one pack's rows.
+  void shapeForStreamedB(int64_t batch, int64_t m, int64_t n) {
+    double best = -1;
+    for (int64_t r = 1; r <= ceilDiv(m, nn::kPanelRows); ++r) {
+      const int64_t rt = roundUp(ceilDiv(m, r), nn::kPanelRows);
+      if (rt > kPackRows || ceilDiv(m, rt) != r)
+        continue;
+      const int64_t want = std::max<int64_t>(
+          1, std::min(ceilDiv(kTargetTiles, batch * r), n / kMinColTile));
+      const int64_t ct = roundUp(ceilDiv(n, want), nn::kPanelCols);
+      const double cost = 2.0 * ceilDiv(n, ct) * m + static_cast<double>(r) * n;
+      if (best < 0 || cost < best) {
+        best = cost;
+        rowTile = rt;
+        colTile = ct;
+      }
+    }
+    rowTiles = ceilDiv(m, rowTile);
+  }
 };
 
 /// Calls fn(batch, r0, r1, c0, c1) for the output tiles of items [begin, end),
@@ -61,15 +125,86 @@ void forEachTile(const Tiling &t, int64_t m, int64_t n, BlockRange items,
     int64_t row = local / t.colTiles, col = local % t.colTiles;
     if (t.colTiles == 1) {
       int64_t last = std::min(items.end, (batch + 1) * per);
-      fn(batch, row * kRowTile, std::min(m, (last - batch * per) * kRowTile),
+      fn(batch, row * t.rowTile, std::min(m, (last - batch * per) * t.rowTile),
          int64_t(0), n);
       i = last;
     } else {
-      fn(batch, row * kRowTile, std::min(m, (row + 1) * kRowTile),
+      fn(batch, row * t.rowTile, std::min(m, (row + 1) * t.rowTile),
          col * t.colTile, std::min(n, (col + 1) * t.colTile));
       ++i;
     }
   }
+}
+
+//===----------------------------------------------------------------------===//
+// The packed path: B packed at creation, op(A)'s rows packed per tile.
+//===----------------------------------------------------------------------===//
+
+/// B [k x n] as column panels when it is a constant and the CPU runs the
+/// packed GEMM, else null. `transposed`: the constant is B^T [n x k].
+/// `alpha` is folded into the panels.
+std::shared_ptr<const nn::PackedCols> packWeights(const void *constant,
+                                                  bool transposed, int64_t k,
+                                                  int64_t n, float alpha) {
+  if (!constant || k == 0 || n == 0 || !nn::packedGemmAvailable())
+    return nullptr;
+  const auto *b = static_cast<const float *>(constant);
+  auto packed = std::make_shared<nn::PackedCols>(
+      transposed ? nn::packTransposedRows(b, n, k, k)
+                 : nn::packCols(b, k, n, n));
+  if (alpha != 1.0f)
+    for (float &v : packed->data)
+      v *= alpha;
+  return packed;
+}
+
+/// op(A)'s rows packed as A panels in this thread's scratch. Consecutive
+/// column tiles of one row range (a block's run) pack it once.
+class RowPanels {
+public:
+  /// Rows [0, rows) of op(A) starting at `a`: row-major with leading
+  /// dimension `ld`, or, when `transposed`, columns of a [k x ld] matrix.
+  const float *pack(const float *a, int64_t ld, bool transposed, int64_t rows,
+                    int64_t k) {
+    if (a == src_ && rows == rows_)
+      return panels_;
+    panels_ = nn::scratch(nn::rowPanelFloats(rows, k));
+    if (transposed)
+      nn::packColumnsAsRows(a, ld, k, rows, panels_, nn::kPanelRows * k);
+    else
+      nn::packRowsInto(a, rows, k, ld, panels_);
+    src_ = a;
+    rows_ = rows;
+    return panels_;
+  }
+
+private:
+  const float *src_ = nullptr;
+  int64_t rows_ = 0;
+  float *panels_ = nullptr;
+};
+
+/// Y[r0..r1, c0..c1) = op(A)[r0..r1) * B[:, c0..c1) against packed B, then
+/// finish(i, row) on each row i (row = Y's row i from column c0) while it is
+/// in cache. op(A) row i is at a + i * lda, or column i at a + i when
+/// `transA`.
+template <class FinishRow>
+void multiplyPacked(const nn::PackedCols &b, RowPanels &panels, const float *a,
+                    int64_t lda, bool transA, int64_t r0, int64_t r1,
+                    int64_t c0, int64_t c1, float *y, int64_t ldy,
+                    FinishRow finish) {
+  for (int64_t p0 = r0; p0 < r1; p0 += kPackRows) {
+    const int64_t p1 = std::min(r1, p0 + kPackRows);
+    const float *ap = panels.pack(transA ? a + p0 : a + p0 * lda, lda, transA,
+                                  p1 - p0, b.depth);
+    nn::gemmPanels(ap, p1 - p0, b, c0, c1, y + p0 * ldy + c0, ldy);
+    for (int64_t i = p0; i < p1; ++i)
+      finish(i, y + i * ldy + c0);
+  }
+}
+
+const void *constantInput(const KernelSpec &spec, size_t i) {
+  return i < spec.constantInputs.size() ? spec.constantInputs[i] : nullptr;
 }
 
 //===----------------------------------------------------------------------===//
@@ -129,10 +264,10 @@ rt::Status analyzeGemm(const om::OpDef &op, GemmShape *s) {
 rt::Status planGemm(const om::OpDef &op, KernelPlan *out) {
   GemmShape s;
   GEFLOW_RT_RETURN_IF_ERROR(analyzeGemm(op, &s));
-  Tiling t(1, s.m, s.n);
+  Tiling t(1, s.m, s.n, s.k);
   out->engine = rt::Engine::kAic;
   out->maxBlocks = nn::blocksForFlops(
-      t.perBatch(), 2.0 * std::min(s.m, kRowTile) * t.colTile * s.k);
+      t.perBatch(), 2.0 * std::min(s.m, t.rowTile) * t.colTile * s.k);
   out->cost.flops = 2.0 * s.m * s.n * s.k + (s.hasC ? 2.0 * s.m * s.n : 0.0);
   out->cost.bytes = static_cast<double>(s.bytes);
   return rt::Status::ok();
@@ -140,35 +275,52 @@ rt::Status planGemm(const om::OpDef &op, KernelPlan *out) {
 
 class GemmKernel final : public Kernel {
 public:
-  explicit GemmKernel(const GemmShape &s) : s_(s), t_(1, s.m, s.n) {}
+  /// `weights`: B's bytes when B is a constant, else null.
+  GemmKernel(const GemmShape &s, const void *weights)
+      : s_(s), t_(1, s.m, s.n, s.k),
+        packed_(packWeights(weights, s.transB, s.k, s.n, s.alpha)) {}
 
   rt::Status run(const TensorView *inputs, const TensorView *outputs,
                  uint32_t blockIdx, uint32_t blockDim) const override {
     const float *a = static_cast<const float *>(inputs[0].data);
     const float *b = static_cast<const float *>(inputs[1].data);
-    const float *c =
-        s_.hasC ? static_cast<const float *>(inputs[2].data) : nullptr;
+    const float *c = s_.hasC && s_.beta != 0.0f
+                         ? static_cast<const float *>(inputs[2].data)
+                         : nullptr;
     float *y = static_cast<float *>(outputs[0].data);
+    const bool packed = packed_ && nn::packedGemmAvailable();
+    RowPanels panels;
     BlockRange items = blockRange(t_.perBatch(), blockIdx, blockDim);
     forEachTile(
         t_, s_.m, s_.n, items,
         [&](int64_t, int64_t r0, int64_t r1, int64_t c0, int64_t c1) {
           if (r0 >= r1 || c0 >= c1)
             return;
-          float beta = 0.0f;
-          if (c && s_.beta != 0.0f) {
+          if (packed) {
+            multiplyPacked(
+                *packed_, panels, a, s_.transA ? s_.m : s_.k, s_.transA, r0, r1,
+                c0, c1, y, s_.n, [&](int64_t i, float *row) {
+                  if (c)
+                    for (int64_t j = c0; j < c1; ++j)
+                      row[j - c0] +=
+                          s_.beta * c[i * s_.cRowStride + j * s_.cColStride];
+                  nn::applyActivation(s_.act, row, c1 - c0);
+                });
+            return;
+          }
+          if (c) {
             // Y starts as broadcast C; the GEMM then scales it by beta and
             // adds.
             for (int64_t i = r0; i < r1; ++i)
               for (int64_t j = c0; j < c1; ++j)
                 y[i * s_.n + j] = c[i * s_.cRowStride + j * s_.cColStride];
-            beta = s_.beta;
           }
           const float *aRows = s_.transA ? a + r0 : a + r0 * s_.k;
           const float *bCols = s_.transB ? b + c0 * s_.k : b + c0;
           nn::gemm(s_.transA, s_.transB, r1 - r0, c1 - c0, s_.k, s_.alpha,
                    aRows, s_.transA ? s_.m : s_.k, bCols,
-                   s_.transB ? s_.k : s_.n, beta, y + r0 * s_.n + c0, s_.n);
+                   s_.transB ? s_.k : s_.n, c ? s_.beta : 0.0f,
+                   y + r0 * s_.n + c0, s_.n);
           if (s_.act.kind != nn::Activation::kNone)
             for (int64_t i = r0; i < r1; ++i)
               nn::applyActivation(s_.act, y + i * s_.n + c0, c1 - c0);
@@ -179,10 +331,16 @@ public:
 private:
   const GemmShape s_;
   const Tiling t_;
+  /// B packed at creation (shared by every execution and thread), or null.
+  const std::shared_ptr<const nn::PackedCols> packed_;
 };
 
-constexpr CreateFn createGemm =
-    &nn::createFromPlan<GemmKernel, GemmShape, analyzeGemm>;
+rt::Status createGemm(const KernelSpec &spec, std::unique_ptr<Kernel> *out) {
+  GemmShape s;
+  GEFLOW_RT_RETURN_IF_ERROR(analyzeGemm(*spec.op, &s));
+  *out = std::make_unique<GemmKernel>(s, constantInput(spec, 1));
+  return rt::Status::ok();
+}
 
 //===----------------------------------------------------------------------===//
 // matmul: numpy semantics. A 1-D A is [1, K] and a 1-D B is [K, 1], the added
@@ -294,10 +452,10 @@ rt::Status analyzeMatMul(const om::OpDef &op, MatMulShape *s) {
 rt::Status planMatMul(const om::OpDef &op, KernelPlan *out) {
   MatMulShape s;
   GEFLOW_RT_RETURN_IF_ERROR(analyzeMatMul(op, &s));
-  Tiling t(s.batch, s.m, s.n);
+  Tiling t(s.batch, s.m, s.n, s.k);
   out->engine = rt::Engine::kAic;
   out->maxBlocks = nn::blocksForFlops(
-      s.batch * t.perBatch(), 2.0 * std::min(s.m, kRowTile) * t.colTile * s.k);
+      s.batch * t.perBatch(), 2.0 * std::min(s.m, t.rowTile) * t.colTile * s.k);
   out->cost.flops = 2.0 * s.batch * s.m * s.n * s.k;
   out->cost.bytes = static_cast<double>(s.bytes);
   return rt::Status::ok();
@@ -305,16 +463,26 @@ rt::Status planMatMul(const om::OpDef &op, KernelPlan *out) {
 
 class MatMulKernel final : public Kernel {
 public:
-  explicit MatMulKernel(MatMulShape s)
-      : s_(std::move(s)), t_(s_.batch, s_.m, s_.n) {}
+  /// `weights`: B's bytes when B is a constant, else null. Packed only when
+  /// every batch entry reads the same B.
+  MatMulKernel(MatMulShape s, const void *weights)
+      : s_(std::move(s)), t_(s_.batch, s_.m, s_.n, s_.k),
+        packed_(std::all_of(s_.bOffset.begin(), s_.bOffset.end(),
+                            [](int64_t o) { return o == 0; })
+                    ? packWeights(weights, false, s_.k, s_.n, 1.0f)
+                    : nullptr) {}
 
   rt::Status run(const TensorView *inputs, const TensorView *outputs,
                  uint32_t blockIdx, uint32_t blockDim) const override {
     const float *a = static_cast<const float *>(inputs[0].data);
     const float *b = static_cast<const float *>(inputs[1].data);
+    const float *bias =
+        s_.hasBias ? static_cast<const float *>(inputs[2].data) : nullptr;
     float *y = static_cast<float *>(outputs[0].data);
     if (s_.m == 0)
       return rt::Status::ok();
+    const bool packed = packed_ && nn::packedGemmAvailable();
+    RowPanels panels;
     BlockRange items = blockRange(s_.batch * t_.perBatch(), blockIdx, blockDim);
     forEachTile(
         t_, s_.m, s_.n, items,
@@ -322,16 +490,7 @@ public:
           if (r0 >= r1 || c0 >= c1)
             return;
           float *yb = y + batch * s_.m * s_.n;
-          nn::gemm(false, false, r1 - r0, c1 - c0, s_.k, 1.0f,
-                   a + s_.aOffset[batch] + r0 * s_.k, s_.k,
-                   b + s_.bOffset[batch] + c0, s_.n, 0.0f, yb + r0 * s_.n + c0,
-                   s_.n);
-          if (!s_.hasBias && s_.act.kind == nn::Activation::kNone)
-            return;
-          const float *bias =
-              s_.hasBias ? static_cast<const float *>(inputs[2].data) : nullptr;
-          for (int64_t i = r0; i < r1; ++i) {
-            float *row = yb + i * s_.n + c0;
+          auto finish = [&](int64_t i, float *row) {
             if (bias) {
               const float *brow =
                   bias + s_.biasOffset[batch] + i * s_.biasRowStride;
@@ -342,7 +501,19 @@ public:
                 out += *brow;
             }
             nn::applyActivation(s_.act, row, c1 - c0);
+          };
+          const float *ab = a + s_.aOffset[batch];
+          if (packed) {
+            multiplyPacked(*packed_, panels, ab, s_.k, false, r0, r1, c0, c1,
+                           yb, s_.n, finish);
+            return;
           }
+          nn::gemm(false, false, r1 - r0, c1 - c0, s_.k, 1.0f, ab + r0 * s_.k,
+                   s_.k, b + s_.bOffset[batch] + c0, s_.n, 0.0f,
+                   yb + r0 * s_.n + c0, s_.n);
+          if (bias || s_.act.kind != nn::Activation::kNone)
+            for (int64_t i = r0; i < r1; ++i)
+              finish(i, yb + i * s_.n + c0);
         });
     return rt::Status::ok();
   }
@@ -350,10 +521,17 @@ public:
 private:
   const MatMulShape s_;
   const Tiling t_;
+  /// B packed at creation (shared by every execution and thread), or null.
+  const std::shared_ptr<const nn::PackedCols> packed_;
 };
 
-constexpr CreateFn createMatMul =
-    &nn::createFromPlan<MatMulKernel, MatMulShape, analyzeMatMul>;
+rt::Status createMatMul(const KernelSpec &spec, std::unique_ptr<Kernel> *out) {
+  MatMulShape s;
+  GEFLOW_RT_RETURN_IF_ERROR(analyzeMatMul(*spec.op, &s));
+  const void *weights = constantInput(spec, 1);
+  *out = std::make_unique<MatMulKernel>(std::move(s), weights);
+  return rt::Status::ok();
+}
 
 } // namespace
 

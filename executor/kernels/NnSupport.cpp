@@ -2,6 +2,7 @@
 
 #include "executor/kernels/NnSupport.h"
 #include "executor/kernels/ElementwiseOps.h"
+#include "executor/kernels/VectorMath.h"
 #include "executor/kernels/VectorSupport.h"
 
 #include <Eigen/Core>
@@ -227,17 +228,12 @@ void nn::applyActivation(const Activation &act, float *data, int64_t n) {
   case Activation::kHardSigmoid:
     x = (x * act.a + act.b).max(0.0f).min(1.0f);
     break;
-  case Activation::kGelu:
-    x = x.unaryExpr([](float v) {
-      return 0.5f * v * (1.0f + std::erf(v * static_cast<float>(M_SQRT1_2)));
-    });
+  case Activation::kGelu: // vector polynomials (VectorMath.h), not libm
+    vmath::gelu(data, data, n);
     break;
-  case Activation::kGeluTanh: {
-    // sqrt(2 / pi), ONNX Gelu's approximate = "tanh".
-    constexpr float kSqrt2OverPi = 0.7978845608028654f;
-    x = 0.5f * x * (1.0f + (kSqrt2OverPi * (x + 0.044715f * x.cube())).tanh());
+  case Activation::kGeluTanh:
+    vmath::geluTanh(data, data, n);
     break;
-  }
   default: // not an activation: parseActivation admits none of the others
     break;
   }

@@ -5,15 +5,18 @@
 // element (exp and log count as several); bytes = input read + output written.
 // Computation: the input is viewed as [outer, N, inner] around the axis; each
 // row of N elements (stride inner) is one Eigen expression, max-subtracted so
-// exp cannot overflow.
+// exp cannot overflow. Contiguous float32 rows take vmath::softmax (the
+// CPU's widest vector exp).
 //
 //===----------------------------------------------------------------------===//
 
 #include "executor/kernels/KernelRegistry.h"
+#include "executor/kernels/VectorMath.h"
 #include "executor/kernels/VectorSupport.h"
 
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 
 using namespace geflow;
 using namespace geflow::kernels;
@@ -49,6 +52,11 @@ void softmaxRun(const AxisLayout &l, bool log, const void *inV, void *outV,
   const int64_t n = l.n, inner = l.inner;
   for (int64_t row = begin; row < end; ++row) {
     int64_t base = (row / inner) * n * inner + row % inner;
+    if constexpr (std::is_same_v<T, float>)
+      if (inner == 1 && !log) {
+        vmath::softmax(in + base, out + base, n);
+        continue;
+      }
     if (inner == 1) {
       MMap<T> y(out + base, n);
       softmaxRow<T>(CMap<T>(in + base, n), y, log);

@@ -1,5 +1,11 @@
 //===- AttentionTest.cpp - fused_attention against direct loops -----------===//
+//
+// Under each ISA the machine has: the baseline runs nn::gemm and libm's exp,
+// AVX2 and AVX-512 the packed micro-kernels and vmath's softmax.
+//
+//===----------------------------------------------------------------------===//
 
+#include "tests/unit/kernels/IsaTestUtil.h"
 #include "tests/unit/kernels/KernelTestUtil.h"
 
 #include <cmath>
@@ -95,6 +101,8 @@ TEST(AttentionKernel, MatchesDefinition) {
                                                        // mask
       {{}, 3, 9, 5, 2, false, 2.0f, {1}},              // rank 2, scalar mask
       {{2}, 40, 1000, 8, 3, false, 0.35f, {2, 40, 1000}}, // several row blocks
+      {{3}, 197, 197, 64, 64, false, 0.125f},             // ViT-B/16's head
+      {{2}, 1, 33, 17, 17, true, 1.0f, {1, 33}},          // one query row
   };
   unsigned seed = 10;
   for (const Problem &p : problems) {
@@ -106,15 +114,41 @@ TEST(AttentionKernel, MatchesDefinition) {
                                   ? std::vector<float>{}
                                   : random(count(p.mask), seed++, -3, 0);
     std::vector<double> want = reference(p, q, k, v, mask);
-    for (uint32_t blocks : {1u, 3u, 7u}) {
-      std::vector<float> y(want.size(), 12345.0f);
-      std::vector<const void *> in = {q.data(), k.data(), v.data()};
-      if (!mask.empty())
-        in.push_back(mask.data());
-      ASSERT_TRUE(
-          runBuffers(op, in, {y.data()}, blocks, {rt::Engine::kMix}).isOk());
-      expectNearAbs(y, want, 1e-5);
+    for (cpu::Isa isa : machineIsas()) {
+      IsaScope scope(isa);
+      for (uint32_t blocks : {1u, 3u, 7u}) {
+        SCOPED_TRACE(scope.name() + " sq=" + std::to_string(p.sq) +
+                     " blocks=" + std::to_string(blocks));
+        std::vector<float> y(want.size(), 12345.0f);
+        std::vector<const void *> in = {q.data(), k.data(), v.data()};
+        if (!mask.empty())
+          in.push_back(mask.data());
+        ASSERT_TRUE(
+            runBuffers(op, in, {y.data()}, blocks, {rt::Engine::kMix}).isOk());
+        expectNearAbs(y, want, 1e-5);
+      }
     }
+  }
+}
+
+// A causal mask: -inf above the diagonal, as a decoder's attention has it.
+TEST(AttentionKernel, CausalMaskUnderEachIsa) {
+  Problem p{{2}, 37, 37, 16, 8, false, 0.25f, {37, 37}};
+  om::OpDef op = attentionOp(p);
+  std::vector<float> q = random(2 * 37 * 16, 1), k = random(2 * 37 * 16, 2),
+                     v = random(2 * 37 * 8, 3), mask(37 * 37, 0.0f);
+  for (int i = 0; i < 37; ++i)
+    for (int j = i + 1; j < 37; ++j)
+      mask[i * 37 + j] = -INFINITY;
+  std::vector<double> want = reference(p, q, k, v, mask);
+  for (cpu::Isa isa : machineIsas()) {
+    IsaScope scope(isa);
+    SCOPED_TRACE(scope.name());
+    std::vector<float> y(want.size(), 12345.0f);
+    ASSERT_TRUE(runBuffers(op, {q.data(), k.data(), v.data(), mask.data()},
+                           {y.data()}, 3, {rt::Engine::kMix})
+                    .isOk());
+    expectNearAbs(y, want, 1e-5);
   }
 }
 
