@@ -119,8 +119,8 @@ void planeSweep3x3(const Window &w, const float *plane, const float *taps,
               padded.data() + (ih + top) * pw + left + c0);
   sweep.resize(oh * pw);
   const float *r0 = padded.data();
-  row3x3For(cpu::activeIsa(), 1)(1, r0, r0 + pw, r0 + 2 * pw, taps, bias, lo, hi,
-                              0, 0, oh * pw, sweep.data());
+  row3x3For(cpu::activeIsa(), 1)(1, r0, r0 + pw, r0 + 2 * pw, taps, bias, lo,
+                                 hi, 0, 0, oh * pw, sweep.data());
   for (int64_t r = 0; r < oh; ++r)
     std::copy(sweep.data() + r * pw, sweep.data() + r * pw + ow, out + r * ow);
 }
