@@ -152,8 +152,10 @@ void Scheduler::tryDispatch(Stream *s) {
         s->job_ =
             std::make_shared<HostJob>(&t->fn, t->blockDim, &t->name, s->id());
         // Blocks start on the workers now; complete() runs whatever they
-        // have not claimed by then on this thread.
-        workers_.submit(s->job_, std::min(t->blockDim, cores));
+        // have not claimed by then on this thread. A small kernel wakes
+        // nobody: complete() runs it all.
+        if (worthSharing(t->cost))
+          workers_.submit(s->job_, std::min(t->blockDim, cores));
       }
     }
     s->blocksLeft_ -= std::min(cores, s->blocksLeft_);
