@@ -193,6 +193,23 @@ TEST(Scheduler, SmallKernelRunsOnTheSynchronizingThreadOnly) {
   EXPECT_EQ(ran, std::set<std::thread::id>{std::this_thread::get_id()});
 }
 
+TEST(Scheduler, ALoneSingleBlockKernelIsNotHandedToAWorker) {
+  auto dev = makeDevice();
+  std::set<std::thread::id> ran;
+  // Large, but one block, and nothing else to join first: the synchronizing
+  // thread would only wait for a worker running it.
+  KernelLaunch big = kernel("big", Engine::kAic, 1, 1000, [&](uint32_t,
+                                                              uint32_t) {
+    ran.insert(std::this_thread::get_id());
+    return Status::ok();
+  });
+  ASSERT_TRUE(worthSharing(big.cost));
+  for (int i = 0; i < 10; ++i)
+    ASSERT_OK(dev->launchKernel(nullptr, big));
+  ASSERT_OK(dev->synchronizeStream(nullptr));
+  EXPECT_EQ(ran, std::set<std::thread::id>{std::this_thread::get_id()});
+}
+
 TEST(Scheduler, EngineWithoutCoresIsRejectedAtLaunch) {
   SocSpec spec = roundSpec();
   spec.dvppCoreCnt = 0;
