@@ -19,7 +19,8 @@ rt::Status fail(rt::StatusCode code, const std::string &msg) {
 struct LoadedModel::Execution {
   size_t gear = 0;
   uint8_t *workspace = nullptr; // this execution's, from the pool
-  uint8_t *boundTo = nullptr;   // the workspace the views point into
+  bool bound = false;           // the views point into boundTo
+  uint8_t *boundTo = nullptr;
   std::vector<kernels::TensorView> views;
   // By task index; empty for non-kernel tasks. They point at views, which
   // never move, so they are built once.
@@ -56,8 +57,12 @@ struct LoadedModel::ExecutionCache {
     return nullptr;
   }
   void put(std::shared_ptr<Execution> e) {
+    // A burst of asynchronous executions leaves as many behind; keep what a
+    // few concurrent callers need.
+    constexpr size_t kMaxIdle = 8;
     std::lock_guard<std::mutex> lock(mu);
-    idle.push_back(std::move(e));
+    if (idle.size() < kMaxIdle)
+      idle.push_back(std::move(e));
   }
 };
 
@@ -280,7 +285,8 @@ rt::Status LoadedModel::enqueue(size_t gear, const std::vector<Buffer> &inputs,
   }
   // The pool mostly hands the same block back: rebind only when it did not.
   uint8_t *weights = const_cast<uint8_t *>(om_->weights());
-  if (exec->boundTo != exec->workspace || exec->views.empty()) {
+  if (!exec->bound || exec->boundTo != exec->workspace) {
+    exec->bound = true;
     exec->boundTo = exec->workspace;
     for (const KernelTask &kt : kernelTasks) {
       for (size_t b = 0; b < kt.bindings.size(); ++b) {
