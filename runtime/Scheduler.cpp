@@ -156,8 +156,8 @@ void Scheduler::tryDispatch(Stream *s) {
         // nobody: complete() runs it all. With no other job to join first,
         // this thread joins this one next and takes a block itself, so a
         // worker handed the last one would only add a hand-off.
-        uint32_t copies = worthSharing(t->cost) ? std::min(t->blockDim, cores)
-                                                : 0;
+        uint32_t copies =
+            worthSharing(t->cost) ? std::min(t->blockDim, cores) : 0;
         if (liveJobs_ == 0)
           copies = std::min(copies, t->blockDim - 1);
         ++liveJobs_;

@@ -393,11 +393,11 @@ rt::Status LoadedModel::enqueue(size_t gear, const std::vector<Buffer> &inputs,
   // An asynchronous one then goes back to the cache; execute() returns its
   // own once it has read the execution's error.
   if (relayErrors)
-    keep(target_->launchCallback(
-        caller, [cache = executions_, hold = exec]() mutable {
-          cache->put(std::move(hold));
-          cache.reset();
-        }));
+    keep(target_->launchCallback(caller,
+                                 [cache = executions_, hold = exec]() mutable {
+                                   cache->put(std::move(hold));
+                                   cache.reset();
+                                 }));
   else
     keep(target_->launchCallback(caller,
                                  [hold = exec]() mutable { hold.reset(); }));

@@ -14,16 +14,16 @@
 //
 // One execution: a workspace is taken from the runtime's stream-ordered
 // allocator on the caller's stream (its caching pool: after the first
-// execution no memory comes from the host); the model's streams wait for the caller's
-// stream, run the tasks of TASK_INFO (KERNEL, EVENT_RECORD / EVENT_WAIT,
-// MEMCPY_ASYNC for inputs in and results out) in TaskDef order, and the
-// caller's stream waits for every model stream before the workspace goes back
-// to the pool. An execution's operand views and kernel closures are built
+// execution no memory comes from the host); the model's streams wait for the
+// caller's stream, run the tasks of TASK_INFO (KERNEL, EVENT_RECORD /
+// EVENT_WAIT, MEMCPY_ASYNC for inputs in and results out) in TaskDef order, and
+// the caller's stream waits for every model stream before the workspace goes
+// back to the pool. An execution's operand views and kernel closures are built
 // once and kept for the next execution of the same gear (ExecutionCache), so
-// a steady-state execution builds nothing but its task list.
-// Concurrent executions each get their own workspace; their
-// tasks are enqueued one execution at a time (enqueueMu_), so every event
-// wait binds to the record of its own execution.
+// a steady-state execution builds nothing but its task list. Concurrent
+// executions each get their own workspace; their tasks are enqueued one
+// execution at a time (enqueueMu_), so every event wait binds to the record of
+// its own execution.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEFLOW_EXECUTOR_RUNNER_MODELEXECUTOR_H

@@ -180,12 +180,12 @@ TEST(Scheduler, SmallKernelRunsOnTheSynchronizingThreadOnly) {
   auto dev = makeDevice(); // two workers, idle
   std::mutex mu;
   std::set<std::thread::id> ran;
-  KernelLaunch small = kernel("small", Engine::kAiv, 8, 0, [&](uint32_t,
-                                                               uint32_t) {
-    std::lock_guard<std::mutex> lock(mu);
-    ran.insert(std::this_thread::get_id());
-    return Status::ok();
-  });
+  KernelLaunch small =
+      kernel("small", Engine::kAiv, 8, 0, [&](uint32_t, uint32_t) {
+        std::lock_guard<std::mutex> lock(mu);
+        ran.insert(std::this_thread::get_id());
+        return Status::ok();
+      });
   small.cost = {2e3, 4e3}; // a few hundred elements: not worth a wake-up
   for (int i = 0; i < 20; ++i)
     ASSERT_OK(dev->launchKernel(nullptr, small));
@@ -198,11 +198,11 @@ TEST(Scheduler, ALoneSingleBlockKernelIsNotHandedToAWorker) {
   std::set<std::thread::id> ran;
   // Large, but one block, and nothing else to join first: the synchronizing
   // thread would only wait for a worker running it.
-  KernelLaunch big = kernel("big", Engine::kAic, 1, 1000, [&](uint32_t,
-                                                              uint32_t) {
-    ran.insert(std::this_thread::get_id());
-    return Status::ok();
-  });
+  KernelLaunch big =
+      kernel("big", Engine::kAic, 1, 1000, [&](uint32_t, uint32_t) {
+        ran.insert(std::this_thread::get_id());
+        return Status::ok();
+      });
   ASSERT_TRUE(worthSharing(big.cost));
   for (int i = 0; i < 10; ++i)
     ASSERT_OK(dev->launchKernel(nullptr, big));
