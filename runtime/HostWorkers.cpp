@@ -11,6 +11,15 @@ thread_local bool tlsInHostWork = false; // this thread only
 
 bool inHostWork() { return tlsInHostWork; }
 
+bool worthSharing(const KernelCost &cost) {
+  // Host microseconds, roughly: one core does ~50 GFLOP/s in a packed GEMM
+  // and streams ~20 GB/s. A polling worker takes a job in about a
+  // microsecond, a sleeping one in tens: a kernel under ~10 us gains little
+  // from a second thread and loses its whole run time to a late one.
+  constexpr double kFlopsPerUs = 50e3, kBytesPerUs = 20e3, kCutUs = 10;
+  return cost.flops / kFlopsPerUs + cost.bytes / kBytesPerUs >= kCutUs;
+}
+
 void HostJob::runBlock(uint32_t idx) {
   Status st;
   bool outer =
@@ -57,10 +66,15 @@ void HostJob::work() {
 Status HostJob::join() {
   if (helpable_)
     work();
-  // Short blocks on other threads finish within a few yields; only long ones
-  // pay for a sleep.
-  for (int spin = 0; spin < 64 && !done(); ++spin)
-    std::this_thread::yield();
+  // The blocks other threads still run are about as long as the ones this
+  // thread just ran: wait for them awake for a while (a sleep and its wake-up
+  // cost tens of microseconds), and only then sleep.
+  constexpr auto kSpin = std::chrono::microseconds(200);
+  if (!done()) {
+    auto until = std::chrono::steady_clock::now() + kSpin;
+    while (!done() && std::chrono::steady_clock::now() < until)
+      std::this_thread::yield();
+  }
   std::unique_lock<std::mutex> lock(mu_);
   cv_.wait(lock, [&] { return done(); });
   return error_;

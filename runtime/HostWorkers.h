@@ -27,6 +27,12 @@ namespace geflow::rt {
 /// must not synchronize: the device is waiting for it.
 bool inHostWork();
 
+/// Whether a kernel of this cost is worth handing to the workers. Below the
+/// cut the wake-up, the job's cache lines moving between cores and the
+/// join cost more than splitting the work saves: the thread that joins the
+/// kernel runs every block itself and wakes nobody.
+bool worthSharing(const KernelCost &cost);
+
 class HostJob {
 public:
   /// A kernel: `fn` (owned by the task, which outlives the job's runs) is

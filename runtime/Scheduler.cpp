@@ -152,8 +152,17 @@ void Scheduler::tryDispatch(Stream *s) {
         s->job_ =
             std::make_shared<HostJob>(&t->fn, t->blockDim, &t->name, s->id());
         // Blocks start on the workers now; complete() runs whatever they
-        // have not claimed by then on this thread.
-        workers_.submit(s->job_, std::min(t->blockDim, cores));
+        // have not claimed by then on this thread. A small kernel wakes
+        // nobody: complete() runs it all. With no other job to join first,
+        // this thread joins this one next and takes a block itself, so a
+        // worker handed the last one would only add a hand-off.
+        uint32_t copies =
+            worthSharing(t->cost) ? std::min(t->blockDim, cores) : 0;
+        if (liveJobs_ == 0)
+          copies = std::min(copies, t->blockDim - 1);
+        ++liveJobs_;
+        if (copies > 0)
+          workers_.submit(s->job_, copies);
       }
     }
     s->blocksLeft_ -= std::min(cores, s->blocksLeft_);
@@ -181,6 +190,7 @@ void Scheduler::tryDispatch(Stream *s) {
       std::shared_ptr<ReportQueue> q = route_ ? route_(s->id()) : nullptr;
       s->job_ = std::make_shared<HostJob>(&t->callback,
                                           /*helpable=*/q == nullptr, s->id());
+      ++liveJobs_;
       if (q)
         q->push(s->job_);
       else
@@ -239,6 +249,7 @@ void Scheduler::complete(Stream *s) {
   if (s->job_) {
     Status st = s->job_->join();
     s->job_.reset();
+    --liveJobs_;
     if (!st.isOk()) {
       failed = true;
       if (s->error_.isOk())

@@ -94,6 +94,7 @@ private:
   uint64_t dispatchOrder_ = 0;
   StreamId rrNext_ = 0; // round robin starts at this stream id
   uint32_t free_[kNumCoreGroups] = {};
+  uint32_t liveJobs_ = 0; // streams with a HostJob not joined yet
   std::priority_queue<Completion, std::vector<Completion>,
                       std::greater<Completion>>
       heap_;

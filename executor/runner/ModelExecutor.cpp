@@ -17,9 +17,14 @@ rt::Status fail(rt::StatusCode code, const std::string &msg) {
 } // namespace
 
 struct LoadedModel::Execution {
-  uint8_t *workspace = nullptr;
+  size_t gear = 0;
+  uint8_t *workspace = nullptr; // this execution's, from the pool
+  bool bound = false;           // the views point into boundTo
+  uint8_t *boundTo = nullptr;
   std::vector<kernels::TensorView> views;
-  std::vector<rt::KernelFn> fns; // by task index; empty for non-kernel tasks
+  // By task index; empty for non-kernel tasks. They point at views, which
+  // never move, so they are built once.
+  std::vector<rt::KernelFn> fns;
   rt::KernelFn relay;
   std::mutex mu; // guards firstError
   rt::Status firstError;
@@ -32,6 +37,32 @@ struct LoadedModel::Execution {
   rt::Status error() {
     std::lock_guard<std::mutex> lock(mu);
     return firstError;
+  }
+};
+
+/// Executions that ran to the end, kept for the next one of their gear.
+/// Any host thread: callbacks return asynchronous executions.
+struct LoadedModel::ExecutionCache {
+  std::mutex mu; // guards idle
+  std::vector<std::shared_ptr<Execution>> idle;
+
+  std::shared_ptr<Execution> take(size_t gear) {
+    std::lock_guard<std::mutex> lock(mu);
+    for (size_t i = idle.size(); i-- > 0;)
+      if (idle[i]->gear == gear) {
+        std::shared_ptr<Execution> e = std::move(idle[i]);
+        idle.erase(idle.begin() + i);
+        return e;
+      }
+    return nullptr;
+  }
+  void put(std::shared_ptr<Execution> e) {
+    // A burst of asynchronous executions leaves as many behind; keep what a
+    // few concurrent callers need.
+    constexpr size_t kMaxIdle = 8;
+    std::lock_guard<std::mutex> lock(mu);
+    if (idle.size() < kMaxIdle)
+      idle.push_back(std::move(e));
   }
 };
 
@@ -59,6 +90,7 @@ rt::Status LoadedModel::create(std::shared_ptr<DeviceTarget> target,
                              "(RUNTIME_SHAPES); run it with geflow run, this "
                              "loader runs compiled programs only");
   std::unique_ptr<LoadedModel> m(new LoadedModel());
+  m->executions_ = std::make_shared<ExecutionCache>();
   m->target_ = std::move(target);
   m->om_ = std::move(om);
   m->name_ = m->om_->modelDef().name().empty() ? sourceName
@@ -237,12 +269,11 @@ rt::Status LoadedModel::enqueue(size_t gear, const std::vector<Buffer> &inputs,
   GEFLOW_RT_RETURN_IF_ERROR(checkBuffers(program, inputs, outputs));
   const om::ModelTaskDef &td = program.taskDef();
   const std::vector<KernelTask> &kernelTasks = program.kernelTasks();
-  auto exec = std::make_shared<Execution>();
-  exec->views.resize(program.viewCount());
-  exec->fns.resize(td.task_size());
+  std::shared_ptr<Execution> exec = takeExecution(gear);
 
   std::lock_guard<std::mutex> lock(enqueueMu_);
   const uint64_t wsSize = program.workspaceSize();
+  exec->workspace = nullptr;
   if (wsSize > 0) {
     void *ws = nullptr;
     rt::Status st = target_->mallocAsync(wsSize, caller, &ws);
@@ -252,17 +283,21 @@ rt::Status LoadedModel::enqueue(size_t gear, const std::vector<Buffer> &inputs,
                                  " bytes: " + st.message());
     exec->workspace = static_cast<uint8_t *>(ws);
   }
-  // Bind this execution's views.
+  // The pool mostly hands the same block back: rebind only when it did not.
   uint8_t *weights = const_cast<uint8_t *>(om_->weights());
-  for (const KernelTask &kt : kernelTasks) {
-    for (size_t b = 0; b < kt.bindings.size(); ++b) {
-      const TensorBinding &tb = kt.bindings[b];
-      kernels::TensorView &v = exec->views[kt.viewBase + b];
-      v.desc = tb.desc;
-      v.data = tb.where == TensorBinding::kWorkspace
-                   ? exec->workspace + tb.offset
-               : tb.where == TensorBinding::kWeight ? weights + tb.offset
-                                                    : nullptr;
+  if (!exec->bound || exec->boundTo != exec->workspace) {
+    exec->bound = true;
+    exec->boundTo = exec->workspace;
+    for (const KernelTask &kt : kernelTasks) {
+      for (size_t b = 0; b < kt.bindings.size(); ++b) {
+        const TensorBinding &tb = kt.bindings[b];
+        kernels::TensorView &v = exec->views[kt.viewBase + b];
+        v.desc = tb.desc;
+        v.data = tb.where == TensorBinding::kWorkspace
+                     ? exec->workspace + tb.offset
+                 : tb.where == TensorBinding::kWeight ? weights + tb.offset
+                                                      : nullptr;
+      }
     }
   }
 
@@ -291,22 +326,6 @@ rt::Status LoadedModel::enqueue(size_t gear, const std::vector<Buffer> &inputs,
     case om::KERNEL: {
       const KernelTask &kt = kernelTasks[i];
       const kernels::TensorView *in = &e->views[kt.viewBase];
-      const kernels::TensorView *outViews = in + kt.numInputs;
-      const kernels::Kernel *kernel = kt.kernel;
-      // A kernel's failure is kept with its execution and reported by it,
-      // not left sticky on a model stream that later executions share.
-      e->fns[i] = [e, kernel, in, outViews](uint32_t idx, uint32_t dim) {
-        try {
-          rt::Status st = kernel->run(in, outViews, idx, dim);
-          if (!st.isOk())
-            e->recordError(st);
-        } catch (const std::exception &ex) {
-          e->recordError(
-              rt::makeStatus(rt::StatusCode::kKernelFailed,
-                             std::string("kernel threw: ") + ex.what()));
-        }
-        return rt::Status::ok();
-      };
       if (sanitize) {
         // Inputs read, outputs written, where this execution put them;
         // constants live in WEIGHTS, which nothing writes.
@@ -362,7 +381,6 @@ rt::Status LoadedModel::enqueue(size_t gear, const std::vector<Buffer> &inputs,
   if (relayErrors) {
     // GE ends a model with a task on the caller's stream; ours turns a kernel
     // failure of this execution into the caller's stream failing.
-    e->relay = [e](uint32_t, uint32_t) { return e->error(); };
     rt::KernelLaunch end;
     end.name = name_ + "/end";
     end.opType = "ModelEnd";
@@ -372,13 +390,62 @@ rt::Status LoadedModel::enqueue(size_t gear, const std::vector<Buffer> &inputs,
   if (exec->workspace)
     keep(target_->freeAsync(exec->workspace, caller));
   // The execution (views, closures) lives until the caller's stream is here.
-  keep(target_->launchCallback(caller,
-                               [hold = exec]() mutable { hold.reset(); }));
+  // An asynchronous one then goes back to the cache; execute() returns its
+  // own once it has read the execution's error.
+  if (relayErrors)
+    keep(target_->launchCallback(caller,
+                                 [cache = executions_, hold = exec]() mutable {
+                                   cache->put(std::move(hold));
+                                   cache.reset();
+                                 }));
+  else
+    keep(target_->launchCallback(caller,
+                                 [hold = exec]() mutable { hold.reset(); }));
   if (!first.isOk())
     return fail(first.code(), name_ + ": " + first.message());
   if (out)
     *out = std::move(exec);
   return rt::Status::ok();
+}
+
+std::shared_ptr<LoadedModel::Execution>
+LoadedModel::takeExecution(size_t gear) {
+  std::shared_ptr<Execution> e = executions_->take(gear);
+  if (e) {
+    e->firstError = rt::Status::ok(); // no task of it is queued any more
+    return e;
+  }
+  const GearProgram &program = *gears_[gear];
+  const std::vector<KernelTask> &kernelTasks = program.kernelTasks();
+  e = std::make_shared<Execution>();
+  e->gear = gear;
+  e->views.resize(program.viewCount());
+  e->fns.resize(kernelTasks.size());
+  Execution *raw = e.get();
+  for (size_t i = 0; i < kernelTasks.size(); ++i) {
+    const KernelTask &kt = kernelTasks[i];
+    if (!kt.kernel)
+      continue;
+    const kernels::TensorView *in = &raw->views[kt.viewBase];
+    const kernels::TensorView *outViews = in + kt.numInputs;
+    const kernels::Kernel *kernel = kt.kernel;
+    // A kernel's failure is kept with its execution and reported by it,
+    // not left sticky on a model stream that later executions share.
+    raw->fns[i] = [raw, kernel, in, outViews](uint32_t idx, uint32_t dim) {
+      try {
+        rt::Status st = kernel->run(in, outViews, idx, dim);
+        if (!st.isOk())
+          raw->recordError(st);
+      } catch (const std::exception &ex) {
+        raw->recordError(
+            rt::makeStatus(rt::StatusCode::kKernelFailed,
+                           std::string("kernel threw: ") + ex.what()));
+      }
+      return rt::Status::ok();
+    };
+  }
+  raw->relay = [raw](uint32_t, uint32_t) { return raw->error(); };
+  return e;
 }
 
 rt::Status LoadedModel::executeAsync(const std::vector<Buffer> &inputs,
@@ -429,8 +496,12 @@ rt::Status LoadedModel::execute(const std::vector<Buffer> &inputs,
     st = target_->synchronizeStream(slot.stream);
   else
     (void)target_->synchronizeStream(slot.stream);
-  if (st.isOk() && exec)
+  if (st.isOk() && exec) {
     st = exec->error();
+    // Every task of it has run (the stream is synchronized): the next
+    // execution may reuse it. After a failed synchronize some may not have.
+    executions_->put(std::move(exec));
+  }
   if (st.isOk() && stats) {
     // The last model stream to finish ends the execution; the caller's
     // joins after it are not the model's time.

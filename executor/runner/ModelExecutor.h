@@ -13,13 +13,17 @@
 // index, or findGear on its inputs' shapes). A static model is gear 0.
 //
 // One execution: a workspace is taken from the runtime's stream-ordered
-// allocator on the caller's stream; the model's streams wait for the caller's
-// stream, run the tasks of TASK_INFO (KERNEL, EVENT_RECORD / EVENT_WAIT,
-// MEMCPY_ASYNC for inputs in and results out) in TaskDef order, and the
-// caller's stream waits for every model stream before the workspace goes back
-// to the pool. Concurrent executions each get their own workspace; their
-// tasks are enqueued one execution at a time (enqueueMu_), so every event
-// wait binds to the record of its own execution.
+// allocator on the caller's stream (its caching pool: after the first
+// execution no memory comes from the host); the model's streams wait for the
+// caller's stream, run the tasks of TASK_INFO (KERNEL, EVENT_RECORD /
+// EVENT_WAIT, MEMCPY_ASYNC for inputs in and results out) in TaskDef order, and
+// the caller's stream waits for every model stream before the workspace goes
+// back to the pool. An execution's operand views and kernel closures are built
+// once and kept for the next execution of the same gear (ExecutionCache), so
+// a steady-state execution builds nothing but its task list. Concurrent
+// executions each get their own workspace; their tasks are enqueued one
+// execution at a time (enqueueMu_), so every event wait binds to the record of
+// its own execution.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEFLOW_EXECUTOR_RUNNER_MODELEXECUTOR_H
@@ -132,11 +136,14 @@ public:
                           rt::Stream *stream, size_t gear = 0);
 
   struct Execution; // one execution's buffers and closures (ModelExecutor.cpp)
+  struct ExecutionCache; // idle Executions, by gear (ModelExecutor.cpp)
 
 private:
   LoadedModel() = default;
   rt::Status prepare(const LoadOptions &options);
   rt::Status createStreamsAndEvents();
+  /// An idle Execution of gear `gear` from the cache, or a new one.
+  std::shared_ptr<Execution> takeExecution(size_t gear);
   rt::Status checkBuffers(const GearProgram &program,
                           const std::vector<Buffer> &inputs,
                           const std::vector<Buffer> &outputs) const;
@@ -175,6 +182,9 @@ private:
   // Held while one execution's tasks are enqueued; also guards the shared
   // events above, whose records only this lock's holder enqueues.
   std::mutex enqueueMu_;
+  // Shared with the callbacks that hand an asynchronous execution back, which
+  // may run after the model is gone.
+  std::shared_ptr<ExecutionCache> executions_;
   std::mutex slotMu_; // guards freeSlots_, allSlots_
   std::vector<SyncSlot> freeSlots_, allSlots_;
 };

@@ -107,6 +107,67 @@ TEST_F(Executor, OneLoadedModelManyTimes) {
   EXPECT_LE(device_->memoryStats().peakInUseBytes, 4096u);
 }
 
+/// Records the operand views each run sees, to tell a reused execution.
+class ViewRecorder : public kernels::Kernel {
+public:
+  explicit ViewRecorder(std::unique_ptr<kernels::Kernel> inner,
+                        std::vector<const void *> *seen)
+      : inner_(std::move(inner)), seen_(seen) {}
+  rt::Status run(const kernels::TensorView *in, const kernels::TensorView *out,
+                 uint32_t blockIdx, uint32_t blockDim) const override {
+    if (blockIdx == 0)
+      seen_->push_back(in);
+    return inner_->run(in, out, blockIdx, blockDim);
+  }
+
+private:
+  std::unique_ptr<kernels::Kernel> inner_;
+  std::vector<const void *> *seen_;
+};
+
+TEST_F(Executor, SteadyStateTakesNoMemoryAndRebuildsNoViews) {
+  // Every kernel records its views; one execution at a time, so the vector
+  // is only written by one block 0 at a time.
+  std::vector<const void *> seen;
+  exec::LoadOptions options = testLoadOptions();
+  exec::KernelFactory inner = options.kernelFactory;
+  options.kernelFactory = [&](const kernels::KernelSpec &spec,
+                              std::unique_ptr<kernels::Kernel> *out) {
+    std::unique_ptr<kernels::Kernel> k;
+    GEFLOW_RT_RETURN_IF_ERROR(inner(spec, &k));
+    *out = std::make_unique<ViewRecorder>(std::move(k), &seen);
+    return rt::Status::ok();
+  };
+  std::unique_ptr<exec::LoadedModel> m;
+  ASSERT_TRUE(exec::LoadedModel::load(*device_, path_, &m, options).isOk());
+  std::vector<float> x = inputFor(3), y(8, -99.0f);
+  ASSERT_TRUE(m->execute({{x.data(), 32}}, {{y.data(), 32}}).isOk());
+  const size_t kernelsPerRun = seen.size();
+  ASSERT_GT(kernelsPerRun, 0u);
+  std::vector<const void *> first = seen;
+  rt::PoolStats before = device_->memoryStats();
+  for (int i = 0; i < 10; ++i) {
+    seen.clear();
+    x = inputFor(10 + i);
+    bool async = i % 2;
+    rt::Status st =
+        async ? m->executeAsync({{x.data(), 32}}, {{y.data(), 32}}, nullptr)
+              : m->execute({{x.data(), 32}}, {{y.data(), 32}});
+    if (st.isOk() && async)
+      st = device_->synchronizeStream(nullptr);
+    ASSERT_TRUE(st.isOk()) << st.toString();
+    ASSERT_EQ(y, addReluExpected(x)) << "run " << i;
+    // The views (and the closures pointing at them) of the first execution.
+    EXPECT_EQ(seen, first) << "run " << i;
+  }
+  // The workspace comes from the pool's cache: no segment taken from the host.
+  rt::PoolStats after = device_->memoryStats();
+  EXPECT_EQ(after.reservedBytes, before.reservedBytes);
+  EXPECT_EQ(after.numSegments, before.numSegments);
+  EXPECT_EQ(after.numAllocs - after.numCacheHits,
+            before.numAllocs - before.numCacheHits);
+}
+
 TEST_F(Executor, AsyncOnACallerStream) {
   auto m = load();
   ASSERT_TRUE(m);

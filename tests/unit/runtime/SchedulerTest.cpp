@@ -1,7 +1,11 @@
 //===- SchedulerTest.cpp - FIFO, concurrency, waves, limits, priority -----===//
 #include "RuntimeTestUtil.h"
 
+#include "runtime/HostWorkers.h"
+
 #include <mutex>
+#include <set>
+#include <thread>
 
 using namespace geflow::rt;
 using namespace geflow::rt::test;
@@ -167,6 +171,43 @@ TEST(Scheduler, BlocksComputeRealResultsOnWorkers) {
   ASSERT_OK(dev->synchronizeStream(nullptr));
   for (size_t i = 0; i < out.size(); ++i)
     ASSERT_EQ(out[i], static_cast<int>(i) * 2);
+}
+
+TEST(Scheduler, SmallKernelRunsOnTheSynchronizingThreadOnly) {
+  EXPECT_FALSE(worthSharing({1e3, 1e3}));
+  EXPECT_TRUE(worthSharing({1e9, 0}));
+  EXPECT_TRUE(worthSharing({0, 1e8}));
+  auto dev = makeDevice(); // two workers, idle
+  std::mutex mu;
+  std::set<std::thread::id> ran;
+  KernelLaunch small =
+      kernel("small", Engine::kAiv, 8, 0, [&](uint32_t, uint32_t) {
+        std::lock_guard<std::mutex> lock(mu);
+        ran.insert(std::this_thread::get_id());
+        return Status::ok();
+      });
+  small.cost = {2e3, 4e3}; // a few hundred elements: not worth a wake-up
+  for (int i = 0; i < 20; ++i)
+    ASSERT_OK(dev->launchKernel(nullptr, small));
+  ASSERT_OK(dev->synchronizeStream(nullptr));
+  EXPECT_EQ(ran, std::set<std::thread::id>{std::this_thread::get_id()});
+}
+
+TEST(Scheduler, ALoneSingleBlockKernelIsNotHandedToAWorker) {
+  auto dev = makeDevice();
+  std::set<std::thread::id> ran;
+  // Large, but one block, and nothing else to join first: the synchronizing
+  // thread would only wait for a worker running it.
+  KernelLaunch big =
+      kernel("big", Engine::kAic, 1, 1000, [&](uint32_t, uint32_t) {
+        ran.insert(std::this_thread::get_id());
+        return Status::ok();
+      });
+  ASSERT_TRUE(worthSharing(big.cost));
+  for (int i = 0; i < 10; ++i)
+    ASSERT_OK(dev->launchKernel(nullptr, big));
+  ASSERT_OK(dev->synchronizeStream(nullptr));
+  EXPECT_EQ(ran, std::set<std::thread::id>{std::this_thread::get_id()});
 }
 
 TEST(Scheduler, EngineWithoutCoresIsRejectedAtLaunch) {
