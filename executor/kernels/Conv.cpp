@@ -19,18 +19,23 @@
 // of offsets built at creation, and each channel's column of the result
 // copied into Y. A
 // depthwise conv (one input channel per group, 1-D or 2-D) runs direct, one
-// output plane per work item (NnDepthwise.cpp).
+// output plane per work item (NnDepthwise.cpp). A 3x3 stride-1 conv with
+// enough channels runs Winograd's F(4x4, 3x3) (ConvWinograd.h): a work item
+// is a block of whole rows of 4x4 tiles and a tile of output channels.
 //
 // fused_conv is conv with its residual Z added and its activation applied to
 // each output tile while it is still in cache.
 //
-// Cost: 2*K FLOPs per output element (plus the bias add); bytes: X, W, B, Y.
+// Cost: 2*K FLOPs per output element (plus the bias add), Winograd's own
+// count for its convs (a quarter of the multiplies, plus the transforms);
+// bytes: X, W, B, Y.
 //
 //===----------------------------------------------------------------------===//
 
 #include "executor/kernels/ConvColumns.h"
 #include "executor/kernels/ConvShape.h"
 #include "executor/kernels/ConvShifted.h"
+#include "executor/kernels/ConvWinograd.h"
 #include "executor/kernels/KernelRegistry.h"
 #include "executor/kernels/NnPackedGemm.h"
 #include "executor/kernels/NnSupport.h"
@@ -81,6 +86,9 @@ struct ConvPlan {
   // (tileRows counts channels then): small maps, where whole 16-wide column
   // panels of positions would be mostly padding.
   bool positionRows = false;
+  // Winograd F(4x4, 3x3): `tiles` counts blocks of `tileCols` rows of 4x4
+  // tiles (not positions).
+  bool winograd = false;
   nn::Activation act; // fused_conv's; none for conv
 
   // GEMM work items are ordered (image, group, column tile, row tile).
@@ -89,6 +97,8 @@ struct ConvPlan {
                      : s.batch * s.group * tiles * rowTiles;
   }
   double flopsPerItem() const {
+    if (winograd)
+      return nn::WinogradConv::flops(s.w, s.inPerGroup(), tileRows, tileCols);
     return depthwise ? 2.0 * k * p : 2.0 * tileRows * k * tileCols;
   }
 };
@@ -156,6 +166,30 @@ rt::Status planPositionRows(ConvPlan *c) {
   return rt::Status::ok();
 }
 
+/// Output channels per work item when images x column tiles give fewer
+/// than kTargetItems: split into tiles of whole panels, at least
+/// kMinRowTile each.
+void splitRows(ConvPlan *c, int64_t base) {
+  int64_t mg = c->s.outPerGroup();
+  c->tileRows = std::max<int64_t>(mg, 1);
+  if (base < kTargetItems && mg >= 2 * kMinRowTile) {
+    int64_t want = std::min(ceilDiv(kTargetItems, base), mg / kMinRowTile);
+    c->tileRows =
+        std::max(kRowTileMultiple,
+                 ceilDiv(mg, want) / kRowTileMultiple * kRowTileMultiple);
+  }
+  c->rowTiles = ceilDiv(std::max<int64_t>(mg, 1), c->tileRows);
+}
+
+/// Blocks of whole rows of 4x4 tiles per image, channels split as for GEMMs.
+rt::Status planWinograd(ConvPlan *c) {
+  c->winograd = true;
+  c->tileCols = nn::WinogradConv::blockTileRows(c->s.w, c->s.inPerGroup());
+  c->tiles = ceilDiv(nn::WinogradConv::tileRows(c->s.w), c->tileCols);
+  splitRows(c, c->s.batch * c->tiles);
+  return rt::Status::ok();
+}
+
 rt::Status analyzeConv(const om::OpDef &op, ConvPlan *c) {
   GEFLOW_RT_RETURN_IF_ERROR(analyzeConvShape(op, false, &c->s));
   GEFLOW_RT_RETURN_IF_ERROR(nn::parseActivation(op, &c->act));
@@ -167,6 +201,9 @@ rt::Status analyzeConv(const om::OpDef &op, ConvPlan *c) {
     c->pointwise = c->pointwise && w.stride[d] == 1 && w.padBegin[d] == 0 &&
                    w.padEnd[d] == 0 && w.in[d] == w.out[d];
   c->depthwise = c->s.inPerGroup() == 1 && w.rank <= 2 && !c->pointwise;
+  if (nn::WinogradConv::applies(w, c->s.group, c->s.inPerGroup(),
+                                c->s.outPerGroup()))
+    return planWinograd(c);
   if (!c->depthwise && positionRowsPay(*c))
     return planPositionRows(c);
   int64_t cols =
@@ -185,15 +222,7 @@ rt::Status analyzeConv(const om::OpDef &op, ConvPlan *c) {
     cols = shiftedTileRows(w, c->s.inPerGroup()) * w.out[2];
   c->tileCols = std::max<int64_t>(1, std::min(cols, c->p));
   c->tiles = ceilDiv(c->p, c->tileCols);
-  int64_t mg = c->s.outPerGroup(), base = images * c->tiles;
-  c->tileRows = std::max<int64_t>(mg, 1);
-  if (base < kTargetItems && mg >= 2 * kMinRowTile) {
-    int64_t want = std::min(ceilDiv(kTargetItems, base), mg / kMinRowTile);
-    c->tileRows =
-        std::max(kRowTileMultiple,
-                 ceilDiv(mg, want) / kRowTileMultiple * kRowTileMultiple);
-  }
-  c->rowTiles = ceilDiv(std::max<int64_t>(mg, 1), c->tileRows);
+  splitRows(c, images * c->tiles);
   return rt::Status::ok();
 }
 
@@ -203,7 +232,9 @@ rt::Status planConv(const om::OpDef &op, KernelPlan *out) {
   out->engine = rt::Engine::kAic;
   out->maxBlocks = nn::blocksForFlops(c.items(), c.flopsPerItem());
   double outputs = static_cast<double>(c.s.yElems);
-  out->cost.flops = 2.0 * c.k * outputs + (c.s.hasBias ? outputs : 0.0) +
+  out->cost.flops = (c.winograd ? c.items() * c.flopsPerItem()
+                                : 2.0 * c.k * outputs) +
+                    (c.s.hasBias ? outputs : 0.0) +
                     (c.s.hasResidual ? outputs : 0.0) +
                     (c.act.kind != nn::Activation::kNone ? outputs : 0.0);
   out->cost.bytes = c.s.ioBytes();
@@ -233,6 +264,11 @@ public:
   /// `weights` is W when it is a constant, else null: then, on CPUs that
   /// run the packed GEMM, each group's rows are packed here once.
   ConvKernel(const ConvPlan &c, const float *weights) : c_(c) {
+    if (c_.winograd) {
+      winograd_ = std::make_unique<nn::WinogradConv>(
+          c_.s.w, c_.s.inChannels, c_.s.outChannels, weights);
+      return;
+    }
     if (!weights || c_.depthwise || !nn::packedGemmAvailable())
       return;
     const int64_t mg = c_.s.outPerGroup();
@@ -274,6 +310,8 @@ public:
     }
     const ConvShape &s = c_.s;
     const int64_t mg = s.outPerGroup(), cg = s.inPerGroup();
+    if (winograd_)
+      return runWinograd(x, wt, bias, residual, y, items);
     if (shifted_)
       return runShifted(x, bias, residual, y, items);
     if (!transposed_.empty())
@@ -318,6 +356,31 @@ public:
   }
 
 private:
+  /// Winograd's work items: a block's input tiles are transformed once for
+  /// all of its channel tiles that this block runs.
+  rt::Status runWinograd(const float *x, const float *wt, const float *bias,
+                         const float *residual, float *y,
+                         BlockRange items) const {
+    const ConvShape &s = c_.s;
+    const int64_t th = nn::WinogradConv::tileRows(s.w), m = s.outChannels;
+    float *v = nn::scratch(winograd_->inputFloats(c_.tileCols), 1);
+    int64_t built = -1; // the (image, block) now in `v`
+    for (int64_t i = items.begin; i < items.end; ++i) {
+      int64_t rowTile = i % c_.rowTiles, nb = i / c_.rowTiles;
+      int64_t block = nb % c_.tiles, n = nb / c_.tiles;
+      int64_t ty0 = block * c_.tileCols, ty1 = std::min(th, ty0 + c_.tileCols);
+      if (built != nb)
+        winograd_->transformInput(x + n * s.inChannels * s.w.inSize(), ty0,
+                                  ty1, v);
+      built = nb;
+      int64_t m0 = rowTile * c_.tileRows, m1 = std::min(m, m0 + c_.tileRows);
+      Epilogue e{bias, residual, y, &c_.act};
+      winograd_->multiply(v, ty0, ty1, m0, m1, wt, y + n * m * c_.p,
+                          nn::RowEpilogue{&Epilogue::apply, &e});
+    }
+    return rt::Status::ok();
+  }
+
   /// The work items of a stride-1 conv over whole output rows: the GEMM reads
   /// the padded input slab in place (ConvShifted.h) into a tile on the padded
   /// width, whose rows the epilogue copies into Y without their tails.
@@ -527,6 +590,7 @@ private:
   std::vector<int32_t> panelGather_;       // positionRows, not 1x1
   std::vector<int32_t> panelRuns_; // per (panel, tap): first offset, or -1
   std::unique_ptr<nn::ShiftedConv> shifted_; // packed_ is tap-major
+  std::unique_ptr<nn::WinogradConv> winograd_;
 };
 
 rt::Status createConv(const KernelSpec &spec, std::unique_ptr<Kernel> *out) {
