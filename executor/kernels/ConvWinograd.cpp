@@ -50,9 +50,11 @@ namespace {
 
 /// Transformed positions: a 6x6 input tile per 4x4 output tile.
 constexpr int64_t kPositions = 36;
-/// Lanes of the widest transform body: rows of V and of the products are
-/// this many floats apart (multiples), so every body reads whole vectors.
-constexpr int64_t kRowAlign = 16;
+/// Rows of V and of the products are a multiple of this many floats apart:
+/// every transform body reads whole vectors (16 lanes at most), and the
+/// GEMMs run on whole column panels, read in place (the columns past the
+/// tiles hold values no tile reads back).
+constexpr int64_t kRowAlign = std::max<int64_t>(16, nn::kPanelCols);
 /// Output channels whose products a chunk keeps (a multiple of kPanelRows):
 /// [36 x 48 x tiles] stays in L2 between the GEMMs and the output transform.
 constexpr int64_t kRowChunk = 48;
@@ -132,7 +134,9 @@ int64_t nn::WinogradConv::blockTileRows(const Window &w, int64_t channels) {
   double bestWaste = 0;
   for (int64_t r = 1; r <= th; ++r) {
     const int64_t tiles = r * tw, lanes = roundUp(tiles, kPanelCols);
-    if (r > 1 && kPositions * channels * lanes > kInputFloats)
+    // Past the budget, only to fill one column panel.
+    if (r > 1 && kPositions * channels * lanes > kInputFloats &&
+        (r - 1) * tw >= kPanelCols)
       break;
     double waste = static_cast<double>(lanes) / tiles;
     if (r == 1 || waste <= bestWaste) {
@@ -242,7 +246,7 @@ void nn::WinogradConv::multiply(const float *v, int64_t ty0, int64_t ty1,
       const float *b = v + xi * c * ld;
       float *cOut = prod + xi * chunkStride;
       if (!packed_.empty()) {
-        gemmPacked(packed_[xi], mc, me, tiles, b, ld, cOut, ld);
+        gemmPacked(packed_[xi], mc, me, ld, b, ld, cOut, ld);
         continue;
       }
       const float *a = u ? u + xi * rows * c

@@ -12,13 +12,13 @@
 // too short for the vector loop (112 gains nothing). The 3x3 row loop is built
 // twice (NnDepthwiseRow.inc): stride 1 runs AVX2 + FMA when nn::gemm does.
 //
-// Every other window with W stride 1 or 2 (5x5, 7x7, 3x3 at stride 2, any
+// Every other 2-D window with strides 1 or 2 (5x5, 7x7, 3x3 at stride 2, any
 // dilation) reads a zero-bordered copy of the plane (taps never outside,
-// no edge columns), W stride 2 with each row split into its even and odd
-// columns (every tap reads consecutive columns); one vector loop keeps two
-// vectors of outputs in registers over all the taps (NnDepthwiseTaps.inc,
-// one body per ISA). A stride-1 plane is one sweep of that loop over all
-// its rows, as planeSweep3x3 does, so short rows still fill the vectors.
+// no edge columns), split by the strides into phase planes so that every
+// tap reads consecutive floats; one vector loop keeps two vectors of
+// outputs in registers over all the taps (NnDepthwiseTaps.inc, one body
+// per ISA), in one sweep over all the rows, as planeSweep3x3 does, so
+// short rows still fill the vectors.
 //
 //===----------------------------------------------------------------------===//
 
@@ -93,69 +93,69 @@ TapsFn tapsFor(cpu::Isa isa) {
 /// vectors).
 constexpr int64_t kTapSlack = 32;
 
-/// A 2-D plane through depthwiseTaps: the window's input region copied with
-/// zero borders (rows of width `len`; with W stride 2 each row's even
-/// columns, then its odd ones, `half` floats each), then per tap a pointer
-/// whose element j is that tap's input for output column j of a row. With
-/// unit strides all rows are one sweep over oh * len positions (the
-/// columns past ow of each are dropped). Output rows go to `out` clamped
-/// to [lo, hi]; the residual and other activations are the caller's.
+/// dst[j] = src[2 * j] for j < n: a constant stride the compiler
+/// vectorises.
+void strided2(const float *__restrict src, int64_t n, float *__restrict dst) {
+  for (int64_t j = 0; j < n; ++j)
+    dst[j] = src[2 * j];
+}
+
+/// A 2-D plane through depthwiseTaps. The window's input region is copied
+/// with zero borders and split by the strides into phase planes: with
+/// strides (sh, sw), plane (a, b) holds padded input (sh * y + a, sw * x +
+/// b) at (y, x), rows wq floats apart. Tap (i, k) of output (r, c) reads
+/// padded (sh * r + i * dh, sw * c + k * dw), which is plane (i * dh % sh,
+/// k * dw % sw) at (r + i * dh / sh, c + k * dw / sw): every tap reads
+/// consecutive floats, and all output rows are one sweep over oh * wq
+/// positions (the wq - ow past each row's end are dropped). Output rows go
+/// to `out` clamped to [lo, hi]; the residual and other activations are
+/// the caller's.
 void planeTaps(const Window &w, const float *plane, const float *taps,
                float bias, float lo, float hi, float *out) {
-  thread_local std::vector<float> padded, rows;
+  thread_local std::vector<float> phases, rows;
   thread_local std::vector<const float *> src;
-  thread_local std::vector<int64_t> offsets;
   const int64_t oh = w.out[1], ow = w.out[2], kh = w.kernel[1],
                 kw = w.kernel[2], sh = w.stride[1], sw = w.stride[2],
                 dh = w.dilation[1], dw = w.dilation[2];
   const int64_t ph = (oh - 1) * sh + (kh - 1) * dh + 1;
   const int64_t pw = (ow - 1) * sw + (kw - 1) * dw + 1;
-  const int64_t half = (pw + 1) / 2, len = sw == 1 ? pw : 2 * half;
-  padded.assign(ph * len + len + kTapSlack, 0.0f);
+  const int64_t hq = (ph + sh - 1) / sh, wq = (pw + sw - 1) / sw;
+  // One spare row and the vector loop's overrun per phase plane.
+  const int64_t planeFloats = (hq + 1) * wq + kTapSlack;
+  phases.assign(sh * sw * planeFloats, 0.0f);
   const int64_t top = w.padBegin[1], left = w.padBegin[2];
   const int64_t c0 = std::max<int64_t>(0, -left),
                 c1 = std::min<int64_t>(w.in[2], pw - left);
   for (int64_t ih = std::max<int64_t>(0, -top);
        ih < std::min<int64_t>(w.in[1], ph - top) && c0 < c1; ++ih) {
+    const int64_t pr = ih + top;
     const float *from = plane + ih * w.in[2];
-    float *to = padded.data() + (ih + top) * len;
+    float *to = phases.data() + pr % sh * sw * planeFloats + pr / sh * wq;
     if (sw == 1) {
       std::copy(from + c0, from + c1, to + left + c0);
       continue;
     }
-    for (int64_t c = c0; c < c1; ++c) // padded column c + left
-      to[(c + left) % 2 * half + (c + left) / 2] = from[c];
+    for (int64_t b = 0; b < 2; ++b) { // padded columns b, b + 2, ...
+      const int64_t c = c0 + (b + c0 + left) % 2; // (c + left) % 2 == b
+      if (c < c1)
+        strided2(from + c, (c1 - c + 1) / 2,
+                 to + b * planeFloats + (c + left) / 2);
+    }
   }
-  // Tap (i, k)'s offset in the padded rows from output (0, 0).
-  offsets.clear();
+  const int64_t ntaps = kh * kw;
+  src.clear();
   for (int64_t i = 0; i < kh; ++i)
     for (int64_t k = 0; k < kw; ++k) {
-      int64_t col = k * dw;
-      offsets.push_back(i * dh * len +
-                        (sw == 1 ? col : col % 2 * half + col / 2));
+      const int64_t row = i * dh, col = k * dw;
+      src.push_back(phases.data() +
+                    (row % sh * sw + col % sw) * planeFloats +
+                    row / sh * wq + col / sw);
     }
-  const TapsFn fn = tapsFor(cpu::activeIsa());
-  const int64_t ntaps = kh * kw;
-  src.resize(ntaps);
-  auto from = [&](int64_t r) { // the taps' inputs for output row r
-    for (int64_t t = 0; t < ntaps; ++t)
-      src[t] = padded.data() + r * sh * len + offsets[t];
-  };
-  if (sw == 1 && sh == 1) {
-    rows.resize(oh * len + kTapSlack);
-    from(0);
-    fn(src.data(), taps, ntaps, bias, lo, hi, oh * len, rows.data());
-    for (int64_t r = 0; r < oh; ++r)
-      std::copy(rows.data() + r * len, rows.data() + r * len + ow,
-                out + r * ow);
-    return;
-  }
-  rows.resize(ow + kTapSlack);
-  for (int64_t r = 0; r < oh; ++r) {
-    from(r);
-    fn(src.data(), taps, ntaps, bias, lo, hi, ow, rows.data());
-    std::copy(rows.data(), rows.data() + ow, out + r * ow);
-  }
+  rows.resize(oh * wq + kTapSlack);
+  tapsFor(cpu::activeIsa())(src.data(), taps, ntaps, bias, lo, hi, oh * wq,
+                            rows.data());
+  for (int64_t r = 0; r < oh; ++r)
+    std::copy(rows.data() + r * wq, rows.data() + r * wq + ow, out + r * ow);
 }
 
 /// row[j] += a * src[j * stride] for j < n. Rows are short (7 to 112 floats):
@@ -252,8 +252,11 @@ void nn::depthwisePlane(const Window &w, const float *plane, const float *taps,
   }
   // relu and clip clamp inside the 3x3 row loop when no residual comes
   // first: no second pass over the row.
+  // Everything but the tuned 3x3 stride-1 rows goes through planeTaps.
+  const bool general = w.rank == 2 && w.stride[1] <= 2 && w.stride[2] <= 2 &&
+                       !(is3x3 && w.stride[2] == 1);
   const bool clamps =
-      is3x3 && !residual &&
+      (is3x3 || general) && !residual &&
       (act.kind == Activation::kRelu || act.kind == Activation::kClip);
   float lo = -std::numeric_limits<float>::infinity();
   float hi = std::numeric_limits<float>::infinity();
@@ -265,30 +268,12 @@ void nn::depthwisePlane(const Window &w, const float *plane, const float *taps,
     v = v < lo ? lo : v;
     return hi < v ? hi : v;
   };
-  // Everything but the tuned 3x3 stride-1 rows through planeTaps.
-  const bool general = w.rank == 2 && (w.stride[2] == 1 || w.stride[2] == 2) &&
-                       !(is3x3 && w.stride[2] == 1);
-  if (general) {
-    // relu and clip clamp inside the loop unless a residual comes first.
-    float glo = -std::numeric_limits<float>::infinity(), ghi = -glo;
-    const bool fuse = !residual && (act.kind == Activation::kRelu ||
-                                    act.kind == Activation::kClip);
-    if (fuse) {
-      glo = act.kind == Activation::kRelu ? 0.0f : act.a;
-      ghi = act.kind == Activation::kRelu ? ghi : act.b;
-    }
-    planeTaps(w, plane, taps, bias, glo, ghi, out);
-    if (fuse)
-      return;
-    const int64_t n = w.out[1] * ow;
-    if (residual)
-      Eigen::Map<Eigen::ArrayXf>(out, n) +=
-          Eigen::Map<const Eigen::ArrayXf>(residual, n);
-    applyActivation(act, out, n);
-    return;
-  }
-  if (is3x3 && w.stride[1] == 1 && w.stride[2] == 1 && ow <= kSweepMaxWidth) {
-    planeSweep3x3(w, plane, taps, bias, lo, hi, out);
+  if (general ||
+      (is3x3 && w.stride[1] == 1 && w.stride[2] == 1 && ow <= kSweepMaxWidth)) {
+    if (general)
+      planeTaps(w, plane, taps, bias, lo, hi, out);
+    else
+      planeSweep3x3(w, plane, taps, bias, lo, hi, out);
     if (clamps)
       return;
     const int64_t n = w.out[1] * ow;

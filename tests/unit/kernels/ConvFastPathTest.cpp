@@ -187,4 +187,61 @@ TEST(ConvWinograd, ErrorOnResNetShapes) {
   }
 }
 
+//===----------------------------------------------------------------------===//
+// Depthwise kxk
+//===----------------------------------------------------------------------===//
+
+std::vector<ConvCase> depthwiseCases() {
+  return {
+      // MobileNet's and EfficientNet's 5x5 at strides 1 and 2, ConvNeXt's 7x7
+      // with pad 3, over odd maps narrower than a vector.
+      {{1, 3, 11, 13}, {3, 1, 5, 5}, 3, {}, {2, 2, 2, 2}, {}, "", true},
+      {{2, 4, 14, 15}, {4, 1, 5, 5}, 4, {2, 2}, {2, 2, 2, 2}, {}, "", true},
+      {{1, 2, 7, 7}, {2, 1, 7, 7}, 2, {}, {3, 3, 3, 3}, {}, "", false},
+      {{1, 2, 30, 33}, {2, 1, 7, 7}, 2, {}, {3, 3, 3, 3}, {}, "", true},
+      // 3x3 at stride 2 (the phase planes) with asymmetric pads, SAME_UPPER
+      // and a depth multiplier.
+      {{1, 3, 9, 10}, {3, 1, 3, 3}, 3, {2, 2}, {0, 1, 1, 0}, {}, "", true},
+      {{1, 2, 8, 9}, {4, 1, 3, 3}, 2, {2, 2}, {}, {}, "SAME_UPPER", true},
+      // Mixed strides, dilation, a non-square kernel, a map smaller than
+      // the window, no padding.
+      {{1, 2, 12, 11}, {2, 1, 3, 5}, 2, {2, 1}, {1, 2, 0, 1}, {2, 1}, "", true},
+      {{1, 2, 3, 2}, {2, 1, 5, 5}, 2, {}, {2, 2, 2, 2}, {}, "", true},
+      {{1, 3, 12, 12}, {3, 1, 4, 4}, 3, {2, 2}, {}, {}, "", false},
+  };
+}
+
+TEST(ConvDepthwise, KxkMatchesDirectLoopsUnderEachIsa) {
+  unsigned seed = 5000;
+  for (const ConvCase &c : depthwiseCases()) {
+    SCOPED_TRACE("x " + std::to_string(c.x[2]) + "x" + std::to_string(c.x[3]) +
+                 " w " + std::to_string(c.w[2]) + "x" + std::to_string(c.w[3]));
+    Shape y = outputShape(c);
+    std::vector<float> x = random(count(c.x), seed++);
+    std::vector<float> w = random(count(c.w), seed++);
+    std::vector<float> b = random(c.w[0], seed++);
+    std::vector<float> z = random(count(y), seed++);
+    std::vector<float> conv =
+        referenceConv(c, convGeometry(c), x, w, b, c.w[0]);
+    expectUnderEachIsa(makeOp("conv", c, y), {x.data(), w.data(), b.data()},
+                       conv, 1e-6);
+    // relu clamps inside the loop; with a residual it comes after Z.
+    om::OpDef op = makeOp("fused_conv", c, y);
+    (*op.mutable_attr())["activation"].set_s("relu");
+    std::vector<float> want(conv.size());
+    for (size_t i = 0; i < want.size(); ++i)
+      want[i] = std::max(0.0f, conv[i]);
+    expectUnderEachIsa(op, {x.data(), w.data(), b.data()}, want, 1e-6,
+                       maxAbs(conv));
+    if (!c.bias)
+      op.add_input_desc()->set_dtype(om::DT_UNDEFINED);
+    *op.add_input_desc() = desc(y);
+    for (size_t i = 0; i < want.size(); ++i)
+      want[i] = std::max(0.0f, conv[i] + z[i]);
+    expectUnderEachIsa(op, {x.data(), w.data(), c.bias ? b.data() : nullptr,
+                            z.data()},
+                       want, 1e-6, maxAbs(conv));
+  }
+}
+
 } // namespace
