@@ -136,7 +136,8 @@ int64_t shiftedTileRows(const Window &w, int64_t channels) {
   int64_t best = 1;
   double bestWaste = 0;
   for (int64_t r = 1; r <= std::min<int64_t>(8, w.out[1]); ++r) {
-    if (r > 1 && channels * (r + w.kernel[1]) * padded > kColTileFloats)
+    if (r > 1 &&
+        nn::ShiftedConv::slabFloats(w, channels, r) > kColTileFloats)
       break;
     if (r == 1 && w.out[1] > 1)
       continue; // one row per tile copies each input row kernel-height times
@@ -218,10 +219,13 @@ rt::Status analyzeConv(const om::OpDef &op, ConvPlan *c) {
     int64_t perImage = ceilDiv(kTargetItems, images);
     cols = std::max(kMinTileCols, ceilDiv(ceilDiv(c->p, perImage), 16) * 16);
   }
-  if (c->shifted) // tiles of whole output rows
-    cols = shiftedTileRows(w, c->s.inPerGroup()) * w.out[2];
   c->tileCols = std::max<int64_t>(1, std::min(cols, c->p));
   c->tiles = ceilDiv(c->p, c->tileCols);
+  if (c->shifted) { // tiles of whole output rows of one depth slice
+    int64_t rows = shiftedTileRows(w, c->s.inPerGroup());
+    c->tileCols = rows * w.out[2];
+    c->tiles = w.out[0] * ceilDiv(w.out[1], rows);
+  }
   splitRows(c, images * c->tiles);
   return rt::Status::ok();
 }
@@ -281,7 +285,8 @@ public:
       return;
     }
     if (c_.shifted)
-      shifted_ = std::make_unique<nn::ShiftedConv>(c_.s.w, c_.s.inPerGroup());
+      shifted_ = std::make_unique<nn::ShiftedConv>(
+          c_.s.w, c_.s.inPerGroup(), c_.tileCols / c_.s.w.out[2]);
     for (int64_t g = 0; g < c_.s.group; ++g) {
       const float *wg = weights + g * mg * c_.k;
       packed_.push_back(shifted_ ? shifted_->packWeights(wg, mg)
@@ -390,7 +395,8 @@ private:
     const ConvShape &s = c_.s;
     const int64_t mg = s.outPerGroup(), cg = s.inPerGroup();
     const int64_t ow = s.w.out[2], tileOutRows = c_.tileCols / ow;
-    float *slab = nn::scratch(shifted_->slabFloats(tileOutRows), 1);
+    const int64_t sliceTiles = ceilDiv(s.w.out[1], tileOutRows);
+    float *slab = nn::scratch(shifted_->slabFloats(), 1);
     float *tile = nn::scratch(c_.tileRows * shifted_->columns(tileOutRows), 2);
     int64_t built = -1; // the (image, group, column tile) now in `slab`
     nn::BRows b;
@@ -398,12 +404,14 @@ private:
       int64_t rowTile = i % c_.rowTiles, ngt = i / c_.rowTiles;
       int64_t t = ngt % c_.tiles, ng = ngt / c_.tiles;
       int64_t g = ng % s.group, n = ng / s.group;
-      int64_t p0 = t * c_.tileCols, p1 = std::min(c_.p, p0 + c_.tileCols);
+      // Tile t: output rows [oh0, oh0 + outRows) of depth slice od.
+      int64_t od = t / sliceTiles, oh0 = t % sliceTiles * tileOutRows;
+      int64_t outRows = std::min(tileOutRows, s.w.out[1] - oh0);
+      int64_t p0 = (od * s.w.out[1] + oh0) * ow;
       int64_t m0 = rowTile * c_.tileRows, m1 = std::min(mg, m0 + c_.tileRows);
-      int64_t outRows = (p1 - p0) / ow;
       if (built != ngt)
         b = shifted_->buildSlab(x + (n * s.inChannels + g * cg) * s.w.inSize(),
-                                p0 / ow, outRows, slab);
+                                od, oh0, outRows, slab);
       built = ngt;
       float *yg = y + (n * s.outChannels + g * mg) * c_.p;
       Epilogue e{bias ? bias + g * mg : nullptr, residual, y, &c_.act};
