@@ -1,6 +1,7 @@
 //===- ConvFastPathTest.cpp - Winograd and depthwise convs vs direct loops ===//
 //
-// The fast conv paths (ConvWinograd.h; NnDepthwise.cpp's kxk rows) under
+// The fast conv paths (ConvWinograd.h; 3-D ConvShifted.h; NnDepthwise.cpp's
+// kxk rows) under
 // every instruction set this machine runs, on the shapes where they go
 // wrong if they do: tiles cut at the map's edges, odd sizes, asymmetric
 // padding, channel counts off the GEMM's panels, several blocks.
@@ -184,6 +185,35 @@ TEST(ConvWinograd, ErrorOnResNetShapes) {
                 static_cast<long long>(ch), static_cast<long long>(map),
                 static_cast<long long>(map), err);
     EXPECT_LE(err, kWinogradTolerance);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// 3-D stride-1 convs over shifted slabs
+//===----------------------------------------------------------------------===//
+
+TEST(ConvShifted3d, MatchesDirectLoopsUnderEachIsa) {
+  std::vector<ConvCase> cases = {
+      // r3d_18's 3x3x3 with pad 1; a kernel deeper than it is tall;
+      // asymmetric pads; output rows not a whole number of tiles. Over 256
+      // output positions each (fewer take the position-rows GEMM).
+      {{1, 5, 4, 10, 9}, {7, 5, 3, 3, 3}, 1, {}, {1, 1, 1, 1, 1, 1}, {}, "",
+       true},
+      {{2, 3, 5, 15, 8}, {4, 3, 3, 2, 3}, 1, {}, {0, 1, 1, 2, 0, 1}, {}, "",
+       false},
+      {{1, 16, 3, 21, 5}, {8, 16, 2, 3, 3}, 1, {}, {1, 1, 1, 0, 1, 1}, {}, "",
+       true},
+  };
+  unsigned seed = 7000;
+  for (const ConvCase &c : cases) {
+    Shape y = outputShape(c);
+    std::vector<float> x = random(count(c.x), seed++);
+    std::vector<float> w = random(count(c.w), seed++);
+    std::vector<float> b = random(c.w[0], seed++);
+    std::vector<float> want =
+        referenceConv(c, convGeometry(c), x, w, b, c.w[0]);
+    expectUnderEachIsa(makeOp("conv", c, y), {x.data(), w.data(), b.data()},
+                       want, 1e-6);
   }
 }
 
