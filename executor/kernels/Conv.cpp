@@ -19,7 +19,11 @@
 // of offsets built at creation, and each channel's column of the result
 // copied into Y. A
 // depthwise conv (one input channel per group, 1-D or 2-D) runs direct, one
-// output plane per work item (NnDepthwise.cpp). A 3x3 stride-1 conv with
+// output plane per work item (NnDepthwise.cpp). A grouped conv with few
+// taps per output (ResNeXt's and RegNet's, 4 to 32 channels per group) runs
+// direct too, one (image, group) per work item: the group's input planes
+// are laid out once (ConvTaps.h) and four output channels at a time sweep
+// them. A 3x3 stride-1 conv with
 // enough channels runs Winograd's F(4x4, 3x3) (ConvWinograd.h): a work item
 // is a block of whole rows of 4x4 tiles and a tile of output channels.
 //
@@ -35,6 +39,7 @@
 #include "executor/kernels/ConvColumns.h"
 #include "executor/kernels/ConvShape.h"
 #include "executor/kernels/ConvShifted.h"
+#include "executor/kernels/ConvTaps.h"
 #include "executor/kernels/ConvWinograd.h"
 #include "executor/kernels/KernelRegistry.h"
 #include "executor/kernels/NnPackedGemm.h"
@@ -89,6 +94,8 @@ struct ConvPlan {
   // Winograd F(4x4, 3x3): `tiles` counts blocks of `tileCols` rows of 4x4
   // tiles (not positions).
   bool winograd = false;
+  // Grouped, few taps per output: one (image, group) per work item, direct.
+  bool groupedTaps = false;
   nn::Activation act; // fused_conv's; none for conv
 
   // GEMM work items are ordered (image, group, column tile, row tile).
@@ -182,6 +189,12 @@ void splitRows(ConvPlan *c, int64_t base) {
   c->rowTiles = ceilDiv(std::max<int64_t>(mg, 1), c->tileRows);
 }
 
+/// Grouped convs whose GEMM depth (channels per group x taps) is at most
+/// this run direct (ConvTaps.h), half of it when strided: their GEMMs are
+/// too small to pay (measured on ResNeXt's and RegNet's groups: 2-4x at
+/// stride 1; at stride 2, 32 channels per group ran 10% faster as GEMMs).
+constexpr int64_t kMaxGroupedTaps = 288;
+
 /// Blocks of whole rows of 4x4 tiles per image, channels split as for GEMMs.
 rt::Status planWinograd(ConvPlan *c) {
   c->winograd = true;
@@ -205,6 +218,15 @@ rt::Status analyzeConv(const om::OpDef &op, ConvPlan *c) {
   if (nn::WinogradConv::applies(w, c->s.group, c->s.inPerGroup(),
                                 c->s.outPerGroup()))
     return planWinograd(c);
+  if (c->s.group > 1 && !c->depthwise && !c->pointwise &&
+      nn::TapPlanes::applies(w) &&
+      c->k <= (w.stride[1] * w.stride[2] > 1 ? kMaxGroupedTaps / 2
+                                             : kMaxGroupedTaps)) {
+    c->groupedTaps = true; // one item per (image, group)
+    c->tileCols = std::max<int64_t>(c->p, 1);
+    c->tileRows = std::max<int64_t>(c->s.outPerGroup(), 1);
+    return rt::Status::ok();
+  }
   if (!c->depthwise && positionRowsPay(*c))
     return planPositionRows(c);
   int64_t cols =
@@ -268,6 +290,10 @@ public:
   /// `weights` is W when it is a constant, else null: then, on CPUs that
   /// run the packed GEMM, each group's rows are packed here once.
   ConvKernel(const ConvPlan &c, const float *weights) : c_(c) {
+    if (c_.groupedTaps) {
+      planes_ = std::make_unique<nn::TapPlanes>(c_.s.w);
+      return;
+    }
     if (c_.winograd) {
       winograd_ = std::make_unique<nn::WinogradConv>(
           c_.s.w, c_.s.inChannels, c_.s.outChannels, weights);
@@ -317,6 +343,8 @@ public:
     const int64_t mg = s.outPerGroup(), cg = s.inPerGroup();
     if (winograd_)
       return runWinograd(x, wt, bias, residual, y, items);
+    if (planes_)
+      return runGroupedTaps(x, wt, bias, residual, y, items);
     if (shifted_)
       return runShifted(x, bias, residual, y, items);
     if (!transposed_.empty())
@@ -382,6 +410,55 @@ private:
       Epilogue e{bias, residual, y, &c_.act};
       winograd_->multiply(v, ty0, ty1, m0, m1, wt, y + n * m * c_.p,
                           nn::RowEpilogue{&Epilogue::apply, &e});
+    }
+    return rt::Status::ok();
+  }
+
+  /// A grouped conv's (image, group) items, direct: the group's input
+  /// planes laid out once, then four output channels per sweep (a last one
+  /// to three alone), each written into Y with the epilogue.
+  rt::Status runGroupedTaps(const float *x, const float *wt, const float *bias,
+                            const float *residual, float *y,
+                            BlockRange items) const {
+    constexpr int64_t kOuts = 4; // outputs per nn::groupedTaps sweep
+    const ConvShape &s = c_.s;
+    const int64_t mg = s.outPerGroup(), cg = s.inPerGroup(), k = c_.k;
+    const int64_t cf = planes_->channelFloats(), n = planes_->positions();
+    const int64_t ld = n + nn::kTapSlack;
+    float *phases = nn::scratch(cg * cf, 1);
+    float *rows = nn::scratch(kOuts * ld, 2);
+    float *w4 = nn::scratch(kOuts * k, 3);
+    thread_local std::vector<const float *> src;
+    src.clear();
+    for (int64_t c = 0; c < cg; ++c) // (channel, tap): W's order
+      for (int64_t offset : planes_->tapOffsets())
+        src.push_back(phases + c * cf + offset);
+    for (int64_t i = items.begin; i < items.end; ++i) {
+      const int64_t g = i % s.group, img = i / s.group;
+      const float *xg = x + (img * s.inChannels + g * cg) * s.w.inSize();
+      for (int64_t c = 0; c < cg; ++c)
+        planes_->fill(xg + c * s.w.inSize(), phases + c * cf);
+      const float *wg = wt + g * mg * k;
+      Epilogue e{bias ? bias + g * mg : nullptr, residual, y, &c_.act};
+      ShiftedRows out{&e, y + (img * s.outChannels + g * mg) * c_.p, c_.p,
+                      planes_->rowPitch(), s.w.out[2], s.w.out[1]};
+      for (int64_t m0 = 0; m0 < mg; m0 += kOuts) {
+        if (m0 + kOuts > mg) { // the last few, one at a time
+          for (int64_t m = m0; m < mg; ++m) {
+            nn::depthwiseTaps(src.data(), wg + m * k, k, 0.0f,
+                              -std::numeric_limits<float>::infinity(),
+                              std::numeric_limits<float>::infinity(), n, rows);
+            ShiftedRows::apply(&out, m, rows, n);
+          }
+          break;
+        }
+        for (int64_t t = 0; t < k; ++t)
+          for (int64_t r = 0; r < kOuts; ++r)
+            w4[t * kOuts + r] = wg[(m0 + r) * k + t];
+        nn::groupedTaps(src.data(), w4, k, n, rows, ld);
+        for (int64_t r = 0; r < kOuts; ++r)
+          ShiftedRows::apply(&out, m0 + r, rows + r * ld, n);
+      }
     }
     return rt::Status::ok();
   }
@@ -599,6 +676,7 @@ private:
   std::vector<int32_t> panelRuns_; // per (panel, tap): first offset, or -1
   std::unique_ptr<nn::ShiftedConv> shifted_; // packed_ is tap-major
   std::unique_ptr<nn::WinogradConv> winograd_;
+  std::unique_ptr<nn::TapPlanes> planes_; // groupedTaps
 };
 
 rt::Status createConv(const KernelSpec &spec, std::unique_ptr<Kernel> *out) {

@@ -1,7 +1,7 @@
 //===- ConvFastPathTest.cpp - Winograd and depthwise convs vs direct loops ===//
 //
-// The fast conv paths (ConvWinograd.h; 3-D ConvShifted.h; NnDepthwise.cpp's
-// kxk rows) under
+// The fast conv paths (ConvWinograd.h; 3-D ConvShifted.h; ConvTaps.h's
+// grouped and depthwise sweeps) under
 // every instruction set this machine runs, on the shapes where they go
 // wrong if they do: tiles cut at the map's edges, odd sizes, asymmetric
 // padding, channel counts off the GEMM's panels, several blocks.
@@ -214,6 +214,46 @@ TEST(ConvShifted3d, MatchesDirectLoopsUnderEachIsa) {
         referenceConv(c, convGeometry(c), x, w, b, c.w[0]);
     expectUnderEachIsa(makeOp("conv", c, y), {x.data(), w.data(), b.data()},
                        want, 1e-6);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Grouped convs, direct over phase planes
+//===----------------------------------------------------------------------===//
+
+TEST(ConvGroupedTaps, MatchesDirectLoopsUnderEachIsa) {
+  std::vector<ConvCase> cases = {
+      // ResNeXt's 3x3 (4 channels per group, pad 1) at strides 1 and 2;
+      // output channels per group not a multiple of four; dilation and
+      // asymmetric pads.
+      {{2, 8, 9, 11}, {8, 4, 3, 3}, 2, {}, {1, 1, 1, 1}, {}, "", true},
+      {{1, 12, 10, 9}, {12, 4, 3, 3}, 3, {2, 2}, {1, 1, 1, 1}, {}, "", true},
+      {{1, 6, 8, 8}, {14, 3, 3, 3}, 2, {}, {0, 2, 1, 1}, {2, 1}, "", false},
+      {{1, 16, 7, 7}, {10, 8, 5, 5}, 2, {}, {2, 2, 2, 2}, {}, "", true},
+  };
+  unsigned seed = 8000;
+  for (const ConvCase &c : cases) {
+    Shape y = outputShape(c);
+    std::vector<float> x = random(count(c.x), seed++);
+    std::vector<float> w = random(count(c.w), seed++);
+    std::vector<float> b = random(c.w[0], seed++);
+    std::vector<float> z = random(count(y), seed++);
+    std::vector<float> conv =
+        referenceConv(c, convGeometry(c), x, w, b, c.w[0]);
+    expectUnderEachIsa(makeOp("conv", c, y), {x.data(), w.data(), b.data()},
+                       conv, 1e-6);
+    // The epilogue: bias, residual Z, relu.
+    om::OpDef op = makeOp("fused_conv", c, y);
+    (*op.mutable_attr())["activation"].set_s("relu");
+    if (!c.bias)
+      op.add_input_desc()->set_dtype(om::DT_UNDEFINED);
+    *op.add_input_desc() = desc(y);
+    std::vector<float> want(conv.size());
+    for (size_t i = 0; i < want.size(); ++i)
+      want[i] = std::max(0.0f, conv[i] + z[i]);
+    expectUnderEachIsa(op, {x.data(), w.data(), c.bias ? b.data() : nullptr,
+                            z.data()},
+                       want, 1e-6, maxAbs(conv));
   }
 }
 
