@@ -143,8 +143,7 @@ int64_t shiftedTileRows(const Window &w, int64_t channels) {
   int64_t best = 1;
   double bestWaste = 0;
   for (int64_t r = 1; r <= std::min<int64_t>(8, w.out[1]); ++r) {
-    if (r > 1 &&
-        nn::ShiftedConv::slabFloats(w, channels, r) > kColTileFloats)
+    if (r > 1 && nn::ShiftedConv::slabFloats(w, channels, r) > kColTileFloats)
       break;
     if (r == 1 && w.out[1] > 1)
       continue; // one row per tile copies each input row kernel-height times
@@ -258,11 +257,10 @@ rt::Status planConv(const om::OpDef &op, KernelPlan *out) {
   out->engine = rt::Engine::kAic;
   out->maxBlocks = nn::blocksForFlops(c.items(), c.flopsPerItem());
   double outputs = static_cast<double>(c.s.yElems);
-  out->cost.flops = (c.winograd ? c.items() * c.flopsPerItem()
-                                : 2.0 * c.k * outputs) +
-                    (c.s.hasBias ? outputs : 0.0) +
-                    (c.s.hasResidual ? outputs : 0.0) +
-                    (c.act.kind != nn::Activation::kNone ? outputs : 0.0);
+  out->cost.flops =
+      (c.winograd ? c.items() * c.flopsPerItem() : 2.0 * c.k * outputs) +
+      (c.s.hasBias ? outputs : 0.0) + (c.s.hasResidual ? outputs : 0.0) +
+      (c.act.kind != nn::Activation::kNone ? outputs : 0.0);
   out->cost.bytes = c.s.ioBytes();
   return rt::Status::ok();
 }
@@ -295,8 +293,8 @@ public:
       return;
     }
     if (c_.winograd) {
-      winograd_ = std::make_unique<nn::WinogradConv>(
-          c_.s.w, c_.s.inChannels, c_.s.outChannels, weights);
+      winograd_ = std::make_unique<nn::WinogradConv>(c_.s.w, c_.s.inChannels,
+                                                     c_.s.outChannels, weights);
       return;
     }
     if (!weights || c_.depthwise || !nn::packedGemmAvailable())
@@ -311,8 +309,8 @@ public:
       return;
     }
     if (c_.shifted)
-      shifted_ = std::make_unique<nn::ShiftedConv>(
-          c_.s.w, c_.s.inPerGroup(), c_.tileCols / c_.s.w.out[2]);
+      shifted_ = std::make_unique<nn::ShiftedConv>(c_.s.w, c_.s.inPerGroup(),
+                                                   c_.tileCols / c_.s.w.out[2]);
     for (int64_t g = 0; g < c_.s.group; ++g) {
       const float *wg = weights + g * mg * c_.k;
       packed_.push_back(shifted_ ? shifted_->packWeights(wg, mg)
@@ -403,8 +401,8 @@ private:
       int64_t block = nb % c_.tiles, n = nb / c_.tiles;
       int64_t ty0 = block * c_.tileCols, ty1 = std::min(th, ty0 + c_.tileCols);
       if (built != nb)
-        winograd_->transformInput(x + n * s.inChannels * s.w.inSize(), ty0,
-                                  ty1, v);
+        winograd_->transformInput(x + n * s.inChannels * s.w.inSize(), ty0, ty1,
+                                  v);
       built = nb;
       int64_t m0 = rowTile * c_.tileRows, m1 = std::min(m, m0 + c_.tileRows);
       Epilogue e{bias, residual, y, &c_.act};
@@ -440,8 +438,9 @@ private:
         planes_->fill(xg + c * s.w.inSize(), phases + c * cf);
       const float *wg = wt + g * mg * k;
       Epilogue e{bias ? bias + g * mg : nullptr, residual, y, &c_.act};
-      ShiftedRows out{&e, y + (img * s.outChannels + g * mg) * c_.p, c_.p,
-                      planes_->rowPitch(), s.w.out[2], s.w.out[1]};
+      ShiftedRows out{&e,         y + (img * s.outChannels + g * mg) * c_.p,
+                      c_.p,       planes_->rowPitch(),
+                      s.w.out[2], s.w.out[1]};
       for (int64_t m0 = 0; m0 < mg; m0 += kOuts) {
         if (m0 + kOuts > mg) { // the last few, one at a time
           for (int64_t m = m0; m < mg; ++m) {

@@ -41,8 +41,8 @@ int64_t ShiftedConv::slabFloats(const Window &w, int64_t channels,
   // row: the last tap of the last output row reads kernel-1 columns past
   // the slab's last full row.
   const int64_t paddedWidth = w.out[2] + w.kernel[2] - 1;
-  return channels *
-         (w.kernel[0] * (tileRows + w.kernel[1] - 1) + 1) * paddedWidth;
+  return channels * (w.kernel[0] * (tileRows + w.kernel[1] - 1) + 1) *
+         paddedWidth;
 }
 
 int64_t ShiftedConv::columns(int64_t outRows) const {

@@ -1,4 +1,4 @@
-//===- ConvShifted.h - stride-1 convs as GEMMs over shifted rows -*- C++ -*-===//
+//===- ConvShifted.h - stride-1 convs as GEMMs on shifted rows --*- C++ -*-===//
 //
 // im2col copies each input element once per tap (nine times for 3x3), and
 // for ResNet that traffic costs a fifth of the inference. A stride-1 conv

@@ -1,4 +1,4 @@
-//===- ConvTaps.h - direct convs over zero-bordered phase planes -*- C++ -*-===//
+//===- ConvTaps.h - direct convs over zero-bordered phase planes *- C++ -*-===//
 //
 // A conv with few taps per output (depthwise, or grouped with few channels
 // per group) does too little work per output for a GEMM to pay; it runs
@@ -37,7 +37,9 @@ public:
   explicit TapPlanes(const Window &w);
 
   /// Floats of one input plane's phase planes (with the sweep's slack).
-  int64_t channelFloats() const { return w_.stride[1] * w_.stride[2] * planeFloats_; }
+  int64_t channelFloats() const {
+    return w_.stride[1] * w_.stride[2] * planeFloats_;
+  }
   /// Positions of a sweep over one output plane, and its row pitch.
   int64_t positions() const { return w_.out[1] * wq_; }
   int64_t rowPitch() const { return wq_; }

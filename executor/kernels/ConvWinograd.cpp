@@ -68,7 +68,7 @@ constexpr int64_t kMinMap = 8;
 int64_t roundUp(int64_t a, int64_t b) { return (a + b - 1) / b * b; }
 
 using GatherFn = void (*)(const float *, int64_t, int64_t, int64_t, float *,
-                         int64_t);
+                          int64_t);
 using InputFn = void (*)(const float *, int64_t, int64_t, float *, int64_t);
 using OutputFn = void (*)(const float *, int64_t, int64_t, float *, int64_t);
 
@@ -121,8 +121,8 @@ void weightStep(const double *g, int sg, double *r, int sr) {
 
 } // namespace
 
-bool nn::WinogradConv::applies(const Window &w, int64_t group,
-                               int64_t channels, int64_t outChannels) {
+bool nn::WinogradConv::applies(const Window &w, int64_t group, int64_t channels,
+                               int64_t outChannels) {
   return w.rank == 2 && group == 1 && w.kernel[1] == 3 && w.kernel[2] == 3 &&
          w.stride[1] == 1 && w.stride[2] == 1 && w.dilation[1] == 1 &&
          w.dilation[2] == 1 && channels >= kMinChannels &&
@@ -154,8 +154,8 @@ double nn::WinogradConv::flops(const Window &w, int64_t channels,
   const double tiles = static_cast<double>(tileRows) * ((w.out[2] + 3) / 4);
   // Per tile: 2 * 36 per channel pair; B^T d B about 264 per input
   // channel, A^T M A about 170 per output channel.
-  return tiles * (2.0 * kPositions * channels * outChannels +
-                  264.0 * channels + 170.0 * outChannels);
+  return tiles * (2.0 * kPositions * channels * outChannels + 264.0 * channels +
+                  170.0 * outChannels);
 }
 
 nn::WinogradConv::WinogradConv(const Window &w, int64_t channels,
@@ -251,8 +251,8 @@ void nn::WinogradConv::multiply(const float *v, int64_t ty0, int64_t ty1,
         gemmPacked(packed_[xi], mc, me, ld, b, ld, cOut, ld);
         continue;
       }
-      const float *a = u ? u + xi * rows * c
-                         : u_.data() + (xi * outChannels_ + mc) * c;
+      const float *a =
+          u ? u + xi * rows * c : u_.data() + (xi * outChannels_ + mc) * c;
       gemm(false, false, rows, tiles, c, 1.0f, a, c, b, ld, 0.0f, cOut, ld);
     }
     for (int64_t m = mc; m < me; ++m) {

@@ -45,8 +45,7 @@ public:
   /// Floats transformInput writes for `tileRows` rows of tiles.
   int64_t inputFloats(int64_t tileRows) const;
   /// V for tile rows [ty0, ty1) of image `x` (channels planes) into `v`.
-  void transformInput(const float *x, int64_t ty0, int64_t ty1,
-                      float *v) const;
+  void transformInput(const float *x, int64_t ty0, int64_t ty1, float *v) const;
   /// Output channels [m0, m1) of tile rows [ty0, ty1) into `y` (the image's
   /// Y), from transformInput's `v`; then `epilogue.apply` on each channel's
   /// rows of Y. `weights` is W when it was not given at creation. m0 must
@@ -57,8 +56,7 @@ public:
 
 private:
   /// U for output channels [m0, m1) into u: 36 matrices [m1 - m0 x C].
-  void transformWeights(const float *w, int64_t m0, int64_t m1,
-                        float *u) const;
+  void transformWeights(const float *w, int64_t m0, int64_t m1, float *u) const;
 
   Window w_;
   int64_t channels_, outChannels_, tileCols_;

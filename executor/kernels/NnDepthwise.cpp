@@ -93,8 +93,7 @@ void planeTaps(const Window &w, const float *plane, const float *taps,
     src.push_back(phases.data() + offset);
   const int64_t n = planes.positions(), wq = planes.rowPitch();
   rows.resize(n + nn::kTapSlack);
-  nn::depthwiseTaps(src.data(), taps, src.size(), bias, lo, hi, n,
-                    rows.data());
+  nn::depthwiseTaps(src.data(), taps, src.size(), bias, lo, hi, n, rows.data());
   for (int64_t r = 0; r < w.out[1]; ++r)
     std::copy(rows.data() + r * wq, rows.data() + r * wq + w.out[2],
               out + r * w.out[2]);
@@ -161,8 +160,8 @@ void planeSweep3x3(const Window &w, const float *plane, const float *taps,
               padded.data() + (ih + top) * pw + left + c0);
   sweep.resize(oh * pw);
   const float *r0 = padded.data();
-  row3x3For(cpu::activeIsa(), 1)(1, r0, r0 + pw, r0 + 2 * pw, taps, bias, lo, hi,
-                              0, 0, oh * pw, sweep.data());
+  row3x3For(cpu::activeIsa(), 1)(1, r0, r0 + pw, r0 + 2 * pw, taps, bias, lo,
+                                 hi, 0, 0, oh * pw, sweep.data());
   for (int64_t r = 0; r < oh; ++r)
     std::copy(sweep.data() + r * pw, sweep.data() + r * pw + ow, out + r * ow);
 }
@@ -195,7 +194,8 @@ void nn::depthwisePlane(const Window &w, const float *plane, const float *taps,
   // relu and clip clamp inside the 3x3 row loop when no residual comes
   // first: no second pass over the row.
   // Everything but the tuned 3x3 stride-1 rows goes through planeTaps.
-  const bool general = nn::TapPlanes::applies(w) && !(is3x3 && w.stride[2] == 1);
+  const bool general =
+      nn::TapPlanes::applies(w) && !(is3x3 && w.stride[2] == 1);
   const bool clamps =
       (is3x3 || general) && !residual &&
       (act.kind == Activation::kRelu || act.kind == Activation::kClip);

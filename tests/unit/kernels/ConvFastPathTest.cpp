@@ -1,4 +1,4 @@
-//===- ConvFastPathTest.cpp - Winograd and depthwise convs vs direct loops ===//
+//===- ConvFastPathTest.cpp - the fast conv paths vs direct loops ---------===//
 //
 // The fast conv paths (ConvWinograd.h; 3-D ConvShifted.h; ConvTaps.h's
 // grouped and depthwise sweeps) under
@@ -137,8 +137,8 @@ TEST(ConvWinograd, MatchesDirectLoopsUnderEachIsa) {
 // fused_conv's epilogue on Winograd's tiles: bias, residual Z, then relu;
 // and clip without a residual.
 TEST(ConvWinograd, FusedEpilogue) {
-  ConvCase c{{1, 24, 12, 10}, {30, 24, 3, 3}, 1, {}, {1, 1, 1, 1}, {},
-             "",  true};
+  ConvCase c{
+      {1, 24, 12, 10}, {30, 24, 3, 3}, 1, {}, {1, 1, 1, 1}, {}, "", true};
   Shape y = outputShape(c);
   std::vector<float> x = random(count(c.x), 41), w = random(count(c.w), 42),
                      b = random(c.w[0], 43), z = random(count(y), 44);
@@ -168,8 +168,8 @@ TEST(ConvWinograd, FusedEpilogue) {
 TEST(ConvWinograd, ErrorOnResNetShapes) {
   for (int64_t ch : {64, 128, 256, 512}) {
     int64_t map = 56 * 64 / ch;
-    ConvCase c{{1, ch, map, map}, {ch, ch, 3, 3}, 1, {}, {1, 1, 1, 1}, {},
-               "",  true};
+    ConvCase c{
+        {1, ch, map, map}, {ch, ch, 3, 3}, 1, {}, {1, 1, 1, 1}, {}, "", true};
     Shape y = outputShape(c);
     om::OpDef op = makeOp("conv", c, y);
     std::vector<float> x = random(count(c.x), 7), w = random(count(c.w), 8),
@@ -197,11 +197,29 @@ TEST(ConvShifted3d, MatchesDirectLoopsUnderEachIsa) {
       // r3d_18's 3x3x3 with pad 1; a kernel deeper than it is tall;
       // asymmetric pads; output rows not a whole number of tiles. Over 256
       // output positions each (fewer take the position-rows GEMM).
-      {{1, 5, 4, 10, 9}, {7, 5, 3, 3, 3}, 1, {}, {1, 1, 1, 1, 1, 1}, {}, "",
+      {{1, 5, 4, 10, 9},
+       {7, 5, 3, 3, 3},
+       1,
+       {},
+       {1, 1, 1, 1, 1, 1},
+       {},
+       "",
        true},
-      {{2, 3, 5, 15, 8}, {4, 3, 3, 2, 3}, 1, {}, {0, 1, 1, 2, 0, 1}, {}, "",
+      {{2, 3, 5, 15, 8},
+       {4, 3, 3, 2, 3},
+       1,
+       {},
+       {0, 1, 1, 2, 0, 1},
+       {},
+       "",
        false},
-      {{1, 16, 3, 21, 5}, {8, 16, 2, 3, 3}, 1, {}, {1, 1, 1, 0, 1, 1}, {}, "",
+      {{1, 16, 3, 21, 5},
+       {8, 16, 2, 3, 3},
+       1,
+       {},
+       {1, 1, 1, 0, 1, 1},
+       {},
+       "",
        true},
   };
   unsigned seed = 7000;
@@ -251,9 +269,9 @@ TEST(ConvGroupedTaps, MatchesDirectLoopsUnderEachIsa) {
     std::vector<float> want(conv.size());
     for (size_t i = 0; i < want.size(); ++i)
       want[i] = std::max(0.0f, conv[i] + z[i]);
-    expectUnderEachIsa(op, {x.data(), w.data(), c.bias ? b.data() : nullptr,
-                            z.data()},
-                       want, 1e-6, maxAbs(conv));
+    expectUnderEachIsa(
+        op, {x.data(), w.data(), c.bias ? b.data() : nullptr, z.data()}, want,
+        1e-6, maxAbs(conv));
   }
 }
 
@@ -308,9 +326,9 @@ TEST(ConvDepthwise, KxkMatchesDirectLoopsUnderEachIsa) {
     *op.add_input_desc() = desc(y);
     for (size_t i = 0; i < want.size(); ++i)
       want[i] = std::max(0.0f, conv[i] + z[i]);
-    expectUnderEachIsa(op, {x.data(), w.data(), c.bias ? b.data() : nullptr,
-                            z.data()},
-                       want, 1e-6, maxAbs(conv));
+    expectUnderEachIsa(
+        op, {x.data(), w.data(), c.bias ? b.data() : nullptr, z.data()}, want,
+        1e-6, maxAbs(conv));
   }
 }
 

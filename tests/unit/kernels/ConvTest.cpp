@@ -106,8 +106,8 @@ TEST(ConvKernel, MatchesDirectLoops) {
                    std::to_string(blocks));
       std::vector<float> got(want.size(), 12345.0f);
       rt::Status st = runConv(op, {x.data(), w.data(), b.data()}, got.data(),
-                            blocks, /*threads=*/blocks == 7,
-                            /*constantWeight=*/blocks == 3);
+                              blocks, /*threads=*/blocks == 7,
+                              /*constantWeight=*/blocks == 3);
       ASSERT_TRUE(st.isOk()) << st.toString();
       expectNearAbs(got, want);
     }
@@ -117,8 +117,8 @@ TEST(ConvKernel, MatchesDirectLoops) {
 
 TEST(ConvKernel, PlanSplitsAndCounts) {
   // Dilated: not Winograd's (ConvFastPathTest.cpp checks its count).
-  ConvCase c{
-      {1, 64, 56, 56}, {64, 64, 3, 3}, 1, {}, {2, 2, 2, 2}, {2, 2}, "", true};
+  ConvCase c{{1, 64, 56, 56}, {64, 64, 3, 3}, 1,  {},
+             {2, 2, 2, 2},    {2, 2},         "", true};
   om::OpDef op = makeOp("conv", c, {1, 64, 56, 56});
   KernelPlan plan;
   ASSERT_TRUE(planKernel(op, &plan).isOk());
@@ -197,8 +197,8 @@ TEST(FusedConvKernel, AppliesActivation) {
         SCOPED_TRACE(act.name + " blocks " + std::to_string(blocks));
         std::vector<float> got(want.size(), 12345.0f);
         rt::Status st = runConv(op, {x.data(), w.data(), b.data()}, got.data(),
-                              blocks, /*threads=*/false,
-                              /*constantWeight=*/blocks == 3);
+                                blocks, /*threads=*/false,
+                                /*constantWeight=*/blocks == 3);
         ASSERT_TRUE(st.isOk()) << st.toString();
         expectNearAbs(got, want);
       }
@@ -264,10 +264,10 @@ TEST(FusedConvKernel, AddsResidualBeforeActivation) {
       std::vector<float> got(want.size(), 12345.0f);
       // Three blocks: W a constant, so the epilogue runs inside the packed
       // GEMM.
-      rt::Status st =
-          runConv(op, {x.data(), w.data(), c.bias ? b.data() : nullptr, z.data()},
-                got.data(), blocks, /*threads=*/false,
-                /*constantWeight=*/blocks == 3);
+      rt::Status st = runConv(
+          op, {x.data(), w.data(), c.bias ? b.data() : nullptr, z.data()},
+          got.data(), blocks, /*threads=*/false,
+          /*constantWeight=*/blocks == 3);
       ASSERT_TRUE(st.isOk()) << st.toString();
       expectNearAbs(got, want);
     }
@@ -491,7 +491,7 @@ TEST(ConvTransposeKernel, MatchesDirectLoops) {
                    std::to_string(blocks));
       std::vector<float> got(want.size(), 12345.0f);
       rt::Status st = runConv(op, {x.data(), w.data(), b.data()}, got.data(),
-                            blocks, /*threads=*/blocks == 7);
+                              blocks, /*threads=*/blocks == 7);
       ASSERT_TRUE(st.isOk()) << st.toString();
       expectNearAbs(got, want);
     }

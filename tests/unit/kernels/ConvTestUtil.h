@@ -1,4 +1,4 @@
-//===- ConvTestUtil.h - conv test cases and the direct-loop reference -*- C++ -*-===//
+//===- ConvTestUtil.h - conv cases and the plain-loop reference -*- C++ -*-===//
 //
 // What ConvTest.cpp and ConvFastPathTest.cpp share: a conv's attributes as a
 // test case, the OpDef built from them, ONNX's geometry and the plain loops
@@ -16,9 +16,9 @@ namespace geflow::kernels::test {
 /// threads. `constantWeight` hands input 1 to the kernel at creation as a
 /// constant.
 inline rt::Status runConv(const om::OpDef &op,
-                          const std::vector<const float *> &in,
-                 float *out, uint32_t blockDim, bool threads = false,
-                 bool constantWeight = false) {
+                          const std::vector<const float *> &in, float *out,
+                          uint32_t blockDim, bool threads = false,
+                          bool constantWeight = false) {
   return runBuffers(op, {in.begin(), in.end()}, {out}, blockDim,
                     {rt::Engine::kAic, threads, constantWeight ? 1 : -1});
 }
@@ -71,7 +71,8 @@ inline Geo convGeometry(const ConvCase &c) {
   return g;
 }
 
-inline om::OpDef makeOp(const std::string &type, const ConvCase &c, const Shape &y) {
+inline om::OpDef makeOp(const std::string &type, const ConvCase &c,
+                        const Shape &y) {
   om::OpDef op;
   op.set_name(type + "0");
   op.set_type(type);
@@ -98,9 +99,10 @@ inline om::OpDef makeOp(const std::string &type, const ConvCase &c, const Shape 
 }
 
 inline std::vector<float> referenceConv(const ConvCase &c, const Geo &g,
-                                 const std::vector<float> &x,
-                                 const std::vector<float> &w,
-                                 const std::vector<float> &b, int64_t m) {
+                                        const std::vector<float> &x,
+                                        const std::vector<float> &w,
+                                        const std::vector<float> &b,
+                                        int64_t m) {
   int64_t n = c.x[0], ch = c.x[1], cg = ch / c.group, mg = m / c.group;
   int64_t inSz = g.in[0] * g.in[1] * g.in[2],
           outSz = g.out[0] * g.out[1] * g.out[2];
