@@ -1,31 +1,20 @@
 //===- Conv.cpp - conv as a GEMM ------------------------------------------===//
 //
-// conv: per image and group, Y_g[M/g x P] = W_g[M/g x K] * col[K x P] with
-// K = C/g * prod(kernel) and P = prod(output spatial). Block split: (image x
-// group x column tile of P x output-channel tile); a block builds the columns
-// of its tiles once and writes disjoint tiles of Y. With AVX2 + FMA the
-// weights are packed once at creation (NnPackedGemm.h) and a run packs none.
-// The columns: a 1x1, stride-1, unpadded conv reads X itself; with packed
-// weights, a 1-D/2-D stride-1 conv reads tap-shifted views of a padded slab
-// of X (ConvShifted.h, tiles of whole output rows); others copy im2col
-// columns. Small late-stage maps get narrower column tiles so there are
-// still enough to go round (not the shifted ones: each column tile streams
-// all weights again), and when those are still too few, output channels split
-// too (a channel tile in another block rebuilds the same columns). Maps of
-// at most 256 positions whose last column panels would be mostly padding
-// (ResNet's 14x14 and 7x7, MobileNet's late 1x1s) turn the GEMM around:
-// positions are its rows, output channels its columns (weights packed as
-// W^T once), the columns gathered from X into row panels through a table
-// of offsets built at creation, and each channel's column of the result
-// copied into Y. A
-// depthwise conv (one input channel per group, 1-D or 2-D) runs direct, one
-// output plane per work item (NnDepthwise.cpp). A grouped conv with few
-// taps per output (ResNeXt's and RegNet's, 4 to 32 channels per group) runs
-// direct too, one (image, group) per work item: the group's input planes
-// are laid out once (ConvTaps.h) and four output channels at a time sweep
-// them. A 3x3 stride-1 conv with
-// enough channels runs Winograd's F(4x4, 3x3) (ConvWinograd.h): a work item
-// is a block of whole rows of 4x4 tiles and a tile of output channels.
+// Runs the plan of ConvPlan.h. With AVX2 + FMA the weights are packed once
+// at creation (NnPackedGemm.h) and a run packs none. The columns: a 1x1,
+// stride-1, unpadded conv reads X itself; with packed weights, a stride-1
+// conv reads tap-shifted views of a padded slab of X (ConvShifted.h, tiles
+// of whole output rows); others copy im2col columns. Small maps with
+// positions as the GEMM's rows (ResNet's 14x14 and 7x7, MobileNet's late
+// 1x1s) pack the columns from X into row panels through a table of offsets
+// built at creation, against weights packed as W^T once, and copy each
+// channel's column of the result into Y. A depthwise conv (one input
+// channel per group, 1-D or 2-D) runs direct, one output plane per work
+// item (NnDepthwise.cpp); a grouped conv with few taps per output (ResNeXt's
+// and RegNet's, 4 to 32 channels per group), one (image, group) per work
+// item: the group's input planes are laid out once (ConvTaps.h) and four
+// output channels at a time sweep them. A 3x3 stride-1 conv with enough
+// channels runs Winograd's F(4x4, 3x3) (ConvWinograd.h).
 //
 // fused_conv is conv with its residual Z added and its activation applied to
 // each output tile while it is still in cache.
@@ -34,10 +23,10 @@
 // count for its convs (a quarter of the multiplies, plus the transforms);
 // bytes: X, W, B, Y.
 //
-//===----------------------------------------------------------------------===//
+//===----------------------------------------------------------------------===
 
 #include "executor/kernels/ConvColumns.h"
-#include "executor/kernels/ConvShape.h"
+#include "executor/kernels/ConvPlan.h"
 #include "executor/kernels/ConvShifted.h"
 #include "executor/kernels/ConvTaps.h"
 #include "executor/kernels/ConvWinograd.h"
@@ -59,197 +48,6 @@ using nn::Window;
 namespace {
 
 using ArrayMap = Eigen::Map<Eigen::ArrayXf>;
-
-/// Floats of im2col scratch a column tile aims for (fits in L2).
-constexpr int64_t kColTileFloats = 1 << 16;
-/// Work items a conv aims for before it narrows its column tiles below the
-/// L2-sized ones, the narrowest column tile (one micro-kernel panel wide),
-/// and for a split of output channels, the fewest channels of a tile and the
-/// multiple they round to (whole panels of nn::gemmPacked and of Eigen's
-/// GEMM).
-constexpr int64_t kTargetItems = 16;
-constexpr int64_t kMinTileCols = nn::kPanelCols;
-constexpr int64_t kMinRowTile = 32;
-constexpr int64_t kRowTileMultiple = nn::kPanelRows;
-
-//===----------------------------------------------------------------------===//
-// conv
-//===----------------------------------------------------------------------===//
-
-struct ConvPlan {
-  ConvShape s;
-  int64_t k = 0;        // GEMM depth: C/g * prod(kernel)
-  int64_t p = 0;        // output positions per image
-  int64_t tileCols = 1; // columns of P per work item
-  int64_t tiles = 1;
-  int64_t tileRows = 1; // output channels (of a group) per work item
-  int64_t rowTiles = 1;
-  bool pointwise = false; // X is the column matrix
-  bool depthwise = false; // direct path, one output plane per work item
-  bool shifted = false;   // whole output rows per tile (ConvShifted.h)
-  // Output positions are the GEMM's rows and output channels its columns
-  // (tileRows counts channels then): small maps, where whole 16-wide column
-  // panels of positions would be mostly padding.
-  bool positionRows = false;
-  // Winograd F(4x4, 3x3): `tiles` counts blocks of `tileCols` rows of 4x4
-  // tiles (not positions).
-  bool winograd = false;
-  // Grouped, few taps per output: one (image, group) per work item, direct.
-  bool groupedTaps = false;
-  nn::Activation act; // fused_conv's; none for conv
-
-  // GEMM work items are ordered (image, group, column tile, row tile).
-  int64_t items() const {
-    return depthwise ? s.batch * s.outChannels
-                     : s.batch * s.group * tiles * rowTiles;
-  }
-  double flopsPerItem() const {
-    if (winograd)
-      return nn::WinogradConv::flops(s.w, s.inPerGroup(), tileRows, tileCols);
-    return depthwise ? 2.0 * k * p : 2.0 * tileRows * k * tileCols;
-  }
-};
-
-int64_t roundUp(int64_t a, int64_t b) { return ceilDiv(a, b) * b; }
-
-/// Output maps of at most this many positions put them on the GEMM's rows:
-/// the packed columns (an im2col over the whole map) stay in L2, and a map
-/// of 16x16 or less loses a large share of its last 16-wide column panel,
-/// or of the padded width of ConvShifted, to padding. 1x1 convs, which need
-/// no im2col otherwise, only from a smaller map on (measured, ResNet's and
-/// MobileNet's shapes).
-constexpr int64_t kMaxPositionRows = 256;
-constexpr int64_t kMaxPointwisePositionRows = 64;
-
-bool positionRowsPay(const ConvPlan &c) {
-  return c.p <= (c.s.w.kernelSize() > 1 ? kMaxPositionRows
-                                        : kMaxPointwisePositionRows);
-}
-
-/// Lanes the micro-kernel computes for n real GEMM columns: whole panels,
-/// and a last one of at most 8 columns at half cost.
-int64_t panelLanes(int64_t n) {
-  int64_t rest = n % nn::kPanelCols;
-  return n - rest + (rest == 0 ? 0 : rest <= 8 ? 8 : nn::kPanelCols);
-}
-
-/// Output rows per tile of a shifted conv: of 2 to 8 rows whose padded slab
-/// (`channels` planes) fits in kColTileFloats, the count whose GEMM columns
-/// on the padded width waste the fewest micro-kernel lanes per output
-/// (ResNet's 56x56: 5 rows, 3% lost; 28x28: 3 rows, 5%; two rows lost 7%
-/// and 14%).
-int64_t shiftedTileRows(const Window &w, int64_t channels) {
-  const int64_t ow = w.out[2], padded = ow + w.kernel[2] - 1;
-  int64_t best = 1;
-  double bestWaste = 0;
-  for (int64_t r = 1; r <= std::min<int64_t>(8, w.out[1]); ++r) {
-    if (r > 1 && nn::ShiftedConv::slabFloats(w, channels, r) > kColTileFloats)
-      break;
-    if (r == 1 && w.out[1] > 1)
-      continue; // one row per tile copies each input row kernel-height times
-    double waste =
-        static_cast<double>(panelLanes((r - 1) * padded + ow)) / (r * ow);
-    if (r == 1 || waste < bestWaste) {
-      best = r;
-      bestWaste = waste;
-    }
-  }
-  return best;
-}
-
-/// One tile of all positions per image and group; channels split into
-/// whole column panels until there are kTargetItems work items (the
-/// simulated cores' split; the host folds them, runPositionRows).
-rt::Status planPositionRows(ConvPlan *c) {
-  c->positionRows = true;
-  c->tileCols = std::max<int64_t>(c->p, 1);
-  c->tiles = 1;
-  const int64_t mg = std::max<int64_t>(c->s.outPerGroup(), 1);
-  const int64_t images = std::max<int64_t>(c->s.batch * c->s.group, 1);
-  int64_t want = std::max<int64_t>(1, ceilDiv(kTargetItems, images));
-  c->tileRows = std::min(roundUp(mg, nn::kPanelCols),
-                         roundUp(ceilDiv(mg, want), nn::kPanelCols));
-  c->rowTiles = ceilDiv(mg, c->tileRows);
-  return rt::Status::ok();
-}
-
-/// Output channels per work item when images x column tiles give fewer
-/// than kTargetItems: split into tiles of whole panels, at least
-/// kMinRowTile each.
-void splitRows(ConvPlan *c, int64_t base) {
-  int64_t mg = c->s.outPerGroup();
-  c->tileRows = std::max<int64_t>(mg, 1);
-  if (base < kTargetItems && mg >= 2 * kMinRowTile) {
-    int64_t want = std::min(ceilDiv(kTargetItems, base), mg / kMinRowTile);
-    c->tileRows =
-        std::max(kRowTileMultiple,
-                 ceilDiv(mg, want) / kRowTileMultiple * kRowTileMultiple);
-  }
-  c->rowTiles = ceilDiv(std::max<int64_t>(mg, 1), c->tileRows);
-}
-
-/// Grouped convs whose GEMM depth (channels per group x taps) is at most
-/// this run direct (ConvTaps.h), half of it when strided: their GEMMs are
-/// too small to pay (measured on ResNeXt's and RegNet's groups: 2-4x at
-/// stride 1; at stride 2, 32 channels per group ran 10% faster as GEMMs).
-constexpr int64_t kMaxGroupedTaps = 288;
-
-/// Blocks of whole rows of 4x4 tiles per image, channels split as for GEMMs.
-rt::Status planWinograd(ConvPlan *c) {
-  c->winograd = true;
-  c->tileCols = nn::WinogradConv::blockTileRows(c->s.w, c->s.inPerGroup());
-  c->tiles = ceilDiv(nn::WinogradConv::tileRows(c->s.w), c->tileCols);
-  splitRows(c, c->s.batch * c->tiles);
-  return rt::Status::ok();
-}
-
-rt::Status analyzeConv(const om::OpDef &op, ConvPlan *c) {
-  GEFLOW_RT_RETURN_IF_ERROR(analyzeConvShape(op, false, &c->s));
-  GEFLOW_RT_RETURN_IF_ERROR(nn::parseActivation(op, &c->act));
-  const Window &w = c->s.w;
-  c->k = c->s.inPerGroup() * w.kernelSize();
-  c->p = w.outSize();
-  c->pointwise = w.kernelSize() == 1;
-  for (int d = 0; d < 3; ++d)
-    c->pointwise = c->pointwise && w.stride[d] == 1 && w.padBegin[d] == 0 &&
-                   w.padEnd[d] == 0 && w.in[d] == w.out[d];
-  c->depthwise = c->s.inPerGroup() == 1 && w.rank <= 2 && !c->pointwise;
-  if (nn::WinogradConv::applies(w, c->s.group, c->s.inPerGroup(),
-                                c->s.outPerGroup()))
-    return planWinograd(c);
-  if (c->s.group > 1 && !c->depthwise && !c->pointwise &&
-      nn::TapPlanes::applies(w) &&
-      c->k <= (w.stride[1] * w.stride[2] > 1 ? kMaxGroupedTaps / 2
-                                             : kMaxGroupedTaps)) {
-    c->groupedTaps = true; // one item per (image, group)
-    c->tileCols = std::max<int64_t>(c->p, 1);
-    c->tileRows = std::max<int64_t>(c->s.outPerGroup(), 1);
-    return rt::Status::ok();
-  }
-  if (!c->depthwise && positionRowsPay(*c))
-    return planPositionRows(c);
-  int64_t cols =
-      std::max<int64_t>(64, kColTileFloats / std::max<int64_t>(c->k, 1));
-  cols = (cols + 15) / 16 * 16;
-  int64_t images = std::max<int64_t>(c->s.batch * c->s.group, 1);
-  c->shifted = !c->pointwise && !c->depthwise && nn::ShiftedConv::applies(w);
-  // A shifted conv splits output channels rather than narrow its tiles: a
-  // channel tile only rebuilds a small slab, a column tile streams all the
-  // weights again.
-  if (!c->shifted && images * ceilDiv(c->p, cols) < kTargetItems) {
-    int64_t perImage = ceilDiv(kTargetItems, images);
-    cols = std::max(kMinTileCols, ceilDiv(ceilDiv(c->p, perImage), 16) * 16);
-  }
-  c->tileCols = std::max<int64_t>(1, std::min(cols, c->p));
-  c->tiles = ceilDiv(c->p, c->tileCols);
-  if (c->shifted) { // tiles of whole output rows of one depth slice
-    int64_t rows = shiftedTileRows(w, c->s.inPerGroup());
-    c->tileCols = rows * w.out[2];
-    c->tiles = w.out[0] * ceilDiv(w.out[1], rows);
-  }
-  splitRows(c, images * c->tiles);
-  return rt::Status::ok();
-}
 
 rt::Status planConv(const om::OpDef &op, KernelPlan *out) {
   ConvPlan c;

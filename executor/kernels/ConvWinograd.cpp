@@ -13,6 +13,7 @@
 
 #include "executor/kernels/ConvWinograd.h"
 
+#include "executor/kernels/ConvShape.h"
 #include "executor/kernels/CpuIsa.h"
 
 #include <algorithm>
@@ -64,8 +65,6 @@ constexpr int64_t kInputFloats = 1 << 17;
 /// which the transforms pay (measured on ResNet's and VGG's shapes).
 constexpr int64_t kMinChannels = 16;
 constexpr int64_t kMinMap = 8;
-
-int64_t roundUp(int64_t a, int64_t b) { return (a + b - 1) / b * b; }
 
 using GatherFn = void (*)(const float *, int64_t, int64_t, int64_t, float *,
                           int64_t);
