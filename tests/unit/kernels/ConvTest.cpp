@@ -319,6 +319,8 @@ TEST(ConvKernel, Errors) {
 
 // One ResNet-style conv on one block: prints GFLOP/s for comparison, with W
 // known only at run time (nn::gemm) and as a constant (packed at creation).
+// It runs Winograd (ConvWinograd.h): the figure counts the direct conv's
+// FLOPs, so it compares with the direct path's earlier figures.
 TEST(ConvKernel, SpeedOfOne3x3Conv) {
   ConvCase c{
       {1, 64, 56, 56}, {64, 64, 3, 3}, 1, {}, {1, 1, 1, 1}, {}, "", true};
