@@ -1,36 +1,35 @@
 //===- Conv.cpp - conv as a GEMM ------------------------------------------===//
 //
-// conv: per image and group, Y_g[M/g x P] = W_g[M/g x K] * col[K x P] with
-// K = C/g * prod(kernel) and P = prod(output spatial). Block split: (image x
-// group x column tile of P x output-channel tile); a block builds the columns
-// of its tiles once and writes disjoint tiles of Y. With AVX2 + FMA the
-// weights are packed once at creation (NnPackedGemm.h) and a run packs none.
-// The columns: a 1x1, stride-1, unpadded conv reads X itself; with packed
-// weights, a 1-D/2-D stride-1 conv reads tap-shifted views of a padded slab
-// of X (ConvShifted.h, tiles of whole output rows); others copy im2col
-// columns. Small late-stage maps get narrower column tiles so there are
-// still enough to go round (not the shifted ones: each column tile streams
-// all weights again), and when those are still too few, output channels split
-// too (a channel tile in another block rebuilds the same columns). Maps of
-// at most 256 positions whose last column panels would be mostly padding
-// (ResNet's 14x14 and 7x7, MobileNet's late 1x1s) turn the GEMM around:
-// positions are its rows, output channels its columns (weights packed as
-// W^T once), the columns gathered from X into row panels through a table
-// of offsets built at creation, and each channel's column of the result
-// copied into Y. A
-// depthwise conv (one input channel per group, 1-D or 2-D) runs direct, one
-// output plane per work item (NnDepthwise.cpp).
+// Runs the plan of ConvPlan.h. With AVX2 + FMA the weights are packed once
+// at creation (NnPackedGemm.h) and a run packs none. The columns: a 1x1,
+// stride-1, unpadded conv reads X itself; with packed weights, a stride-1
+// conv reads tap-shifted views of a padded slab of X (ConvShifted.h, tiles
+// of whole output rows); others copy im2col columns. Small maps with
+// positions as the GEMM's rows (ResNet's 14x14 and 7x7, MobileNet's late
+// 1x1s) pack the columns from X into row panels through a table of offsets
+// built at creation, against weights packed as W^T once, and copy each
+// channel's column of the result into Y. A depthwise conv (one input
+// channel per group, 1-D or 2-D) runs direct, one output plane per work
+// item (NnDepthwise.cpp); a grouped conv with few taps per output (ResNeXt's
+// and RegNet's, 4 to 32 channels per group), one (image, group) per work
+// item: the group's input planes are laid out once (ConvTaps.h) and four
+// output channels at a time sweep them. A 3x3 stride-1 conv with enough
+// channels runs Winograd's F(4x4, 3x3) (ConvWinograd.h).
 //
 // fused_conv is conv with its residual Z added and its activation applied to
 // each output tile while it is still in cache.
 //
-// Cost: 2*K FLOPs per output element (plus the bias add); bytes: X, W, B, Y.
+// Cost: 2*K FLOPs per output element (plus the bias add), Winograd's own
+// count for its convs (a quarter of the multiplies, plus the transforms);
+// bytes: X, W, B, Y.
 //
-//===----------------------------------------------------------------------===//
+//===----------------------------------------------------------------------===
 
 #include "executor/kernels/ConvColumns.h"
-#include "executor/kernels/ConvShape.h"
+#include "executor/kernels/ConvPlan.h"
 #include "executor/kernels/ConvShifted.h"
+#include "executor/kernels/ConvTaps.h"
+#include "executor/kernels/ConvWinograd.h"
 #include "executor/kernels/KernelRegistry.h"
 #include "executor/kernels/NnPackedGemm.h"
 #include "executor/kernels/NnSupport.h"
@@ -50,162 +49,16 @@ namespace {
 
 using ArrayMap = Eigen::Map<Eigen::ArrayXf>;
 
-/// Floats of im2col scratch a column tile aims for (fits in L2).
-constexpr int64_t kColTileFloats = 1 << 16;
-/// Work items a conv aims for before it narrows its column tiles below the
-/// L2-sized ones, the narrowest column tile (one micro-kernel panel wide),
-/// and for a split of output channels, the fewest channels of a tile and the
-/// multiple they round to (whole panels of nn::gemmPacked and of Eigen's
-/// GEMM).
-constexpr int64_t kTargetItems = 16;
-constexpr int64_t kMinTileCols = nn::kPanelCols;
-constexpr int64_t kMinRowTile = 32;
-constexpr int64_t kRowTileMultiple = nn::kPanelRows;
-
-//===----------------------------------------------------------------------===//
-// conv
-//===----------------------------------------------------------------------===//
-
-struct ConvPlan {
-  ConvShape s;
-  int64_t k = 0;        // GEMM depth: C/g * prod(kernel)
-  int64_t p = 0;        // output positions per image
-  int64_t tileCols = 1; // columns of P per work item
-  int64_t tiles = 1;
-  int64_t tileRows = 1; // output channels (of a group) per work item
-  int64_t rowTiles = 1;
-  bool pointwise = false; // X is the column matrix
-  bool depthwise = false; // direct path, one output plane per work item
-  bool shifted = false;   // whole output rows per tile (ConvShifted.h)
-  // Output positions are the GEMM's rows and output channels its columns
-  // (tileRows counts channels then): small maps, where whole 16-wide column
-  // panels of positions would be mostly padding.
-  bool positionRows = false;
-  nn::Activation act; // fused_conv's; none for conv
-
-  // GEMM work items are ordered (image, group, column tile, row tile).
-  int64_t items() const {
-    return depthwise ? s.batch * s.outChannels
-                     : s.batch * s.group * tiles * rowTiles;
-  }
-  double flopsPerItem() const {
-    return depthwise ? 2.0 * k * p : 2.0 * tileRows * k * tileCols;
-  }
-};
-
-int64_t roundUp(int64_t a, int64_t b) { return ceilDiv(a, b) * b; }
-
-/// Output maps of at most this many positions put them on the GEMM's rows:
-/// the packed columns (an im2col over the whole map) stay in L2, and a map
-/// of 16x16 or less loses a large share of its last 16-wide column panel,
-/// or of the padded width of ConvShifted, to padding. 1x1 convs, which need
-/// no im2col otherwise, only from a smaller map on (measured, ResNet's and
-/// MobileNet's shapes).
-constexpr int64_t kMaxPositionRows = 256;
-constexpr int64_t kMaxPointwisePositionRows = 64;
-
-bool positionRowsPay(const ConvPlan &c) {
-  return c.p <= (c.s.w.kernelSize() > 1 ? kMaxPositionRows
-                                        : kMaxPointwisePositionRows);
-}
-
-/// Lanes the micro-kernel computes for n real GEMM columns: whole panels,
-/// and a last one of at most 8 columns at half cost.
-int64_t panelLanes(int64_t n) {
-  int64_t rest = n % nn::kPanelCols;
-  return n - rest + (rest == 0 ? 0 : rest <= 8 ? 8 : nn::kPanelCols);
-}
-
-/// Output rows per tile of a shifted conv: of 2 to 8 rows whose padded slab
-/// (`channels` planes) fits in kColTileFloats, the count whose GEMM columns
-/// on the padded width waste the fewest micro-kernel lanes per output
-/// (ResNet's 56x56: 5 rows, 3% lost; 28x28: 3 rows, 5%; two rows lost 7%
-/// and 14%).
-int64_t shiftedTileRows(const Window &w, int64_t channels) {
-  const int64_t ow = w.out[2], padded = ow + w.kernel[2] - 1;
-  int64_t best = 1;
-  double bestWaste = 0;
-  for (int64_t r = 1; r <= std::min<int64_t>(8, w.out[1]); ++r) {
-    if (r > 1 && channels * (r + w.kernel[1]) * padded > kColTileFloats)
-      break;
-    if (r == 1 && w.out[1] > 1)
-      continue; // one row per tile copies each input row kernel-height times
-    double waste =
-        static_cast<double>(panelLanes((r - 1) * padded + ow)) / (r * ow);
-    if (r == 1 || waste < bestWaste) {
-      best = r;
-      bestWaste = waste;
-    }
-  }
-  return best;
-}
-
-/// One tile of all positions per image and group; channels split into
-/// whole column panels until there are kTargetItems work items (the
-/// simulated cores' split; the host folds them, runPositionRows).
-rt::Status planPositionRows(ConvPlan *c) {
-  c->positionRows = true;
-  c->tileCols = std::max<int64_t>(c->p, 1);
-  c->tiles = 1;
-  const int64_t mg = std::max<int64_t>(c->s.outPerGroup(), 1);
-  const int64_t images = std::max<int64_t>(c->s.batch * c->s.group, 1);
-  int64_t want = std::max<int64_t>(1, ceilDiv(kTargetItems, images));
-  c->tileRows = std::min(roundUp(mg, nn::kPanelCols),
-                         roundUp(ceilDiv(mg, want), nn::kPanelCols));
-  c->rowTiles = ceilDiv(mg, c->tileRows);
-  return rt::Status::ok();
-}
-
-rt::Status analyzeConv(const om::OpDef &op, ConvPlan *c) {
-  GEFLOW_RT_RETURN_IF_ERROR(analyzeConvShape(op, false, &c->s));
-  GEFLOW_RT_RETURN_IF_ERROR(nn::parseActivation(op, &c->act));
-  const Window &w = c->s.w;
-  c->k = c->s.inPerGroup() * w.kernelSize();
-  c->p = w.outSize();
-  c->pointwise = w.kernelSize() == 1;
-  for (int d = 0; d < 3; ++d)
-    c->pointwise = c->pointwise && w.stride[d] == 1 && w.padBegin[d] == 0 &&
-                   w.padEnd[d] == 0 && w.in[d] == w.out[d];
-  c->depthwise = c->s.inPerGroup() == 1 && w.rank <= 2 && !c->pointwise;
-  if (!c->depthwise && positionRowsPay(*c))
-    return planPositionRows(c);
-  int64_t cols =
-      std::max<int64_t>(64, kColTileFloats / std::max<int64_t>(c->k, 1));
-  cols = (cols + 15) / 16 * 16;
-  int64_t images = std::max<int64_t>(c->s.batch * c->s.group, 1);
-  c->shifted = !c->pointwise && !c->depthwise && nn::ShiftedConv::applies(w);
-  // A shifted conv splits output channels rather than narrow its tiles: a
-  // channel tile only rebuilds a small slab, a column tile streams all the
-  // weights again.
-  if (!c->shifted && images * ceilDiv(c->p, cols) < kTargetItems) {
-    int64_t perImage = ceilDiv(kTargetItems, images);
-    cols = std::max(kMinTileCols, ceilDiv(ceilDiv(c->p, perImage), 16) * 16);
-  }
-  if (c->shifted) // tiles of whole output rows
-    cols = shiftedTileRows(w, c->s.inPerGroup()) * w.out[2];
-  c->tileCols = std::max<int64_t>(1, std::min(cols, c->p));
-  c->tiles = ceilDiv(c->p, c->tileCols);
-  int64_t mg = c->s.outPerGroup(), base = images * c->tiles;
-  c->tileRows = std::max<int64_t>(mg, 1);
-  if (base < kTargetItems && mg >= 2 * kMinRowTile) {
-    int64_t want = std::min(ceilDiv(kTargetItems, base), mg / kMinRowTile);
-    c->tileRows =
-        std::max(kRowTileMultiple,
-                 ceilDiv(mg, want) / kRowTileMultiple * kRowTileMultiple);
-  }
-  c->rowTiles = ceilDiv(std::max<int64_t>(mg, 1), c->tileRows);
-  return rt::Status::ok();
-}
-
 rt::Status planConv(const om::OpDef &op, KernelPlan *out) {
   ConvPlan c;
   GEFLOW_RT_RETURN_IF_ERROR(analyzeConv(op, &c));
   out->engine = rt::Engine::kAic;
   out->maxBlocks = nn::blocksForFlops(c.items(), c.flopsPerItem());
   double outputs = static_cast<double>(c.s.yElems);
-  out->cost.flops = 2.0 * c.k * outputs + (c.s.hasBias ? outputs : 0.0) +
-                    (c.s.hasResidual ? outputs : 0.0) +
-                    (c.act.kind != nn::Activation::kNone ? outputs : 0.0);
+  out->cost.flops =
+      (c.winograd ? c.items() * c.flopsPerItem() : 2.0 * c.k * outputs) +
+      (c.s.hasBias ? outputs : 0.0) + (c.s.hasResidual ? outputs : 0.0) +
+      (c.act.kind != nn::Activation::kNone ? outputs : 0.0);
   out->cost.bytes = c.s.ioBytes();
   return rt::Status::ok();
 }
@@ -233,6 +86,15 @@ public:
   /// `weights` is W when it is a constant, else null: then, on CPUs that
   /// run the packed GEMM, each group's rows are packed here once.
   ConvKernel(const ConvPlan &c, const float *weights) : c_(c) {
+    if (c_.groupedTaps) {
+      planes_ = std::make_unique<nn::TapPlanes>(c_.s.w);
+      return;
+    }
+    if (c_.winograd) {
+      winograd_ = std::make_unique<nn::WinogradConv>(c_.s.w, c_.s.inChannels,
+                                                     c_.s.outChannels, weights);
+      return;
+    }
     if (!weights || c_.depthwise || !nn::packedGemmAvailable())
       return;
     const int64_t mg = c_.s.outPerGroup();
@@ -245,7 +107,8 @@ public:
       return;
     }
     if (c_.shifted)
-      shifted_ = std::make_unique<nn::ShiftedConv>(c_.s.w, c_.s.inPerGroup());
+      shifted_ = std::make_unique<nn::ShiftedConv>(c_.s.w, c_.s.inPerGroup(),
+                                                   c_.tileCols / c_.s.w.out[2]);
     for (int64_t g = 0; g < c_.s.group; ++g) {
       const float *wg = weights + g * mg * c_.k;
       packed_.push_back(shifted_ ? shifted_->packWeights(wg, mg)
@@ -274,6 +137,10 @@ public:
     }
     const ConvShape &s = c_.s;
     const int64_t mg = s.outPerGroup(), cg = s.inPerGroup();
+    if (winograd_)
+      return runWinograd(x, wt, bias, residual, y, items);
+    if (planes_)
+      return runGroupedTaps(x, wt, bias, residual, y, items);
     if (shifted_)
       return runShifted(x, bias, residual, y, items);
     if (!transposed_.empty())
@@ -318,6 +185,81 @@ public:
   }
 
 private:
+  /// Winograd's work items: a block's input tiles are transformed once for
+  /// all of its channel tiles that this block runs.
+  rt::Status runWinograd(const float *x, const float *wt, const float *bias,
+                         const float *residual, float *y,
+                         BlockRange items) const {
+    const ConvShape &s = c_.s;
+    const int64_t th = nn::WinogradConv::tileRows(s.w), m = s.outChannels;
+    float *v = nn::scratch(winograd_->inputFloats(c_.tileCols), 1);
+    int64_t built = -1; // the (image, block) now in `v`
+    for (int64_t i = items.begin; i < items.end; ++i) {
+      int64_t rowTile = i % c_.rowTiles, nb = i / c_.rowTiles;
+      int64_t block = nb % c_.tiles, n = nb / c_.tiles;
+      int64_t ty0 = block * c_.tileCols, ty1 = std::min(th, ty0 + c_.tileCols);
+      if (built != nb)
+        winograd_->transformInput(x + n * s.inChannels * s.w.inSize(), ty0, ty1,
+                                  v);
+      built = nb;
+      int64_t m0 = rowTile * c_.tileRows, m1 = std::min(m, m0 + c_.tileRows);
+      Epilogue e{bias, residual, y, &c_.act};
+      winograd_->multiply(v, ty0, ty1, m0, m1, wt, y + n * m * c_.p,
+                          nn::RowEpilogue{&Epilogue::apply, &e});
+    }
+    return rt::Status::ok();
+  }
+
+  /// A grouped conv's (image, group) items, direct: the group's input
+  /// planes laid out once, then four output channels per sweep (a last one
+  /// to three alone), each written into Y with the epilogue.
+  rt::Status runGroupedTaps(const float *x, const float *wt, const float *bias,
+                            const float *residual, float *y,
+                            BlockRange items) const {
+    constexpr int64_t kOuts = 4; // outputs per nn::groupedTaps sweep
+    const ConvShape &s = c_.s;
+    const int64_t mg = s.outPerGroup(), cg = s.inPerGroup(), k = c_.k;
+    const int64_t cf = planes_->channelFloats(), n = planes_->positions();
+    const int64_t ld = n + nn::kTapSlack;
+    float *phases = nn::scratch(cg * cf, 1);
+    float *rows = nn::scratch(kOuts * ld, 2);
+    float *w4 = nn::scratch(kOuts * k, 3);
+    thread_local std::vector<const float *> src;
+    src.clear();
+    for (int64_t c = 0; c < cg; ++c) // (channel, tap): W's order
+      for (int64_t offset : planes_->tapOffsets())
+        src.push_back(phases + c * cf + offset);
+    for (int64_t i = items.begin; i < items.end; ++i) {
+      const int64_t g = i % s.group, img = i / s.group;
+      const float *xg = x + (img * s.inChannels + g * cg) * s.w.inSize();
+      for (int64_t c = 0; c < cg; ++c)
+        planes_->fill(xg + c * s.w.inSize(), phases + c * cf);
+      const float *wg = wt + g * mg * k;
+      Epilogue e{bias ? bias + g * mg : nullptr, residual, y, &c_.act};
+      ShiftedRows out{&e,         y + (img * s.outChannels + g * mg) * c_.p,
+                      c_.p,       planes_->rowPitch(),
+                      s.w.out[2], s.w.out[1]};
+      for (int64_t m0 = 0; m0 < mg; m0 += kOuts) {
+        if (m0 + kOuts > mg) { // the last few, one at a time
+          for (int64_t m = m0; m < mg; ++m) {
+            nn::depthwiseTaps(src.data(), wg + m * k, k, 0.0f,
+                              -std::numeric_limits<float>::infinity(),
+                              std::numeric_limits<float>::infinity(), n, rows);
+            ShiftedRows::apply(&out, m, rows, n);
+          }
+          break;
+        }
+        for (int64_t t = 0; t < k; ++t)
+          for (int64_t r = 0; r < kOuts; ++r)
+            w4[t * kOuts + r] = wg[(m0 + r) * k + t];
+        nn::groupedTaps(src.data(), w4, k, n, rows, ld);
+        for (int64_t r = 0; r < kOuts; ++r)
+          ShiftedRows::apply(&out, m0 + r, rows + r * ld, n);
+      }
+    }
+    return rt::Status::ok();
+  }
+
   /// The work items of a stride-1 conv over whole output rows: the GEMM reads
   /// the padded input slab in place (ConvShifted.h) into a tile on the padded
   /// width, whose rows the epilogue copies into Y without their tails.
@@ -327,7 +269,8 @@ private:
     const ConvShape &s = c_.s;
     const int64_t mg = s.outPerGroup(), cg = s.inPerGroup();
     const int64_t ow = s.w.out[2], tileOutRows = c_.tileCols / ow;
-    float *slab = nn::scratch(shifted_->slabFloats(tileOutRows), 1);
+    const int64_t sliceTiles = ceilDiv(s.w.out[1], tileOutRows);
+    float *slab = nn::scratch(shifted_->slabFloats(), 1);
     float *tile = nn::scratch(c_.tileRows * shifted_->columns(tileOutRows), 2);
     int64_t built = -1; // the (image, group, column tile) now in `slab`
     nn::BRows b;
@@ -335,12 +278,14 @@ private:
       int64_t rowTile = i % c_.rowTiles, ngt = i / c_.rowTiles;
       int64_t t = ngt % c_.tiles, ng = ngt / c_.tiles;
       int64_t g = ng % s.group, n = ng / s.group;
-      int64_t p0 = t * c_.tileCols, p1 = std::min(c_.p, p0 + c_.tileCols);
+      // Tile t: output rows [oh0, oh0 + outRows) of depth slice od.
+      int64_t od = t / sliceTiles, oh0 = t % sliceTiles * tileOutRows;
+      int64_t outRows = std::min(tileOutRows, s.w.out[1] - oh0);
+      int64_t p0 = (od * s.w.out[1] + oh0) * ow;
       int64_t m0 = rowTile * c_.tileRows, m1 = std::min(mg, m0 + c_.tileRows);
-      int64_t outRows = (p1 - p0) / ow;
       if (built != ngt)
         b = shifted_->buildSlab(x + (n * s.inChannels + g * cg) * s.w.inSize(),
-                                p0 / ow, outRows, slab);
+                                od, oh0, outRows, slab);
       built = ngt;
       float *yg = y + (n * s.outChannels + g * mg) * c_.p;
       Epilogue e{bias ? bias + g * mg : nullptr, residual, y, &c_.act};
@@ -527,6 +472,8 @@ private:
   std::vector<int32_t> panelGather_;       // positionRows, not 1x1
   std::vector<int32_t> panelRuns_; // per (panel, tap): first offset, or -1
   std::unique_ptr<nn::ShiftedConv> shifted_; // packed_ is tap-major
+  std::unique_ptr<nn::WinogradConv> winograd_;
+  std::unique_ptr<nn::TapPlanes> planes_; // groupedTaps
 };
 
 rt::Status createConv(const KernelSpec &spec, std::unique_ptr<Kernel> *out) {

@@ -14,6 +14,7 @@
 namespace geflow::kernels {
 
 inline int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+inline int64_t roundUp(int64_t a, int64_t b) { return ceilDiv(a, b) * b; }
 
 /// Shapes shared by conv and conv_transpose. For conv, `w` slides over X
 /// (in = X's spatial dims, out = Y's); for conv_transpose over Y (in = Y's

@@ -12,14 +12,22 @@
 // too short for the vector loop (112 gains nothing). The 3x3 row loop is built
 // twice (NnDepthwiseRow.inc): stride 1 runs AVX2 + FMA when nn::gemm does.
 //
+// Every other 2-D window with strides 1 or 2 (5x5, 7x7, 3x3 at stride 2, any
+// dilation) is one sweep over the plane's zero-bordered phase planes
+// (ConvTaps.h), as planeSweep3x3 does, so short rows still fill the
+// vectors; two vectors of outputs stay in registers over all the taps. This
+// file also holds ConvTaps.h's planes and its sweeps' ISA dispatch.
+//
 //===----------------------------------------------------------------------===//
 
+#include "executor/kernels/ConvTaps.h"
 #include "executor/kernels/CpuIsa.h"
 #include "executor/kernels/NnSupport.h"
 
 #include <Eigen/Core>
 
 #include <algorithm>
+#include <cstring>
 #include <limits>
 #include <vector>
 
@@ -30,13 +38,25 @@ using nn::Window;
 namespace geflow::kernels::nn {
 namespace baseline {
 #include "executor/kernels/NnDepthwiseRow.inc"
+constexpr int kTapLanes = 4;
+#include "executor/kernels/NnDepthwiseTaps.inc"
 } // namespace baseline
 #if GEFLOW_HAVE_X86_KERNELS
 namespace avx2 {
 void row3x3(int64_t stride, const float *r0, const float *r1, const float *r2,
             const float *t, float bias, float lo, float hi, int64_t offW,
             int64_t j0, int64_t j1, float *out);
+void depthwiseTaps(const float *const *src, const float *w, int64_t taps,
+                   float bias, float lo, float hi, int64_t n, float *out);
+void groupedTaps(const float *const *src, const float *w4, int64_t taps,
+                 int64_t n, float *out, int64_t ldo);
 } // namespace avx2
+namespace avx512 {
+void depthwiseTaps(const float *const *src, const float *w, int64_t taps,
+                   float bias, float lo, float hi, int64_t n, float *out);
+void groupedTaps(const float *const *src, const float *w4, int64_t taps,
+                 int64_t n, float *out, int64_t ldo);
+} // namespace avx512
 #endif
 } // namespace geflow::kernels::nn
 
@@ -56,6 +76,27 @@ Row3x3Fn row3x3For(cpu::Isa isa, int64_t stride) {
 #endif
   (void)isa, (void)stride;
   return &nn::baseline::row3x3;
+}
+
+/// A 2-D plane through nn::depthwiseTaps over its phase planes
+/// (ConvTaps.h), rows clamped to [lo, hi]; the residual and other
+/// activations are the caller's.
+void planeTaps(const Window &w, const float *plane, const float *taps,
+               float bias, float lo, float hi, float *out) {
+  thread_local std::vector<float> phases, rows;
+  thread_local std::vector<const float *> src;
+  const nn::TapPlanes planes(w);
+  phases.resize(planes.channelFloats());
+  planes.fill(plane, phases.data());
+  src.clear();
+  for (int64_t offset : planes.tapOffsets())
+    src.push_back(phases.data() + offset);
+  const int64_t n = planes.positions(), wq = planes.rowPitch();
+  rows.resize(n + nn::kTapSlack);
+  nn::depthwiseTaps(src.data(), taps, src.size(), bias, lo, hi, n, rows.data());
+  for (int64_t r = 0; r < w.out[1]; ++r)
+    std::copy(rows.data() + r * wq, rows.data() + r * wq + w.out[2],
+              out + r * w.out[2]);
 }
 
 /// row[j] += a * src[j * stride] for j < n. Rows are short (7 to 112 floats):
@@ -152,8 +193,11 @@ void nn::depthwisePlane(const Window &w, const float *plane, const float *taps,
   }
   // relu and clip clamp inside the 3x3 row loop when no residual comes
   // first: no second pass over the row.
+  // Everything but the tuned 3x3 stride-1 rows goes through planeTaps.
+  const bool general =
+      nn::TapPlanes::applies(w) && !(is3x3 && w.stride[2] == 1);
   const bool clamps =
-      is3x3 && !residual &&
+      (is3x3 || general) && !residual &&
       (act.kind == Activation::kRelu || act.kind == Activation::kClip);
   float lo = -std::numeric_limits<float>::infinity();
   float hi = std::numeric_limits<float>::infinity();
@@ -165,8 +209,12 @@ void nn::depthwisePlane(const Window &w, const float *plane, const float *taps,
     v = v < lo ? lo : v;
     return hi < v ? hi : v;
   };
-  if (is3x3 && w.stride[1] == 1 && w.stride[2] == 1 && ow <= kSweepMaxWidth) {
-    planeSweep3x3(w, plane, taps, bias, lo, hi, out);
+  if (general ||
+      (is3x3 && w.stride[1] == 1 && w.stride[2] == 1 && ow <= kSweepMaxWidth)) {
+    if (general)
+      planeTaps(w, plane, taps, bias, lo, hi, out);
+    else
+      planeSweep3x3(w, plane, taps, bias, lo, hi, out);
     if (clamps)
       return;
     const int64_t n = w.out[1] * ow;
@@ -209,5 +257,79 @@ void nn::depthwisePlane(const Window &w, const float *plane, const float *taps,
       Eigen::Map<Eigen::ArrayXf>(row, ow) +=
           Eigen::Map<const Eigen::ArrayXf>(residual + oh * ow, ow);
     applyActivation(act, row, ow);
+  }
+}
+
+void nn::depthwiseTaps(const float *const *src, const float *w, int64_t taps,
+                       float bias, float lo, float hi, int64_t n, float *out) {
+#if GEFLOW_HAVE_X86_KERNELS
+  if (cpu::atLeast(cpu::Isa::kAvx512))
+    return avx512::depthwiseTaps(src, w, taps, bias, lo, hi, n, out);
+  if (cpu::atLeast(cpu::Isa::kAvx2))
+    return avx2::depthwiseTaps(src, w, taps, bias, lo, hi, n, out);
+#endif
+  baseline::depthwiseTaps(src, w, taps, bias, lo, hi, n, out);
+}
+
+void nn::groupedTaps(const float *const *src, const float *w4, int64_t taps,
+                     int64_t n, float *out, int64_t ldo) {
+#if GEFLOW_HAVE_X86_KERNELS
+  if (cpu::atLeast(cpu::Isa::kAvx512))
+    return avx512::groupedTaps(src, w4, taps, n, out, ldo);
+  if (cpu::atLeast(cpu::Isa::kAvx2))
+    return avx2::groupedTaps(src, w4, taps, n, out, ldo);
+#endif
+  baseline::groupedTaps(src, w4, taps, n, out, ldo);
+}
+
+namespace {
+/// The padded extent (rows or columns) a window's outputs read in dim d.
+int64_t paddedExtent(const Window &w, int d) {
+  return (w.out[d] - 1) * w.stride[d] + (w.kernel[d] - 1) * w.dilation[d] + 1;
+}
+
+/// dst[j] = src[2 * j] for j < n: a constant stride the compiler
+/// vectorises.
+void strided2(const float *__restrict src, int64_t n, float *__restrict dst) {
+  for (int64_t j = 0; j < n; ++j)
+    dst[j] = src[2 * j];
+}
+} // namespace
+
+nn::TapPlanes::TapPlanes(const Window &w) : w_(w) {
+  const int64_t sh = w.stride[1], sw = w.stride[2];
+  wq_ = (paddedExtent(w, 2) + sw - 1) / sw;
+  // One spare row and the sweep's overrun per phase plane.
+  planeFloats_ = ((paddedExtent(w, 1) + sh - 1) / sh + 1) * wq_ + kTapSlack;
+  for (int64_t i = 0; i < w.kernel[1]; ++i)
+    for (int64_t k = 0; k < w.kernel[2]; ++k) {
+      const int64_t row = i * w.dilation[1], col = k * w.dilation[2];
+      tapOffsets_.push_back((row % sh * sw + col % sw) * planeFloats_ +
+                            row / sh * wq_ + col / sw);
+    }
+}
+
+void nn::TapPlanes::fill(const float *plane, float *dst) const {
+  const int64_t sh = w_.stride[1], sw = w_.stride[2];
+  const int64_t ph = paddedExtent(w_, 1), pw = paddedExtent(w_, 2);
+  std::fill(dst, dst + channelFloats(), 0.0f);
+  const int64_t top = w_.padBegin[1], left = w_.padBegin[2];
+  const int64_t c0 = std::max<int64_t>(0, -left),
+                c1 = std::min<int64_t>(w_.in[2], pw - left);
+  for (int64_t ih = std::max<int64_t>(0, -top);
+       ih < std::min<int64_t>(w_.in[1], ph - top) && c0 < c1; ++ih) {
+    const int64_t pr = ih + top;
+    const float *from = plane + ih * w_.in[2];
+    float *to = dst + pr % sh * sw * planeFloats_ + pr / sh * wq_;
+    if (sw == 1) {
+      std::copy(from + c0, from + c1, to + left + c0);
+      continue;
+    }
+    for (int64_t b = 0; b < 2; ++b) { // padded columns b, b + 2, ...
+      const int64_t c = c0 + (b + c0 + left) % 2; // (c + left) % 2 == b
+      if (c < c1)
+        strided2(from + c, (c1 - c + 1) / 2,
+                 to + b * planeFloats_ + (c + left) / 2);
+    }
   }
 }

@@ -1,0 +1,175 @@
+//===- ConvPlan.cpp - how a conv splits into work items -------------------===//
+
+#include "executor/kernels/ConvPlan.h"
+
+#include "executor/kernels/ConvShifted.h"
+#include "executor/kernels/ConvTaps.h"
+#include "executor/kernels/ConvWinograd.h"
+#include "executor/kernels/NnPackedGemm.h"
+
+#include <algorithm>
+
+using namespace geflow;
+using namespace geflow::kernels;
+using nn::Window;
+
+namespace {
+
+/// Floats of im2col scratch a column tile aims for (fits in L2).
+constexpr int64_t kColTileFloats = 1 << 16;
+/// Work items a conv aims for before it narrows its column tiles below the
+/// L2-sized ones, the narrowest column tile (one micro-kernel panel wide),
+/// and for a split of output channels, the fewest channels of a tile and the
+/// multiple they round to (whole panels of nn::gemmPacked and of Eigen's
+/// GEMM).
+constexpr int64_t kTargetItems = 16;
+constexpr int64_t kMinTileCols = nn::kPanelCols;
+constexpr int64_t kMinRowTile = 32;
+constexpr int64_t kRowTileMultiple = nn::kPanelRows;
+
+/// Output maps of at most this many positions put them on the GEMM's rows:
+/// the packed columns (an im2col over the whole map) stay in L2, and a map
+/// of 16x16 or less loses a large share of its last 16-wide column panel,
+/// or of the padded width of ConvShifted, to padding. 1x1 convs, which need
+/// no im2col otherwise, only from a smaller map on (measured, ResNet's and
+/// MobileNet's shapes).
+constexpr int64_t kMaxPositionRows = 256;
+constexpr int64_t kMaxPointwisePositionRows = 64;
+
+bool positionRowsPay(const ConvPlan &c) {
+  return c.p <= (c.s.w.kernelSize() > 1 ? kMaxPositionRows
+                                        : kMaxPointwisePositionRows);
+}
+
+/// Lanes the micro-kernel computes for n real GEMM columns: whole panels,
+/// and a last one of at most 8 columns at half cost.
+int64_t panelLanes(int64_t n) {
+  int64_t rest = n % nn::kPanelCols;
+  return n - rest + (rest == 0 ? 0 : rest <= 8 ? 8 : nn::kPanelCols);
+}
+
+/// Output rows per tile of a shifted conv: of 2 to 8 rows whose padded slab
+/// (`channels` planes) fits in kColTileFloats, the count whose GEMM columns
+/// on the padded width waste the fewest micro-kernel lanes per output
+/// (ResNet's 56x56: 5 rows, 3% lost; 28x28: 3 rows, 5%; two rows lost 7%
+/// and 14%).
+int64_t shiftedTileRows(const Window &w, int64_t channels) {
+  const int64_t ow = w.out[2], padded = ow + w.kernel[2] - 1;
+  int64_t best = 1;
+  double bestWaste = 0;
+  for (int64_t r = 1; r <= std::min<int64_t>(8, w.out[1]); ++r) {
+    if (r > 1 && nn::ShiftedConv::slabFloats(w, channels, r) > kColTileFloats)
+      break;
+    if (r == 1 && w.out[1] > 1)
+      continue; // one row per tile copies each input row kernel-height times
+    double waste =
+        static_cast<double>(panelLanes((r - 1) * padded + ow)) / (r * ow);
+    if (r == 1 || waste < bestWaste) {
+      best = r;
+      bestWaste = waste;
+    }
+  }
+  return best;
+}
+
+/// One tile of all positions per image and group; channels split into
+/// whole column panels until there are kTargetItems work items (the
+/// simulated cores' split; the host folds them, runPositionRows).
+rt::Status planPositionRows(ConvPlan *c) {
+  c->positionRows = true;
+  c->tileCols = std::max<int64_t>(c->p, 1);
+  c->tiles = 1;
+  const int64_t mg = std::max<int64_t>(c->s.outPerGroup(), 1);
+  const int64_t images = std::max<int64_t>(c->s.batch * c->s.group, 1);
+  int64_t want = std::max<int64_t>(1, ceilDiv(kTargetItems, images));
+  c->tileRows = std::min(roundUp(mg, nn::kPanelCols),
+                         roundUp(ceilDiv(mg, want), nn::kPanelCols));
+  c->rowTiles = ceilDiv(mg, c->tileRows);
+  return rt::Status::ok();
+}
+
+/// Output channels per work item when images x column tiles give fewer
+/// than kTargetItems: split into tiles of whole panels, at least
+/// kMinRowTile each.
+void splitRows(ConvPlan *c, int64_t base) {
+  int64_t mg = c->s.outPerGroup();
+  c->tileRows = std::max<int64_t>(mg, 1);
+  if (base < kTargetItems && mg >= 2 * kMinRowTile) {
+    int64_t want = std::min(ceilDiv(kTargetItems, base), mg / kMinRowTile);
+    c->tileRows =
+        std::max(kRowTileMultiple,
+                 ceilDiv(mg, want) / kRowTileMultiple * kRowTileMultiple);
+  }
+  c->rowTiles = ceilDiv(std::max<int64_t>(mg, 1), c->tileRows);
+}
+
+/// Grouped convs whose GEMM depth (channels per group x taps) is at most
+/// this run direct (ConvTaps.h), half of it when strided: their GEMMs are
+/// too small to pay (measured on ResNeXt's and RegNet's groups: 2-4x at
+/// stride 1; at stride 2, 32 channels per group ran 10% faster as GEMMs).
+constexpr int64_t kMaxGroupedTaps = 288;
+
+/// Blocks of whole rows of 4x4 tiles per image, channels split as for GEMMs.
+rt::Status planWinograd(ConvPlan *c) {
+  c->winograd = true;
+  c->tileCols = nn::WinogradConv::blockTileRows(c->s.w, c->s.inPerGroup());
+  c->tiles = ceilDiv(nn::WinogradConv::tileRows(c->s.w), c->tileCols);
+  splitRows(c, c->s.batch * c->tiles);
+  return rt::Status::ok();
+}
+
+} // namespace
+
+rt::Status geflow::kernels::analyzeConv(const om::OpDef &op, ConvPlan *c) {
+  GEFLOW_RT_RETURN_IF_ERROR(analyzeConvShape(op, false, &c->s));
+  GEFLOW_RT_RETURN_IF_ERROR(nn::parseActivation(op, &c->act));
+  const Window &w = c->s.w;
+  c->k = c->s.inPerGroup() * w.kernelSize();
+  c->p = w.outSize();
+  c->pointwise = w.kernelSize() == 1;
+  for (int d = 0; d < 3; ++d)
+    c->pointwise = c->pointwise && w.stride[d] == 1 && w.padBegin[d] == 0 &&
+                   w.padEnd[d] == 0 && w.in[d] == w.out[d];
+  c->depthwise = c->s.inPerGroup() == 1 && w.rank <= 2 && !c->pointwise;
+  if (nn::WinogradConv::applies(w, c->s.group, c->s.inPerGroup(),
+                                c->s.outPerGroup()))
+    return planWinograd(c);
+  if (c->s.group > 1 && !c->depthwise && !c->pointwise &&
+      nn::TapPlanes::applies(w) &&
+      c->k <= (w.stride[1] * w.stride[2] > 1 ? kMaxGroupedTaps / 2
+                                             : kMaxGroupedTaps)) {
+    c->groupedTaps = true; // one item per (image, group)
+    c->tileCols = std::max<int64_t>(c->p, 1);
+    c->tileRows = std::max<int64_t>(c->s.outPerGroup(), 1);
+    return rt::Status::ok();
+  }
+  if (!c->depthwise && positionRowsPay(*c))
+    return planPositionRows(c);
+  int64_t cols =
+      std::max<int64_t>(64, kColTileFloats / std::max<int64_t>(c->k, 1));
+  cols = (cols + 15) / 16 * 16;
+  int64_t images = std::max<int64_t>(c->s.batch * c->s.group, 1);
+  c->shifted = !c->pointwise && !c->depthwise && nn::ShiftedConv::applies(w);
+  // A shifted conv splits output channels rather than narrow its tiles: a
+  // channel tile only rebuilds a small slab, a column tile streams all the
+  // weights again.
+  if (!c->shifted && images * ceilDiv(c->p, cols) < kTargetItems) {
+    int64_t perImage = ceilDiv(kTargetItems, images);
+    cols = std::max(kMinTileCols, ceilDiv(ceilDiv(c->p, perImage), 16) * 16);
+  }
+  c->tileCols = std::max<int64_t>(1, std::min(cols, c->p));
+  c->tiles = ceilDiv(c->p, c->tileCols);
+  if (c->shifted) { // tiles of whole output rows of one depth slice
+    int64_t rows = shiftedTileRows(w, c->s.inPerGroup());
+    c->tileCols = rows * w.out[2];
+    c->tiles = w.out[0] * ceilDiv(w.out[1], rows);
+  }
+  splitRows(c, images * c->tiles);
+  return rt::Status::ok();
+}
+
+double ConvPlan::flopsPerItem() const {
+  if (winograd)
+    return nn::WinogradConv::flops(s.w, s.inPerGroup(), tileRows, tileCols);
+  return depthwise ? 2.0 * k * p : 2.0 * tileRows * k * tileCols;
+}

@@ -1,0 +1,64 @@
+//===- ConvPlan.h - how a conv splits into work items -----------*- C++ -*-===//
+//
+// conv: per image and group, Y_g[M/g x P] = W_g[M/g x K] * col[K x P] with
+// K = C/g * prod(kernel) and P = prod(output spatial). Block split: (image x
+// group x column tile of P x output-channel tile); a block builds the columns
+// of its tiles once and writes disjoint tiles of Y. The plan picks the path
+// (Conv.cpp runs it) and its tiles, from the op alone, so the compiler's
+// cost and block count and the kernel's work items agree by construction:
+// small late-stage maps get narrower column tiles so there are still enough
+// to go round (not the shifted ones: each column tile streams all weights
+// again), and when those are still too few, output channels split too (a
+// channel tile in another block rebuilds the same columns). Maps of at most
+// 256 positions whose last column panels would be mostly padding turn the
+// GEMM around (positionRows); depthwise and grouped convs with few taps per
+// output run direct (ConvTaps.h); 3x3 stride-1 convs with enough channels
+// run Winograd (ConvWinograd.h), in blocks of whole rows of 4x4 tiles.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GEFLOW_EXECUTOR_KERNELS_CONVPLAN_H
+#define GEFLOW_EXECUTOR_KERNELS_CONVPLAN_H
+
+#include "executor/kernels/ConvShape.h"
+#include "executor/kernels/NnSupport.h"
+
+#include <cstdint>
+
+namespace geflow::kernels {
+
+struct ConvPlan {
+  ConvShape s;
+  int64_t k = 0;        // GEMM depth: C/g * prod(kernel)
+  int64_t p = 0;        // output positions per image
+  int64_t tileCols = 1; // columns of P per work item
+  int64_t tiles = 1;
+  int64_t tileRows = 1; // output channels (of a group) per work item
+  int64_t rowTiles = 1;
+  bool pointwise = false; // X is the column matrix
+  bool depthwise = false; // direct path, one output plane per work item
+  bool shifted = false;   // whole output rows per tile (ConvShifted.h)
+  // Output positions are the GEMM's rows and output channels its columns
+  // (tileRows counts channels then): small maps, where whole 16-wide column
+  // panels of positions would be mostly padding.
+  bool positionRows = false;
+  // Winograd F(4x4, 3x3): `tiles` counts blocks of `tileCols` rows of 4x4
+  // tiles (not positions).
+  bool winograd = false;
+  // Grouped, few taps per output: one (image, group) per work item, direct.
+  bool groupedTaps = false;
+  nn::Activation act; // fused_conv's; none for conv
+
+  // GEMM work items are ordered (image, group, column tile, row tile).
+  int64_t items() const {
+    return depthwise ? s.batch * s.outChannels
+                     : s.batch * s.group * tiles * rowTiles;
+  }
+  double flopsPerItem() const;
+};
+
+/// The plan of a conv or fused_conv op.
+rt::Status analyzeConv(const om::OpDef &op, ConvPlan *c);
+
+} // namespace geflow::kernels
+
+#endif // GEFLOW_EXECUTOR_KERNELS_CONVPLAN_H

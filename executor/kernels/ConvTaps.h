@@ -1,0 +1,70 @@
+//===- ConvTaps.h - direct convs over zero-bordered phase planes *- C++ -*-===//
+//
+// A conv with few taps per output (depthwise, or grouped with few channels
+// per group) does too little work per output for a GEMM to pay; it runs
+// direct, vectorised over output positions. Each input plane is copied with
+// zero borders (no tap ever falls outside, so no edge columns) and split by
+// the strides into phase planes: with strides (sh, sw), phase plane (a, b)
+// holds padded input (sh * y + a, sw * x + b) at (y, x), rows wq floats
+// apart. Tap (i, k) of output (r, c) then reads padded (sh * r + i * dh,
+// sw * c + k * dw), which is phase plane (i * dh % sh, k * dw % sw) at (r +
+// i * dh / sh, c + k * dw / sw): every tap reads consecutive floats, and a
+// whole output plane is one sweep over oh * wq positions on the padded width
+// (the wq - ow past each row's end are dropped). The sweeps' bodies are in
+// NnDepthwiseTaps.inc, one per ISA.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GEFLOW_EXECUTOR_KERNELS_CONVTAPS_H
+#define GEFLOW_EXECUTOR_KERNELS_CONVTAPS_H
+
+#include "executor/kernels/NnSupport.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace geflow::kernels::nn {
+
+/// Floats the sweeps may read or write past their n positions (two of the
+/// widest vectors).
+inline constexpr int64_t kTapSlack = 32;
+
+class TapPlanes {
+public:
+  /// 2-D windows with strides of 1 or 2.
+  static bool applies(const Window &w) {
+    return w.rank == 2 && w.stride[1] <= 2 && w.stride[2] <= 2;
+  }
+  explicit TapPlanes(const Window &w);
+
+  /// Floats of one input plane's phase planes (with the sweep's slack).
+  int64_t channelFloats() const {
+    return w_.stride[1] * w_.stride[2] * planeFloats_;
+  }
+  /// Positions of a sweep over one output plane, and its row pitch.
+  int64_t positions() const { return w_.out[1] * wq_; }
+  int64_t rowPitch() const { return wq_; }
+  /// Per tap in W's order: its offset in a channel's phase planes from
+  /// output (0, 0).
+  const std::vector<int64_t> &tapOffsets() const { return tapOffsets_; }
+  /// Copies `plane` into its phase planes at `dst` (channelFloats(), all
+  /// written).
+  void fill(const float *plane, float *dst) const;
+
+private:
+  Window w_;
+  int64_t wq_, planeFloats_;
+  std::vector<int64_t> tapOffsets_;
+};
+
+/// out[j] = bias + sum over taps t of w[t] * src[t][j], clamped to [lo, hi],
+/// for j in [0, n) rounded up to 2 * 16 (the buffers have kTapSlack room).
+void depthwiseTaps(const float *const *src, const float *w, int64_t taps,
+                   float bias, float lo, float hi, int64_t n, float *out);
+/// Four outputs (rows ldo apart) at once over the same inputs, weights
+/// w4[4 * t + r]; no bias or clamp.
+void groupedTaps(const float *const *src, const float *w4, int64_t taps,
+                 int64_t n, float *out, int64_t ldo);
+
+} // namespace geflow::kernels::nn
+
+#endif // GEFLOW_EXECUTOR_KERNELS_CONVTAPS_H

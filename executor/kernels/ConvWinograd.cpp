@@ -1,0 +1,273 @@
+//===- ConvWinograd.cpp - 3x3 convs by Winograd's F(4x4, 3x3) -------------===//
+//
+// A work item is a block of whole rows of tiles and a range of output
+// channels. Its input tiles are gathered one channel at a time, so the
+// gather stays in L1: the channel's rows under the block copied with zero
+// borders, each row deinterleaved into the tiles' columns (stride 4), and
+// transformed into V [36][C][tiles]. The 36 GEMMs then run on
+// chunks of kRowChunk output channels, each chunk's products [36][chunk x
+// tiles] staying in L2 for the output transform, which writes 4x4 tiles
+// into Y; Y's rows of the block then get the conv's epilogue.
+//
+//===----------------------------------------------------------------------===//
+
+#include "executor/kernels/ConvWinograd.h"
+
+#include "executor/kernels/ConvShape.h"
+#include "executor/kernels/CpuIsa.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace geflow::kernels::nn {
+namespace baseline {
+constexpr int kLanes = 4;
+#include "executor/kernels/ConvWinogradBody.inc"
+} // namespace baseline
+#if GEFLOW_HAVE_X86_KERNELS
+namespace avx2 {
+void winogradGather(const float *slab, int64_t pw, int64_t rows, int64_t tw,
+                    float *d, int64_t ldd);
+void winogradInput(const float *d, int64_t ldd, int64_t n, float *v,
+                   int64_t vStride);
+void winogradOutput(const float *m, int64_t mStride, int64_t n, float *o,
+                    int64_t ldo);
+} // namespace avx2
+namespace avx512 {
+void winogradGather(const float *slab, int64_t pw, int64_t rows, int64_t tw,
+                    float *d, int64_t ldd);
+void winogradInput(const float *d, int64_t ldd, int64_t n, float *v,
+                   int64_t vStride);
+void winogradOutput(const float *m, int64_t mStride, int64_t n, float *o,
+                    int64_t ldo);
+} // namespace avx512
+#endif
+} // namespace geflow::kernels::nn
+
+using namespace geflow::kernels;
+using nn::Window;
+
+namespace {
+
+/// Transformed positions: a 6x6 input tile per 4x4 output tile.
+constexpr int64_t kPositions = 36;
+/// Rows of V and of the products are a multiple of this many floats apart:
+/// every transform body reads whole vectors (16 lanes at most), and the
+/// GEMMs run on whole column panels, read in place (the columns past the
+/// tiles hold values no tile reads back).
+constexpr int64_t kRowAlign = std::max<int64_t>(16, nn::kPanelCols);
+/// Output channels whose products a chunk keeps (a multiple of kPanelRows):
+/// [36 x 48 x tiles] stays in L2 between the GEMMs and the output transform.
+constexpr int64_t kRowChunk = 48;
+/// V's budget in floats (512 KB, half of L2): it is read once per chunk.
+constexpr int64_t kInputFloats = 1 << 17;
+/// The fewest input and output channels, and output rows and columns, for
+/// which the transforms pay (measured on ResNet's and VGG's shapes).
+constexpr int64_t kMinChannels = 16;
+constexpr int64_t kMinMap = 8;
+
+using GatherFn = void (*)(const float *, int64_t, int64_t, int64_t, float *,
+                          int64_t);
+using InputFn = void (*)(const float *, int64_t, int64_t, float *, int64_t);
+using OutputFn = void (*)(const float *, int64_t, int64_t, float *, int64_t);
+
+GatherFn gatherFor(cpu::Isa isa) {
+#if GEFLOW_HAVE_X86_KERNELS
+  if (isa >= cpu::Isa::kAvx512)
+    return &nn::avx512::winogradGather;
+  if (isa >= cpu::Isa::kAvx2)
+    return &nn::avx2::winogradGather;
+#endif
+  (void)isa;
+  return &nn::baseline::winogradGather;
+}
+
+InputFn inputFor(cpu::Isa isa) {
+#if GEFLOW_HAVE_X86_KERNELS
+  if (isa >= cpu::Isa::kAvx512)
+    return &nn::avx512::winogradInput;
+  if (isa >= cpu::Isa::kAvx2)
+    return &nn::avx2::winogradInput;
+#endif
+  (void)isa;
+  return &nn::baseline::winogradInput;
+}
+
+OutputFn outputFor(cpu::Isa isa) {
+#if GEFLOW_HAVE_X86_KERNELS
+  if (isa >= cpu::Isa::kAvx512)
+    return &nn::avx512::winogradOutput;
+  if (isa >= cpu::Isa::kAvx2)
+    return &nn::avx2::winogradOutput;
+#endif
+  (void)isa;
+  return &nn::baseline::winogradOutput;
+}
+
+/// G g for a 3-vector g (stride sg) into six values (stride sr), in double
+/// (one rounding to float at the end), by multiplies: divisions made
+/// loading ResNet-50 a tenth of a second slower.
+void weightStep(const double *g, int sg, double *r, int sr) {
+  constexpr double k4 = 1.0 / 4, k6 = 1.0 / 6, k12 = 1.0 / 12, k24 = 1.0 / 24;
+  const double g0 = g[0], g1 = g[sg], g2 = g[2 * sg];
+  r[0] = g0 * k4;
+  r[sr] = -(g0 + g1 + g2) * k6;
+  r[2 * sr] = -(g0 - g1 + g2) * k6;
+  r[3 * sr] = g0 * k24 + g1 * k12 + g2 * k6;
+  r[4 * sr] = g0 * k24 - g1 * k12 + g2 * k6;
+  r[5 * sr] = g2;
+}
+
+} // namespace
+
+bool nn::WinogradConv::applies(const Window &w, int64_t group, int64_t channels,
+                               int64_t outChannels) {
+  return w.rank == 2 && group == 1 && w.kernel[1] == 3 && w.kernel[2] == 3 &&
+         w.stride[1] == 1 && w.stride[2] == 1 && w.dilation[1] == 1 &&
+         w.dilation[2] == 1 && channels >= kMinChannels &&
+         outChannels >= kMinChannels && w.out[1] >= kMinMap &&
+         w.out[2] >= kMinMap;
+}
+
+int64_t nn::WinogradConv::blockTileRows(const Window &w, int64_t channels) {
+  const int64_t th = tileRows(w), tw = (w.out[2] + 3) / 4;
+  int64_t best = 1;
+  double bestWaste = 0;
+  for (int64_t r = 1; r <= th; ++r) {
+    const int64_t tiles = r * tw, lanes = roundUp(tiles, kPanelCols);
+    // Past the budget, only to fill one column panel.
+    if (r > 1 && kPositions * channels * lanes > kInputFloats &&
+        (r - 1) * tw >= kPanelCols)
+      break;
+    double waste = static_cast<double>(lanes) / tiles;
+    if (r == 1 || waste <= bestWaste) {
+      best = r;
+      bestWaste = waste;
+    }
+  }
+  return best;
+}
+
+double nn::WinogradConv::flops(const Window &w, int64_t channels,
+                               int64_t outChannels, int64_t tileRows) {
+  const double tiles = static_cast<double>(tileRows) * ((w.out[2] + 3) / 4);
+  // Per tile: 2 * 36 per channel pair; B^T d B about 264 per input
+  // channel, A^T M A about 170 per output channel.
+  return tiles * (2.0 * kPositions * channels * outChannels + 264.0 * channels +
+                  170.0 * outChannels);
+}
+
+nn::WinogradConv::WinogradConv(const Window &w, int64_t channels,
+                               int64_t outChannels, const float *weights)
+    : w_(w), channels_(channels), outChannels_(outChannels),
+      tileCols_((w.out[2] + 3) / 4) {
+  if (!weights)
+    return;
+  u_.resize(kPositions * outChannels * channels);
+  transformWeights(weights, 0, outChannels, u_.data());
+  if (!packedGemmAvailable())
+    return;
+  for (int64_t xi = 0; xi < kPositions; ++xi)
+    packed_.push_back(packRows(u_.data() + xi * outChannels * channels,
+                               outChannels, channels, channels));
+  u_ = {};
+}
+
+void nn::WinogradConv::transformWeights(const float *w, int64_t m0, int64_t m1,
+                                        float *u) const {
+  const int64_t rows = m1 - m0, c = channels_;
+  for (int64_t m = m0; m < m1; ++m)
+    for (int64_t ci = 0; ci < c; ++ci) {
+      const float *g = w + (m * c + ci) * 9;
+      double in[9], mid[18], out[36];
+      std::copy(g, g + 9, in);
+      for (int j = 0; j < 3; ++j) // columns: mid[3k + j] = (G g)[k][j]
+        weightStep(in + j, 3, mid + j, 3);
+      for (int k = 0; k < 6; ++k) // rows: (G g G^T)[k][l]
+        weightStep(mid + 3 * k, 1, out + 6 * k, 1);
+      for (int64_t xi = 0; xi < kPositions; ++xi)
+        u[(xi * rows + m - m0) * c + ci] = static_cast<float>(out[xi]);
+    }
+}
+
+int64_t nn::WinogradConv::inputFloats(int64_t tileRows) const {
+  return kPositions * channels_ * roundUp(tileRows * tileCols_, kRowAlign);
+}
+
+void nn::WinogradConv::transformInput(const float *x, int64_t ty0, int64_t ty1,
+                                      float *v) const {
+  const int64_t tw = tileCols_, tiles = (ty1 - ty0) * tw;
+  const int64_t ld = roundUp(tiles, kRowAlign);
+  // d's rows hold one tile more (winogradGather), and the transform reads
+  // whole vectors.
+  const int64_t ldd = roundUp(tiles + 1, kRowAlign);
+  float *d = scratch(kPositions * ldd, 0);
+  // The input rows under the block, with the zero borders of padding and
+  // of tiles cut at the edges; the deinterleave reads 4 * tw + 4 columns.
+  const int64_t pw = 4 * tw + 4, rows = 4 * (ty1 - ty0) + 2;
+  const int64_t top = 4 * ty0 - w_.padBegin[1], left = w_.padBegin[2];
+  const int64_t c0 = std::max<int64_t>(0, -left),
+                c1 = std::min<int64_t>(w_.in[2], pw - left);
+  thread_local std::vector<float> slab;
+  slab.assign(rows * pw, 0.0f);
+  const GatherFn gather = gatherFor(cpu::activeIsa());
+  const InputFn input = inputFor(cpu::activeIsa());
+  for (int64_t c = 0; c < channels_; ++c) {
+    const float *plane = x + c * w_.inSize();
+    for (int64_t r = 0; r < rows; ++r) {
+      const int64_t ih = top + r;
+      if (ih >= 0 && ih < w_.in[1] && c0 < c1)
+        std::copy(plane + ih * w_.in[2] + c0, plane + ih * w_.in[2] + c1,
+                  slab.data() + r * pw + left + c0);
+    }
+    gather(slab.data(), pw, ty1 - ty0, tw, d, ldd);
+    input(d, ldd, tiles, v + c * ld, channels_ * ld);
+  }
+}
+
+void nn::WinogradConv::multiply(const float *v, int64_t ty0, int64_t ty1,
+                                int64_t m0, int64_t m1, const float *weights,
+                                float *y, const RowEpilogue &epilogue) const {
+  const int64_t tiles = (ty1 - ty0) * tileCols_;
+  const int64_t ld = roundUp(tiles, kRowAlign), c = channels_;
+  const int64_t oh = w_.out[1], ow = w_.out[2], p = oh * ow;
+  const int64_t y0 = 4 * ty0, y1 = std::min(oh, 4 * ty1);
+  const int64_t chunkStride = kRowChunk * ld; // between positions' products
+  float *prod = scratch(kPositions * chunkStride, 2);
+  float *o = scratch(16 * ld, 0);
+  float *u = packed_.empty() && u_.empty()
+                 ? scratch(kPositions * kRowChunk * c, 3)
+                 : nullptr;
+  const OutputFn output = outputFor(cpu::activeIsa());
+  for (int64_t mc = m0; mc < m1; mc += kRowChunk) {
+    const int64_t me = std::min(m1, mc + kRowChunk), rows = me - mc;
+    if (u)
+      transformWeights(weights, mc, me, u);
+    for (int64_t xi = 0; xi < kPositions; ++xi) {
+      const float *b = v + xi * c * ld;
+      float *cOut = prod + xi * chunkStride;
+      if (!packed_.empty()) {
+        gemmPacked(packed_[xi], mc, me, ld, b, ld, cOut, ld);
+        continue;
+      }
+      const float *a =
+          u ? u + xi * rows * c : u_.data() + (xi * outChannels_ + mc) * c;
+      gemm(false, false, rows, tiles, c, 1.0f, a, c, b, ld, 0.0f, cOut, ld);
+    }
+    for (int64_t m = mc; m < me; ++m) {
+      output(prod + (m - mc) * ld, chunkStride, tiles, o, ld);
+      // Each tile's 4x4 into Y, clipped at the map's bottom and right edges.
+      float *ym = y + m * p;
+      for (int64_t r = y0; r < y1; ++r) {
+        const int64_t a = r % 4, t0 = (r / 4 - ty0) * tileCols_;
+        float *row = ym + r * ow;
+        for (int64_t b = 0; b < 4; ++b) {
+          const float *src = o + (4 * a + b) * ld + t0;
+          for (int64_t tx = 0, col = b; col < ow; ++tx, col += 4)
+            row[col] = src[tx];
+        }
+      }
+      epilogue.apply(epilogue.context, m, ym + y0 * ow, (y1 - y0) * ow);
+    }
+  }
+}

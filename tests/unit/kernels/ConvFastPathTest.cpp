@@ -1,0 +1,335 @@
+//===- ConvFastPathTest.cpp - the fast conv paths vs direct loops ---------===//
+//
+// The fast conv paths (ConvWinograd.h; 3-D ConvShifted.h; ConvTaps.h's
+// grouped and depthwise sweeps) under
+// every instruction set this machine runs, on the shapes where they go
+// wrong if they do: tiles cut at the map's edges, odd sizes, asymmetric
+// padding, channel counts off the GEMM's panels, several blocks.
+//
+//===----------------------------------------------------------------------===//
+
+#include "executor/kernels/CpuIsa.h"
+#include "tests/unit/kernels/ConvTestUtil.h"
+
+#include <cmath>
+
+using namespace geflow;
+using namespace geflow::kernels;
+using namespace geflow::kernels::test;
+
+namespace {
+
+/// The levels this CPU and build run; the active one restored on exit.
+class EachIsa {
+public:
+  ~EachIsa() { cpu::setActiveIsa(initial_); }
+  std::vector<cpu::Isa> levels() const {
+    std::vector<cpu::Isa> out;
+    for (cpu::Isa isa :
+         {cpu::Isa::kBaseline, cpu::Isa::kAvx2, cpu::Isa::kAvx512})
+      if (isa <= cpu::detectedIsa())
+        out.push_back(isa);
+    return out;
+  }
+
+private:
+  cpu::Isa initial_ = cpu::activeIsa();
+};
+
+Shape outputShape(const ConvCase &c) {
+  Geo g = convGeometry(c);
+  Shape y = {c.x[0], c.w[0]};
+  for (size_t i = 0; i + 2 < c.x.size(); ++i)
+    y.push_back(g.out[3 - (c.x.size() - 2) + i]);
+  return y;
+}
+
+double maxAbs(const std::vector<float> &v) {
+  double top = 0;
+  for (float x : v)
+    top = std::max(top, std::fabs(double(x)));
+  return top;
+}
+
+/// max |got - want| / `scale`; the conformance tests' measure with scale
+/// max |want|.
+double relativeError(const std::vector<float> &got,
+                     const std::vector<float> &want, double scale) {
+  double err = 0;
+  for (size_t i = 0; i < want.size(); ++i)
+    err = std::max(err, std::fabs(double(got[i]) - want[i]));
+  return err / scale;
+}
+
+/// `op` (inputs x, w, b and optionally z) on 1, 3 and 7 blocks (7 on host
+/// threads; W constant on 3 and 7), under each ISA, against `want`: the
+/// error relative to `scale` (max |want| unless given) within `tolerance`.
+void expectUnderEachIsa(const om::OpDef &op,
+                        const std::vector<const float *> &inputs,
+                        const std::vector<float> &want, double tolerance,
+                        double scale = 0) {
+  if (scale == 0)
+    scale = maxAbs(want);
+  EachIsa isas;
+  for (cpu::Isa isa : isas.levels()) {
+    ASSERT_TRUE(cpu::setActiveIsa(isa));
+    for (uint32_t blocks : {1u, 3u, 7u}) {
+      SCOPED_TRACE(std::string(cpu::isaName(isa)) + " blocks " +
+                   std::to_string(blocks));
+      std::vector<float> got(want.size(), 12345.0f);
+      rt::Status st = runConv(op, inputs, got.data(), blocks,
+                              /*threads=*/blocks == 7,
+                              /*constantWeight=*/blocks != 1);
+      ASSERT_TRUE(st.isOk()) << st.toString();
+      EXPECT_LE(relativeError(got, want, scale), tolerance);
+    }
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Winograd F(4x4, 3x3)
+//===----------------------------------------------------------------------===//
+
+/// Twenty times inside the conformance tolerance (1e-3 of max |Y|); ResNet's
+/// shapes measure 1e-5 (ErrorOnResNetShapes).
+constexpr double kWinogradTolerance = 5e-5;
+
+std::vector<ConvCase> winogradCases() {
+  return {
+      // The smallest map and channel counts it takes, tiles exact.
+      {{1, 16, 8, 8}, {16, 16, 3, 3}, 1, {}, {1, 1, 1, 1}, {}, "", true},
+      // Tiles cut at the right and bottom edges; output channels off the
+      // GEMM's 6-row panels; a batch of two.
+      {{2, 40, 9, 11}, {50, 40, 3, 3}, 1, {}, {1, 1, 1, 1}, {}, "", true},
+      // Asymmetric and no padding, odd sizes, no bias.
+      {{1, 17, 13, 10}, {24, 17, 3, 3}, 1, {}, {0, 1, 2, 1}, {}, "", false},
+      {{1, 33, 15, 17}, {19, 33, 3, 3}, 1, {}, {}, {}, "VALID", true},
+      // Several blocks of tile rows per image, and output channels split
+      // over work items (more than one 48-channel chunk).
+      {{1, 64, 30, 30}, {100, 64, 3, 3}, 1, {}, {1, 1, 1, 1}, {}, "", true},
+      // Many input channels: GEMM depth over one chunk.
+      {{1, 300, 8, 9}, {32, 300, 3, 3}, 1, {}, {1, 1, 1, 1}, {}, "", true},
+  };
+}
+
+TEST(ConvWinograd, MatchesDirectLoopsUnderEachIsa) {
+  unsigned seed = 3000;
+  for (const ConvCase &c : winogradCases()) {
+    SCOPED_TRACE("x " + std::to_string(c.x[1]) + "x" + std::to_string(c.x[2]) +
+                 "x" + std::to_string(c.x[3]));
+    Shape y = outputShape(c);
+    om::OpDef op = makeOp("conv", c, y);
+    // The plan counts Winograd's FLOPs: fewer than the direct conv's.
+    KernelPlan plan;
+    ASSERT_TRUE(planKernel(op, &plan).isOk());
+    double direct = 2.0 * c.x[1] * 9 * count(y);
+    EXPECT_LT(plan.cost.flops, 0.6 * direct);
+    std::vector<float> x = random(count(c.x), seed++);
+    std::vector<float> w = random(count(c.w), seed++);
+    std::vector<float> b = random(c.w[0], seed++);
+    std::vector<float> want =
+        referenceConv(c, convGeometry(c), x, w, b, c.w[0]);
+    expectUnderEachIsa(op, {x.data(), w.data(), b.data()}, want,
+                       kWinogradTolerance);
+  }
+}
+
+// fused_conv's epilogue on Winograd's tiles: bias, residual Z, then relu;
+// and clip without a residual.
+TEST(ConvWinograd, FusedEpilogue) {
+  ConvCase c{
+      {1, 24, 12, 10}, {30, 24, 3, 3}, 1, {}, {1, 1, 1, 1}, {}, "", true};
+  Shape y = outputShape(c);
+  std::vector<float> x = random(count(c.x), 41), w = random(count(c.w), 42),
+                     b = random(c.w[0], 43), z = random(count(y), 44);
+  std::vector<float> conv = referenceConv(c, convGeometry(c), x, w, b, c.w[0]);
+  om::OpDef op = makeOp("fused_conv", c, y);
+  (*op.mutable_attr())["activation"].set_s("relu");
+  *op.add_input_desc() = desc(y);
+  std::vector<float> want(conv.size());
+  for (size_t i = 0; i < want.size(); ++i)
+    want[i] = std::max(0.0f, conv[i] + z[i]);
+  expectUnderEachIsa(op, {x.data(), w.data(), b.data(), z.data()}, want,
+                     kWinogradTolerance);
+
+  op = makeOp("fused_conv", c, y);
+  (*op.mutable_attr())["activation"].set_s("clip");
+  for (float v : {-0.5f, 0.25f})
+    (*op.mutable_attr())["activation_params"].mutable_list()->add_f(v);
+  for (size_t i = 0; i < want.size(); ++i)
+    want[i] = std::min(0.25f, std::max(-0.5f, conv[i]));
+  // The error is the conv's, relative to its own range, not the clip's.
+  expectUnderEachIsa(op, {x.data(), w.data(), b.data()}, want,
+                     kWinogradTolerance, maxAbs(conv));
+}
+
+// The error on ResNet-50's 3x3 shapes with random data, printed for the
+// record: Winograd's transforms round more than a direct sum does.
+TEST(ConvWinograd, ErrorOnResNetShapes) {
+  for (int64_t ch : {64, 128, 256, 512}) {
+    int64_t map = 56 * 64 / ch;
+    ConvCase c{
+        {1, ch, map, map}, {ch, ch, 3, 3}, 1, {}, {1, 1, 1, 1}, {}, "", true};
+    Shape y = outputShape(c);
+    om::OpDef op = makeOp("conv", c, y);
+    std::vector<float> x = random(count(c.x), 7), w = random(count(c.w), 8),
+                       b = random(ch, 9);
+    std::vector<float> want =
+        referenceConv(c, convGeometry(c), x, w, b, c.w[0]);
+    std::vector<float> got(want.size());
+    ASSERT_TRUE(runConv(op, {x.data(), w.data(), b.data()}, got.data(), 1,
+                        false, /*constantWeight=*/true)
+                    .isOk());
+    double err = relativeError(got, want, maxAbs(want));
+    std::printf("winograd %lldx%lldx%lld: max |err| / max |y| = %.2e\n",
+                static_cast<long long>(ch), static_cast<long long>(map),
+                static_cast<long long>(map), err);
+    EXPECT_LE(err, kWinogradTolerance);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// 3-D stride-1 convs over shifted slabs
+//===----------------------------------------------------------------------===//
+
+TEST(ConvShifted3d, MatchesDirectLoopsUnderEachIsa) {
+  std::vector<ConvCase> cases = {
+      // r3d_18's 3x3x3 with pad 1; a kernel deeper than it is tall;
+      // asymmetric pads; output rows not a whole number of tiles. Over 256
+      // output positions each (fewer take the position-rows GEMM).
+      {{1, 5, 4, 10, 9},
+       {7, 5, 3, 3, 3},
+       1,
+       {},
+       {1, 1, 1, 1, 1, 1},
+       {},
+       "",
+       true},
+      {{2, 3, 5, 15, 8},
+       {4, 3, 3, 2, 3},
+       1,
+       {},
+       {0, 1, 1, 2, 0, 1},
+       {},
+       "",
+       false},
+      {{1, 16, 3, 21, 5},
+       {8, 16, 2, 3, 3},
+       1,
+       {},
+       {1, 1, 1, 0, 1, 1},
+       {},
+       "",
+       true},
+  };
+  unsigned seed = 7000;
+  for (const ConvCase &c : cases) {
+    Shape y = outputShape(c);
+    std::vector<float> x = random(count(c.x), seed++);
+    std::vector<float> w = random(count(c.w), seed++);
+    std::vector<float> b = random(c.w[0], seed++);
+    std::vector<float> want =
+        referenceConv(c, convGeometry(c), x, w, b, c.w[0]);
+    expectUnderEachIsa(makeOp("conv", c, y), {x.data(), w.data(), b.data()},
+                       want, 1e-6);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Grouped convs, direct over phase planes
+//===----------------------------------------------------------------------===//
+
+TEST(ConvGroupedTaps, MatchesDirectLoopsUnderEachIsa) {
+  std::vector<ConvCase> cases = {
+      // ResNeXt's 3x3 (4 channels per group, pad 1) at strides 1 and 2;
+      // output channels per group not a multiple of four; dilation and
+      // asymmetric pads.
+      {{2, 8, 9, 11}, {8, 4, 3, 3}, 2, {}, {1, 1, 1, 1}, {}, "", true},
+      {{1, 12, 10, 9}, {12, 4, 3, 3}, 3, {2, 2}, {1, 1, 1, 1}, {}, "", true},
+      {{1, 6, 8, 8}, {14, 3, 3, 3}, 2, {}, {0, 2, 1, 1}, {2, 1}, "", false},
+      {{1, 16, 7, 7}, {10, 8, 5, 5}, 2, {}, {2, 2, 2, 2}, {}, "", true},
+  };
+  unsigned seed = 8000;
+  for (const ConvCase &c : cases) {
+    Shape y = outputShape(c);
+    std::vector<float> x = random(count(c.x), seed++);
+    std::vector<float> w = random(count(c.w), seed++);
+    std::vector<float> b = random(c.w[0], seed++);
+    std::vector<float> z = random(count(y), seed++);
+    std::vector<float> conv =
+        referenceConv(c, convGeometry(c), x, w, b, c.w[0]);
+    expectUnderEachIsa(makeOp("conv", c, y), {x.data(), w.data(), b.data()},
+                       conv, 1e-6);
+    // The epilogue: bias, residual Z, relu.
+    om::OpDef op = makeOp("fused_conv", c, y);
+    (*op.mutable_attr())["activation"].set_s("relu");
+    if (!c.bias)
+      op.add_input_desc()->set_dtype(om::DT_UNDEFINED);
+    *op.add_input_desc() = desc(y);
+    std::vector<float> want(conv.size());
+    for (size_t i = 0; i < want.size(); ++i)
+      want[i] = std::max(0.0f, conv[i] + z[i]);
+    expectUnderEachIsa(
+        op, {x.data(), w.data(), c.bias ? b.data() : nullptr, z.data()}, want,
+        1e-6, maxAbs(conv));
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Depthwise kxk
+//===----------------------------------------------------------------------===//
+
+std::vector<ConvCase> depthwiseCases() {
+  return {
+      // MobileNet's and EfficientNet's 5x5 at strides 1 and 2, ConvNeXt's 7x7
+      // with pad 3, over odd maps narrower than a vector.
+      {{1, 3, 11, 13}, {3, 1, 5, 5}, 3, {}, {2, 2, 2, 2}, {}, "", true},
+      {{2, 4, 14, 15}, {4, 1, 5, 5}, 4, {2, 2}, {2, 2, 2, 2}, {}, "", true},
+      {{1, 2, 7, 7}, {2, 1, 7, 7}, 2, {}, {3, 3, 3, 3}, {}, "", false},
+      {{1, 2, 30, 33}, {2, 1, 7, 7}, 2, {}, {3, 3, 3, 3}, {}, "", true},
+      // 3x3 at stride 2 (the phase planes) with asymmetric pads, SAME_UPPER
+      // and a depth multiplier.
+      {{1, 3, 9, 10}, {3, 1, 3, 3}, 3, {2, 2}, {0, 1, 1, 0}, {}, "", true},
+      {{1, 2, 8, 9}, {4, 1, 3, 3}, 2, {2, 2}, {}, {}, "SAME_UPPER", true},
+      // Mixed strides, dilation, a non-square kernel, a map smaller than
+      // the window, no padding.
+      {{1, 2, 12, 11}, {2, 1, 3, 5}, 2, {2, 1}, {1, 2, 0, 1}, {2, 1}, "", true},
+      {{1, 2, 3, 2}, {2, 1, 5, 5}, 2, {}, {2, 2, 2, 2}, {}, "", true},
+      {{1, 3, 12, 12}, {3, 1, 4, 4}, 3, {2, 2}, {}, {}, "", false},
+  };
+}
+
+TEST(ConvDepthwise, KxkMatchesDirectLoopsUnderEachIsa) {
+  unsigned seed = 5000;
+  for (const ConvCase &c : depthwiseCases()) {
+    SCOPED_TRACE("x " + std::to_string(c.x[2]) + "x" + std::to_string(c.x[3]) +
+                 " w " + std::to_string(c.w[2]) + "x" + std::to_string(c.w[3]));
+    Shape y = outputShape(c);
+    std::vector<float> x = random(count(c.x), seed++);
+    std::vector<float> w = random(count(c.w), seed++);
+    std::vector<float> b = random(c.w[0], seed++);
+    std::vector<float> z = random(count(y), seed++);
+    std::vector<float> conv =
+        referenceConv(c, convGeometry(c), x, w, b, c.w[0]);
+    expectUnderEachIsa(makeOp("conv", c, y), {x.data(), w.data(), b.data()},
+                       conv, 1e-6);
+    // relu clamps inside the loop; with a residual it comes after Z.
+    om::OpDef op = makeOp("fused_conv", c, y);
+    (*op.mutable_attr())["activation"].set_s("relu");
+    std::vector<float> want(conv.size());
+    for (size_t i = 0; i < want.size(); ++i)
+      want[i] = std::max(0.0f, conv[i]);
+    expectUnderEachIsa(op, {x.data(), w.data(), b.data()}, want, 1e-6,
+                       maxAbs(conv));
+    if (!c.bias)
+      op.add_input_desc()->set_dtype(om::DT_UNDEFINED);
+    *op.add_input_desc() = desc(y);
+    for (size_t i = 0; i < want.size(); ++i)
+      want[i] = std::max(0.0f, conv[i] + z[i]);
+    expectUnderEachIsa(
+        op, {x.data(), w.data(), c.bias ? b.data() : nullptr, z.data()}, want,
+        1e-6, maxAbs(conv));
+  }
+}
+
+} // namespace
