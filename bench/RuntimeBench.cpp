@@ -8,6 +8,7 @@
 //   scheduler gets through, for 1, 8 and 64 streams.
 //
 //===----------------------------------------------------------------------===//
+#include "bench/HostIsaContext.h"
 #include "acl/acl.h"
 #include "runtime/Device.h"
 
