@@ -164,7 +164,7 @@ function formatReport({ header, rows, threads, fusion = false }) {
 
 /** True when every row ran in geflow and every output check passed. */
 function allGood(rows) {
-  const ok = (v) => !v || v === 'ok';
+  const ok = (v) => !v || v.startsWith('ok');
   return rows.every((r) => !r.error && ok(r.vsTorch) && ok(r.vsOrt));
 }
 
