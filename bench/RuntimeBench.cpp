@@ -8,8 +8,8 @@
 //   scheduler gets through, for 1, 8 and 64 streams.
 //
 //===----------------------------------------------------------------------===//
-#include "bench/HostIsaContext.h"
 #include "acl/acl.h"
+#include "bench/HostIsaContext.h"
 #include "runtime/Device.h"
 
 #include <benchmark/benchmark.h>

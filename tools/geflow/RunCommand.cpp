@@ -64,11 +64,11 @@ cl::opt<unsigned> repeat("repeat",
                          cl::desc("Executions to time (median reported)"),
                          cl::init(1), cl::sub(runSub),
                          cl::cat(geflowCategory()));
-cl::opt<unsigned> warmup(
-    "warmup",
-    cl::desc("Executions before the timed ones, not timed (first-touch "
-             "costs out of the median)"),
-    cl::init(0), cl::sub(runSub), cl::cat(geflowCategory()));
+cl::opt<unsigned>
+    warmup("warmup",
+           cl::desc("Executions before the timed ones, not timed (first-touch "
+                    "costs out of the median)"),
+           cl::init(0), cl::sub(runSub), cl::cat(geflowCategory()));
 cl::opt<int> threads("threads",
                      cl::desc("Host threads running kernels, the calling one "
                               "included (default: one per hardware thread)"),

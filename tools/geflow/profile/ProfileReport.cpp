@@ -55,8 +55,8 @@ std::string formatReport(const json &summary) {
              text(summary, "model").c_str(), text(summary, "soc").c_str(),
              streams.size(), number(summary, "makespan_us"));
   if (!text(summary, "host_isa").empty())
-    report += format("  host isa           %s\n",
-                     text(summary, "host_isa").c_str());
+    report +=
+        format("  host isa           %s\n", text(summary, "host_isa").c_str());
 
   report += "  streams            busy (us)   busy   kernels\n";
   for (const json &s : streams)
