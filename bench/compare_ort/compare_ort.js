@@ -162,6 +162,7 @@ async function measure(opts, model, om, inputs, threads, outDir) {
   }
   return {
     geflowMs: report.median(geflowMedians), ortMs: report.median(ortMedians),
+    spread: [report.spread(geflowMedians), report.spread(ortMedians)],
     ortCreateMs: session.createMs, ortOutputs: session.outputs, isa, deviceUs,
   };
 }
@@ -211,6 +212,7 @@ async function benchModel(model, opts, state) {
       state.isa = state.isa || m.isa;
       Object.assign(row, {
         geflowMs: m.geflowMs, ortMs: m.ortMs, ortCreateMs: m.ortCreateMs,
+        spread: m.spread,
         vsOrt: compareOutputs(m.ortOutputs, outDir),
         vsTorch: compareOutputs(torch, outDir),
       });

@@ -61,6 +61,11 @@ function median(values) {
   return v.length % 2 ? v[mid] : (v[mid - 1] + v[mid]) / 2;
 }
 
+/** How far apart a side's round medians are: max / min - 1. */
+function spread(values) {
+  return Math.max(...values) / Math.min(...values) - 1;
+}
+
 function geomean(values) {
   return Math.exp(values.reduce((s, v) => s + Math.log(v), 0) / values.length);
 }
@@ -105,6 +110,8 @@ const COLUMNS = [
     ? (r.geflowMs / r.ortMs).toFixed(2) : '-')],
   ['vs torch', (r) => r.vsTorch || '-'],
   ['vs ORT', (r) => r.vsOrt || '-'],
+  ['rounds spread', (r) => (r.spread
+    ? r.spread.map((v) => `${Math.round(100 * v)}%`).join(' / ') : '-')],
   ['compile ms', (r) => fixed(1)(r.compileMs)],
   ['ORT create ms', (r) => fixed(1)(r.ortCreateMs)],
 ];
@@ -169,6 +176,6 @@ function allGood(rows) {
 }
 
 module.exports = {
-  USAGE, parseArgs, roundPlan, median, geomean, isaShortName, summarize,
+  USAGE, parseArgs, roundPlan, median, spread, geomean, isaShortName, summarize,
   markdownTable, formatReport, allGood,
 };

@@ -43,6 +43,7 @@ test('median, geomean and the ISA short name', () => {
   assert.equal(report.median([3, 1, 2]), 2);
   assert.equal(report.median([4, 1, 3, 2]), 2.5);
   assert.ok(Math.abs(report.geomean([2, 8]) - 4) < 1e-12);
+  assert.ok(Math.abs(report.spread([10, 12, 11]) - 0.2) < 1e-12);
   assert.equal(report.isaShortName('avx2+fma (GEFLOW_ISA; the CPU runs avx512)'),
                'avx2');
   assert.equal(report.isaShortName('avx512'), 'avx512');
@@ -51,7 +52,7 @@ test('median, geomean and the ISA short name', () => {
 
 const ROWS = [
   { model: 'a', threads: 1, zoo: true, geflowMs: 20, ortMs: 10, vsTorch: 'ok',
-    vsOrt: 'ok', compileMs: 5, ortCreateMs: 50 },
+    vsOrt: 'ok', compileMs: 5, ortCreateMs: 50, spread: [0.1, 0.054] },
   { model: 'b', threads: 1, zoo: true, geflowMs: 5, ortMs: 10, vsTorch: 'ok',
     vsOrt: 'ok', compileMs: 5, ortCreateMs: 50 },
   { model: 'c', threads: 1, zoo: true, geflowMs: null, ortMs: 7,
@@ -86,7 +87,7 @@ test('formatReport: header, a table per thread count, summary and errors', () =>
   assert.match(text, /## 1 thread\n/);
   assert.match(text, /## 2 threads\n/);
   assert.match(text, /\| model +\| geflow ms \| ORT ms \| ratio \| vs torch \| vs ORT/);
-  assert.match(text, /\| a +\| 20\.00 +\| 10\.00 +\| 2\.00 +\| ok/);
+  assert.match(text, /\| a +\| 20\.00 +\| 10\.00 +\| 2\.00 +\| ok +\| ok +\| 10% \/ 5% +\|/);
   assert.match(text, /\| c +\| - +\| 7\.00 +\| - +\|/);
   assert.match(text, /\| tiny \* \|/);
   assert.match(text, /\*\*1 thread: geomean geflow\/ORT 1\.00\*\* over 2 of 3 models; worst a 2\.00; not run in geflow: c/);
