@@ -27,10 +27,12 @@ bench: build
 	@cmake --build $(BUILD_DIR) --target geflow-bench -j $(JOBS)
 	@scripts/bench.sh $(BUILD_DIR)
 
-# geflow against ONNX Runtime; MODELS=folder adds that folder's .onnx files.
+# geflow against ONNX Runtime on the zoo (exported into MODELS, by default
+# build/bench/zoo) and the small models; ISA=avx2 forces geflow's AVX2 kernels.
+# THREADS, RUNS, ROUNDS: scripts/bench-ort.sh.
 bench-ort: configure
 	@cmake --build $(BUILD_DIR) --target geflow -j $(JOBS)
-	@scripts/bench-ort.sh $(BUILD_DIR) $(MODELS)
+	@ISA=$(ISA) scripts/bench-ort.sh $(BUILD_DIR) $(MODELS)
 
 # Sanitizer builds, each in its own folder, with clang-19 (scripts/install-deps.sh).
 # build-asan is ASan + UBSan + libFuzzer's coverage hooks: one instrumented build

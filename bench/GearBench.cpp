@@ -16,6 +16,7 @@
 // on zero inputs.
 //
 //===----------------------------------------------------------------------===//
+#include "bench/HostIsaContext.h"
 #include "executor/runner/ModelExecutor.h"
 #include "runtime/Device.h"
 #include "tests/unit/executor/TestGearModels.h"

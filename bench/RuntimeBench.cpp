@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "acl/acl.h"
+#include "bench/HostIsaContext.h"
 #include "runtime/Device.h"
 
 #include <benchmark/benchmark.h>

@@ -11,6 +11,7 @@
 // is the same for the static and the hit case.
 //
 //===----------------------------------------------------------------------===//
+#include "bench/HostIsaContext.h"
 #include "tools/driver/RuntimeShapesCompile.h"
 #include "tools/driver/RuntimeShapesModel.h"
 

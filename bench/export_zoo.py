@@ -11,13 +11,34 @@ regnet_y_400mf, resnext50_32x4d, lraspp_mobilenet_v3_large (segmentation, the
 'out' map), r3d_18 (16 frames of 112x112), a BERT-style transformer encoder
 (4 layers, d_model 256, 4 heads, 128 tokens) and a GPT-style decoder (4 layers,
 d_model 512, 8 heads, causal, 64 tokens, vocabulary 4096). A model already
-exported (newer than this script) is kept. Exits 77 when torch or torchvision
-cannot be imported. Nothing is downloaded: every weight is random.
+exported at its current revision (REVISIONS; <name>.revision beside it, none
+meaning 1) is kept, whatever else changed in this script. Exits 77 when torch
+or torchvision cannot be imported. Nothing is downloaded: every weight is
+random.
 """
 import os
 import sys
 
 SKIP = 77
+# A model's export revision: bump it when its export changes, and only that
+# model is exported again (a zoo folder may be shared by several checkouts).
+REVISIONS = {"vit_b_16": 2}  # 2: a random head, not torchvision's zeros
+
+
+def exported_revision(stem):
+    try:
+        with open(stem + ".revision") as f:
+            return int(f.read())
+    except (OSError, ValueError):
+        return 1
+
+
+def vit_with_random_head(tvm, torch):
+    """ViT-B/16 with a random head: torchvision zero-initializes it, and an
+    all-zero output would check nothing of the encoder."""
+    model = tvm.vit_b_16()
+    torch.nn.init.normal_(model.heads.head.weight, std=0.02)
+    return model
 
 
 def vision(tvm, torch):
@@ -30,7 +51,7 @@ def vision(tvm, torch):
         "inception_v3": (lambda: tvm.inception_v3(aux_logits=False, init_weights=True),
                          torch.randn(1, 3, 299, 299)),
         "convnext_tiny": (lambda: tvm.convnext_tiny(), image),
-        "vit_b_16": (lambda: tvm.vit_b_16(), image),
+        "vit_b_16": (lambda: vit_with_random_head(tvm, torch), image),
         "regnet_y_400mf": (lambda: tvm.regnet_y_400mf(), image),
         "resnext50_32x4d": (lambda: tvm.resnext50_32x4d(), image),
     }
@@ -102,14 +123,14 @@ def main():
     models["gpt_decoder"] = (Decoder, torch.randint(0, 4096, (1, 64)))
 
     os.makedirs(out_dir, exist_ok=True)
-    script_time = os.path.getmtime(__file__)
     for name, (make, example) in models.items():
         if wanted and name not in wanted:
             continue
         path = os.path.join(out_dir, name + ".onnx")
         stem = os.path.join(out_dir, name)
+        revision = REVISIONS.get(name, 1)
         if (os.path.exists(path) and os.path.exists(stem + ".output.npy")
-                and os.path.getmtime(path) > script_time):
+                and exported_revision(stem) == revision):
             continue
         torch.manual_seed(0)
         model = make().eval()
@@ -122,6 +143,8 @@ def main():
                           input_names=["input"], output_names=["output"])
         np.save(stem + ".input.npy", example.numpy())
         np.save(stem + ".output.npy", reference)
+        with open(stem + ".revision", "w") as f:
+            f.write(f"{revision}\n")
         print(f"exported {path} ({os.path.getsize(path) // 1024} KiB)", flush=True)
     return 0
 

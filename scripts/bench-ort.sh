@@ -1,18 +1,26 @@
 #!/usr/bin/env bash
-# geflow side by side with ONNX Runtime (CPU): the bundled examples, ResNet-18,
-# MobileNet v2 and the transformer encoder exported by tests/models, and every
-# .onnx file in the folders or files given after the build folder.
-# Usage: scripts/bench-ort.sh [build-dir] [MODEL.onnx|FOLDER ...]
-# Environment: THREADS (default 1,2), RUNS (default 20).
+# geflow side by side with ONNX Runtime (CPU), issue 17's benchmark: the zoo
+# (bench/export_zoo.py: 13 torchvision and torch models with seeded random
+# weights, exported into build/bench/zoo, or MODELS=DIR), then the bundled
+# examples and the small models of tests/models (ResNet-18, MobileNet v2, the
+# transformer encoder), which the table shows but leaves out of the geometric
+# mean. Prints the report and writes it to BUILD/bench/ort-<isa>.md.
+# Usage: scripts/bench-ort.sh [build-dir] [ZOO_DIR]
+# Environment: THREADS (default 1,2), RUNS (default 20 per side), ROUNDS
+# (default 4 alternating blocks), ISA (avx512|avx2|baseline: GEFLOW_ISA for
+# geflow; ORT cannot be forced), EXTRAS=0 (the zoo alone).
 set -euo pipefail
 build="${1:-build}"
-shift || true
 here="$(cd "$(dirname "$0")/.." && pwd)"
+zoo="${2:-$build/bench/zoo}"
 bench="$here/bench/compare_ort"
 geflow="$build/bin/geflow"
 if [[ ! -x "$geflow" ]]; then
   echo "error: $geflow not found; build the geflow target first" >&2
   exit 1
+fi
+if [[ -n "${ISA:-}" ]]; then
+  export GEFLOW_ISA="$ISA"
 fi
 # ONNX Runtime's Node package ships a CPU libonnxruntime.so.1; no install
 # scripts needed (they only fetch GPU providers). node_modules is git-ignored.
@@ -20,17 +28,34 @@ if [[ ! -d "$bench/node_modules/onnxruntime-node" ]]; then
   echo "== installing onnxruntime-node into $bench/node_modules"
   (cd "$bench" && npm ci --ignore-scripts --no-audit --no-fund)
 fi
-models="$build/bench/models"
+# The export keeps what it exported before, so a second run starts at once.
+echo "== exporting the zoo into $zoo (first time: several minutes)"
 set +e
-/usr/bin/python3 "$here/tests/models/export_models.py" "$models" \
-  resnet18 mobilenet_v2 transformer_encoder
+/usr/bin/python3 "$here/bench/export_zoo.py" "$zoo"
 status=$?
 set -e
-inputs=("$here/examples/models")
+args=()
 if [[ $status -eq 0 ]]; then
-  inputs+=("$models")
+  args+=(--zoo "$zoo")
 else
-  echo "warning: no exported models (export_models.py exited $status)" >&2
+  echo "warning: no zoo (export_zoo.py exited $status)" >&2
 fi
+if [[ "${EXTRAS:-1}" != 0 ]]; then
+  models="$build/bench/models"
+  set +e
+  /usr/bin/python3 "$here/tests/models/export_models.py" "$models" \
+    resnet18 mobilenet_v2 transformer_encoder
+  status=$?
+  set -e
+  args+=("$here/examples/models")
+  if [[ $status -eq 0 ]]; then
+    args+=("$models")
+  else
+    echo "warning: no small models (export_models.py exited $status)" >&2
+  fi
+fi
+commit="$(git -C "$here" rev-parse --short HEAD 2>/dev/null || echo unknown)"
 node "$bench/compare_ort.js" --geflow "$geflow" --work "$build/bench/compare_ort" \
-  --threads "${THREADS:-1,2}" --runs "${RUNS:-20}" "${inputs[@]}" "$@"
+  --threads "${THREADS:-1,2}" --runs "${RUNS:-20}" --rounds "${ROUNDS:-4}" \
+  --markdown "$build/bench/ort-{isa}.md" --note "geflow commit: $commit" \
+  "${args[@]}"

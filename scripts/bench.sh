@@ -29,7 +29,9 @@ done
 
 python3 - "$out" <<'PY'
 import json, sys
-runs = {b["name"]: b for b in json.load(open(sys.argv[1]))["benchmarks"]}
+report = json.load(open(sys.argv[1]))
+runs = {b["name"]: b for b in report["benchmarks"]}
+context = report.get("context", {})
 def ns(name):
     b = runs.get(name)
     if b is None:
@@ -61,6 +63,8 @@ notes = {
     "simulated tasks/s, 64 streams": wall("BM_DispatchThroughput/streams:64"),
 }
 print("\n== summary")
+print(f"  {'host kernels ISA':38s} {context.get('host_isa', 'unknown'):>14s}   "
+      f"({context.get('host_cpu', 'unknown CPU')})")
 ok = True
 for label, value, target, check in rows:
     if value is None:

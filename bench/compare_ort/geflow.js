@@ -47,12 +47,13 @@ function compile(binary, model, om, extraArgs = []) {
 }
 
 /**
- * Runs `om` `repeat` times on `threads` host threads with inputs {name: file};
- * writes the outputs into `outputDir`. {medianMs, deviceUs}.
+ * Runs `om` `repeat` times after `warmup` untimed executions on `threads`
+ * host threads with inputs {name: file}; writes the outputs into
+ * `outputDir`. {medianMs, deviceUs, isa (the kernels' instruction set)}.
  */
-function run(binary, om, inputs, { threads, repeat, outputDir }) {
-  const args = ['run', om, '--repeat', String(repeat), '--threads',
-                String(threads)];
+function run(binary, om, inputs, { threads, repeat, warmup = 0, outputDir }) {
+  const args = ['run', om, '--repeat', String(repeat), '--warmup',
+                String(warmup), '--threads', String(threads)];
   for (const [name, file] of Object.entries(inputs))
     args.push('--input', `${name}=${file}`);
   if (outputDir) args.push('--output-dir', outputDir);
@@ -60,6 +61,7 @@ function run(binary, om, inputs, { threads, repeat, outputDir }) {
   return {
     medianMs: field(out, /host latency\s+([\d.]+) ms/, 'host latency'),
     deviceUs: field(out, /device time\s+([\d.]+) us/, 'device time'),
+    isa: (/^\s*isa\s+(.+)$/m.exec(out) || [, 'unknown'])[1].trim(),
   };
 }
 

@@ -1,9 +1,13 @@
-// ONNX Runtime's side of the comparison: session creation time and the median
-// latency of one run, on the CPU execution provider with a fixed number of
-// intra-op threads and sequential execution.
+// ONNX Runtime's side of the comparison: session creation time and timed
+// runs, on the CPU execution provider with a fixed number of intra-op
+// threads and sequential execution. A session stays open across the rounds
+// so its runs can alternate with geflow's.
 'use strict';
 const ort = require('onnxruntime-node');
-const { median } = require('./stats');
+const { median } = require('./report');
+
+/** The onnxruntime-node version the comparison runs. */
+const version = ort.env.versions.node || ort.env.versions.common;
 
 /** Input/output names, types and shapes as ORT reads them from `model`. */
 async function describe(model) {
@@ -14,10 +18,10 @@ async function describe(model) {
 }
 
 /**
- * Creates a session `creates` times (median ms), then runs `feeds` `runs`
- * times after `warmup` untimed runs. Returns {createMs, medianMs, outputs}.
+ * Creates a session `creates` times (median ms) and keeps the last one,
+ * warmed up with `warmup` untimed runs on `feeds`.
  */
-async function timeOrt(model, feeds, { threads, runs, warmup = 2, creates = 3 }) {
+async function openSession(model, feeds, { threads, warmup = 2, creates = 3 }) {
   const options = {
     intraOpNumThreads: threads,
     interOpNumThreads: 1,
@@ -37,17 +41,24 @@ async function timeOrt(model, feeds, { threads, runs, warmup = 2, creates = 3 })
     tensors[name] = new ort.Tensor(t.type, t.data, t.shape);
   let results = null;
   for (let i = 0; i < warmup; ++i) results = await session.run(tensors);
-  const runMs = [];
-  for (let i = 0; i < runs; ++i) {
-    const t0 = performance.now();
-    results = await session.run(tensors);
-    runMs.push(performance.now() - t0);
-  }
   const outputs = {};
-  for (const [name, t] of Object.entries(results))
+  for (const [name, t] of Object.entries(results || {}))
     outputs[name] = { type: t.type, shape: Array.from(t.dims), data: t.data };
-  await session.release();
-  return { createMs: median(createMs), medianMs: median(runMs), outputs };
+  return {
+    createMs: median(createMs),
+    outputs,
+    /** The ms of each of `n` timed runs. */
+    async time(n) {
+      const runMs = [];
+      for (let i = 0; i < n; ++i) {
+        const t0 = performance.now();
+        await session.run(tensors);
+        runMs.push(performance.now() - t0);
+      }
+      return runMs;
+    },
+    release: () => session.release(),
+  };
 }
 
-module.exports = { describe, timeOrt };
+module.exports = { version, describe, openSession };

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tools/geflow/Commands.h"
+#include "tools/geflow/ToolContext.h"
 #include "tools/geflow/profile/Profile.h"
 
 #include "executor/runner/ModelExecutor.h"
@@ -57,6 +58,7 @@ Error geflow::cli::writeStreamsProfile(
   profile::Timeline timeline;
   timeline.model = model;
   timeline.soc = soc;
+  timeline.hostIsa = hostIsaText();
   timeline.streamCount = static_cast<uint32_t>(streams.size());
   timeline.records = profile::toModelStreams(device.traceRecords(), streams);
   timeline.hostSpans = std::move(spans);

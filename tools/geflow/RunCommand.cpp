@@ -2,9 +2,11 @@
 //
 // geflow run MODEL.om [--input NAME=FILE ...] [--output-dir DIR] [--repeat N]
 //                     [--threads N] [--trace FILE] [--profile DIR] [--seed N]
-//                     [--sanitize] [--pad-to-gear]
+//                     [--sanitize] [--pad-to-gear] [--warmup N]
 // Loads an OM artifact onto a simulated device, runs it, prints host latency
-// (median over repeats) and simulated device time, and writes the outputs.
+// (median over repeats, after --warmup untimed executions), the instruction
+// set the host kernels ran on and simulated device time, and writes the
+// outputs.
 // A model with gears runs the gear of the inputs' shapes (GearChoice.h).
 // --sanitize checks every task's memory accesses across streams and fails
 // the run, listing the findings on stderr, when two are unordered.
@@ -62,6 +64,11 @@ cl::opt<unsigned> repeat("repeat",
                          cl::desc("Executions to time (median reported)"),
                          cl::init(1), cl::sub(runSub),
                          cl::cat(geflowCategory()));
+cl::opt<unsigned>
+    warmup("warmup",
+           cl::desc("Executions before the timed ones, not timed (first-touch "
+                    "costs out of the median)"),
+           cl::init(0), cl::sub(runSub), cl::cat(geflowCategory()));
 cl::opt<int> threads("threads",
                      cl::desc("Host threads running kernels, the calling one "
                               "included (default: one per hardware thread)"),
@@ -308,6 +315,10 @@ executeRepeatedly(exec::LoadedModel &model, size_t gear, rt::Device &device,
                   const std::vector<exec::Buffer> &outputBuffers,
                   exec::ExecutionStats &stats) {
   std::vector<double> hostMs;
+  for (unsigned i = 0; i < warmup; ++i)
+    if (rt::Status s = model.execute(inputBuffers, outputBuffers, &stats, gear);
+        !s.isOk())
+      return statusError(s);
   for (unsigned i = 0; i < std::max(1u, repeat.getValue()); ++i) {
     if (trace)
       device.clearTrace(); // keep the last execution only
@@ -361,6 +372,7 @@ void printRunSummary(const std::string &socName, const std::string &gear,
   if (!gear.empty())
     outs() << "  gear           " << gear << "\n";
   outs() << formatv("  host latency   {0:F3} ms (median)\n", medianOf(hostMs));
+  outs() << "  isa            " << hostIsaText() << "\n";
   outs() << formatv("  device time    {0:F1} us (simulated)\n",
                     stats.deviceTimeNs / 1000.0);
   for (const HostTensor &tensor : outputs)

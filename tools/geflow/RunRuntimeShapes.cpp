@@ -163,6 +163,7 @@ Error cli::runRuntimeShapesModel(std::unique_ptr<om::LoadedOm> om,
                     flags.modelPath, (*model)->socName(), hostMs.size());
   outs() << formatv("  host latency   {0:F3} ms (median), first {1:F3} ms\n",
                     sorted[sorted.size() / 2], hostMs.front());
+  outs() << "  isa            " << hostIsaText() << "\n";
   outs() << formatv("  device time    {0:F1} us (simulated)\n",
                     stats.deviceTimeNs / 1000.0);
   outs() << formatv("  stages         {0} run, {1} data-dependent op(s); "

@@ -4,6 +4,7 @@
 
 #include "ir/GeDialect.h"
 
+#include "executor/kernels/CpuIsa.h"
 #include "executor/model/OutputFiles.h"
 #include "executor/runner/GearSelection.h"
 
@@ -20,6 +21,15 @@ mlir::DialectRegistry cli::makeDialectRegistry() {
   registry.insert<mlir::ge::GeDialect, mlir::func::FuncDialect,
                   mlir::arith::ArithDialect>();
   return registry;
+}
+
+std::string cli::hostIsaText() {
+  namespace cpu = kernels::cpu;
+  std::string text = cpu::isaName(cpu::activeIsa());
+  if (cpu::activeIsa() != cpu::detectedIsa())
+    text += std::string(" (GEFLOW_ISA; the CPU runs ") +
+            cpu::isaName(cpu::detectedIsa()) + ")";
+  return text;
 }
 
 llvm::Expected<OnnxImportOptions>

@@ -48,6 +48,12 @@ llvm::Error inModelFile(llvm::Error error, llvm::StringRef modelPath,
 /// A runtime status as an error.
 llvm::Error toError(const rt::Status &status);
 
+/// The instruction set the host kernels run on, as `geflow run` and
+/// profiles report it: "avx512", or "avx2+fma (GEFLOW_ISA; the CPU runs
+/// avx512)" when the environment capped it, so a benchmark says which
+/// kernels it measured.
+std::string hostIsaText();
+
 /// Builds import options from the repeated `--input-shape` values.
 llvm::Expected<OnnxImportOptions>
 parseImportOptions(const std::vector<std::string> &inputShapeValues);

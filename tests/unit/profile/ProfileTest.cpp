@@ -62,6 +62,7 @@ Timeline twoStreams() {
   Timeline t;
   t.model = "hand";
   t.soc = "test-soc";
+  t.hostIsa = "avx2+fma";
   t.streamCount = 2;
   t.groupCores = {8, 16, 0, 0};
   t.records = {kernel("A", 0, 0, rt::Engine::kAic, 4, 0, 10),
@@ -190,6 +191,9 @@ TEST(Profile, FolderRoundTripsAndBadFoldersAreOneLineErrors) {
   std::string report = formatReport(back);
   EXPECT_EQ(report, formatReport(summary));
   EXPECT_NE(report.find("0.57  overlapping"), std::string::npos) << report;
+  EXPECT_EQ(back["host_isa"], "avx2+fma");
+  EXPECT_NE(report.find("host isa           avx2+fma\n"), std::string::npos)
+      << report;
 
   std::ofstream(dir / "summary.json") << "{ not json";
   rt::Status garbled = readSummary(dir.string(), &back);

@@ -40,6 +40,9 @@ struct HostSpan {
 struct Timeline {
   std::string model;
   std::string soc;
+  /// The instruction set the host kernels ran on ("avx512", "avx2+fma", ...):
+  /// host time depends on it as much as on the model.
+  std::string hostIsa;
   /// Records of the model's streams only, `stream` being the model's stream
   /// id (0..N-1) and every time relative to the execution's first task.
   std::vector<rt::TaskRecord> records;

@@ -54,6 +54,9 @@ std::string formatReport(const json &summary) {
       format("profile of %s on %s: %zu stream(s), makespan %.3f us\n",
              text(summary, "model").c_str(), text(summary, "soc").c_str(),
              streams.size(), number(summary, "makespan_us"));
+  if (!text(summary, "host_isa").empty())
+    report +=
+        format("  host isa           %s\n", text(summary, "host_isa").c_str());
 
   report += "  streams            busy (us)   busy   kernels\n";
   for (const json &s : streams)

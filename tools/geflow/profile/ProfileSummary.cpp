@@ -261,6 +261,7 @@ json summarize(const Timeline &t, const SummaryOptions &options) {
   json summary = {{"format", kSummaryFormat},
                   {"model", t.model},
                   {"soc", t.soc},
+                  {"host_isa", t.hostIsa},
                   {"makespan_us", us(makespan)},
                   {"gap_threshold_us", us(options.gapThresholdNs)},
                   {"streams", streamRows},
