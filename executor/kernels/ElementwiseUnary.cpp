@@ -12,6 +12,7 @@
 
 #include "executor/kernels/ElementwiseOps.h"
 #include "executor/kernels/KernelRegistry.h"
+#include "executor/kernels/VectorMath.h"
 #include "executor/kernels/VectorSupport.h"
 
 #include <cmath>
@@ -107,6 +108,14 @@ void unaryRun(const void *in, void *out, int64_t n, const UnaryParams &p) {
   auto result = Op::template eval<T>(CMap<T>(static_cast<const T *>(in), n), p);
   using R = typename decltype(result)::Scalar;
   MMap<R>(static_cast<R *>(out), n) = result;
+}
+
+/// float Sigmoid on the vector polynomials (VectorMath.h): Eigen's logistic
+/// was a fifth of EfficientNet's time (SiLU gates).
+template <>
+void unaryRun<float, Sigmoid>(const void *in, void *out, int64_t n,
+                              const UnaryParams &) {
+  vmath::sigmoid(static_cast<const float *>(in), static_cast<float *>(out), n);
 }
 
 // The op table's Types column names these and VectorSupport.h's lists.

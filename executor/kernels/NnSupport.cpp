@@ -211,7 +211,7 @@ void nn::applyActivation(const Activation &act, float *data, int64_t n) {
     x = x.max(0.0f);
     break;
   case Activation::kSigmoid:
-    x = (1.0f + (-x).exp()).inverse();
+    vmath::sigmoid(data, data, n);
     break;
   case Activation::kTanh:
     x = x.tanh();

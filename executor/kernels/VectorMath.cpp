@@ -77,6 +77,11 @@ void geluTanh(const float *x, float *y, int64_t n) {
   });
 }
 
+void sigmoid(const float *x, float *y, int64_t n) {
+  GEFLOW_VMATH_DISPATCH(sigmoid, x, y, n)
+  map(x, y, n, [](float v) { return 1.0f / (1.0f + std::exp(-v)); });
+}
+
 void softmax(const float *x, float *y, int64_t n) {
   GEFLOW_VMATH_DISPATCH(softmax, x, y, n)
   float m = -std::numeric_limits<float>::infinity();

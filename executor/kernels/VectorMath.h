@@ -27,6 +27,8 @@ void gelu(const float *x, float *y, int64_t n);
 /// y = x * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 x^3))) / 2: ONNX Gelu,
 /// approximate = "tanh".
 void geluTanh(const float *x, float *y, int64_t n);
+/// y = 1 / (1 + exp(-x)): ONNX Sigmoid, and the gate of SiLU / Swish.
+void sigmoid(const float *x, float *y, int64_t n);
 /// y = softmax(x) over n contiguous floats (max-subtracted: exp cannot
 /// overflow); y may be x.
 void softmax(const float *x, float *y, int64_t n);

@@ -1,7 +1,8 @@
 //===- VectorMathTest.cpp - vmath's polynomials against libm --------------===//
 //
-// exp, erf, both GELU forms and softmax under each ISA the machine has, over
-// the ranges a network feeds them, against double-precision references.
+// exp, erf, both GELU forms, sigmoid and softmax under each ISA the machine
+// has, over the ranges a network feeds them, against double-precision
+// references.
 //
 //===----------------------------------------------------------------------===//
 
@@ -100,6 +101,24 @@ TEST(VectorMath, GeluBothForms) {
                 std::tanh(std::sqrt(2.0 / M_PI) * (x + 0.044715 * x * x * x)));
       },
       tol);
+}
+
+TEST(VectorMath, SigmoidWithinOneMillionth) {
+  // Relative, far into both tails: 1 / (1 + e^-x) stays accurate as it
+  // underflows towards 0 (x < 0) and saturates at 1.
+  expectClose(
+      sweep(-80.0f, 40.0f), vmath::sigmoid,
+      [](double x) { return 1.0 / (1.0 + std::exp(-x)); },
+      [](float, double w) { return 1e-6 * std::abs(w) + 1e-45; });
+  const float inf = std::numeric_limits<float>::infinity();
+  std::vector<float> x = {-inf, -1000.0f, 0.0f, 1000.0f, inf};
+  for (cpu::Isa isa : machineIsas()) {
+    IsaScope scope(isa);
+    std::vector<float> y(x.size());
+    vmath::sigmoid(x.data(), y.data(), static_cast<int64_t>(x.size()));
+    EXPECT_EQ(y, (std::vector<float>{0.0f, 0.0f, 0.5f, 1.0f, 1.0f}))
+        << scope.name();
+  }
 }
 
 TEST(VectorMath, SoftmaxRows) {
