@@ -132,12 +132,20 @@ function fusionFigures(opts, model, work, files, fusedKernels) {
 }
 
 /**
+ * Untimed runs each side makes before timing: the same count for both (ORT
+ * warms once per session, geflow once per process, so each geflow round
+ * pays them again).
+ */
+const kWarmup = 2;
+
+/**
  * One thread count of one model: ORT's session stays open while geflow and
  * ORT take turns, a block of runs each, `rounds` times (who goes first
  * alternates too). Each side's figure is the median of its block medians.
  */
 async function measure(opts, model, om, inputs, threads, outDir) {
-  const session = await ort.openSession(model, inputs.tensors, { threads });
+  const session = await ort.openSession(model, inputs.tensors,
+                                        { threads, warmup: kWarmup });
   const { rounds, perRound } = report.roundPlan(opts.runs, opts.rounds);
   const geflowMedians = [], ortMedians = [];
   let isa = null, deviceUs = null;
@@ -146,7 +154,7 @@ async function measure(opts, model, om, inputs, threads, outDir) {
       const sides = [
         async () => {
           const run = gf.run(opts.geflow, om, inputs.files, {
-            threads, repeat: perRound, warmup: 1,
+            threads, repeat: perRound, warmup: kWarmup,
             outputDir: r === 0 ? outDir : undefined,
           });
           geflowMedians.push(run.medianMs);
@@ -247,8 +255,9 @@ function header(opts, state, loadStart) {
       'sequential, graph optimizations all',
     `timing: ${rounds} rounds of ${perRound} runs per side and thread ` +
       'count, geflow and ORT alternating; each figure is the median of its ' +
-      'round medians (geflow: `geflow run --warmup 1` host latency; ORT: ' +
-      '`session.run` after 2 warm-up runs)',
+      'round medians (geflow: `geflow run --warmup ' + kWarmup + '` host ' +
+      'latency, a new process per round; ORT: `session.run` in one session ' +
+      'opened with ' + kWarmup + ' warm-up runs)',
     'outputs: ok when within 1e-3 of the largest reference magnitude ' +
       "(vs torch: the exporter's output.npy)",
     `load average (1, 5, 15 min): ${loadStart} at start, ${loadText()} at end`,
