@@ -25,22 +25,20 @@ constexpr int kLanes = 4;
 #include "executor/kernels/ConvWinogradBody.inc"
 } // namespace baseline
 #if GEFLOW_HAVE_X86_KERNELS
+#define GEFLOW_WINOGRAD_DECLARE                                                \
+  void winogradGather(const float *slab, int64_t pw, int64_t rows, int64_t tw, \
+                      float *d, int64_t ldd);                                  \
+  void winogradInput(const float *d, int64_t ldd, int64_t n, float *v,         \
+                     int64_t vStride);                                         \
+  void winogradOutput(const float *m, int64_t mStride, int64_t n, float *o,    \
+                      int64_t ldo);
 namespace avx2 {
-void winogradGather(const float *slab, int64_t pw, int64_t rows, int64_t tw,
-                    float *d, int64_t ldd);
-void winogradInput(const float *d, int64_t ldd, int64_t n, float *v,
-                   int64_t vStride);
-void winogradOutput(const float *m, int64_t mStride, int64_t n, float *o,
-                    int64_t ldo);
+GEFLOW_WINOGRAD_DECLARE
 } // namespace avx2
 namespace avx512 {
-void winogradGather(const float *slab, int64_t pw, int64_t rows, int64_t tw,
-                    float *d, int64_t ldd);
-void winogradInput(const float *d, int64_t ldd, int64_t n, float *v,
-                   int64_t vStride);
-void winogradOutput(const float *m, int64_t mStride, int64_t n, float *o,
-                    int64_t ldo);
+GEFLOW_WINOGRAD_DECLARE
 } // namespace avx512
+#undef GEFLOW_WINOGRAD_DECLARE
 #endif
 } // namespace geflow::kernels::nn
 
@@ -65,44 +63,6 @@ constexpr int64_t kInputFloats = 1 << 17;
 /// which the transforms pay (measured on ResNet's and VGG's shapes).
 constexpr int64_t kMinChannels = 16;
 constexpr int64_t kMinMap = 8;
-
-using GatherFn = void (*)(const float *, int64_t, int64_t, int64_t, float *,
-                          int64_t);
-using InputFn = void (*)(const float *, int64_t, int64_t, float *, int64_t);
-using OutputFn = void (*)(const float *, int64_t, int64_t, float *, int64_t);
-
-GatherFn gatherFor(cpu::Isa isa) {
-#if GEFLOW_HAVE_X86_KERNELS
-  if (isa >= cpu::Isa::kAvx512)
-    return &nn::avx512::winogradGather;
-  if (isa >= cpu::Isa::kAvx2)
-    return &nn::avx2::winogradGather;
-#endif
-  (void)isa;
-  return &nn::baseline::winogradGather;
-}
-
-InputFn inputFor(cpu::Isa isa) {
-#if GEFLOW_HAVE_X86_KERNELS
-  if (isa >= cpu::Isa::kAvx512)
-    return &nn::avx512::winogradInput;
-  if (isa >= cpu::Isa::kAvx2)
-    return &nn::avx2::winogradInput;
-#endif
-  (void)isa;
-  return &nn::baseline::winogradInput;
-}
-
-OutputFn outputFor(cpu::Isa isa) {
-#if GEFLOW_HAVE_X86_KERNELS
-  if (isa >= cpu::Isa::kAvx512)
-    return &nn::avx512::winogradOutput;
-  if (isa >= cpu::Isa::kAvx2)
-    return &nn::avx2::winogradOutput;
-#endif
-  (void)isa;
-  return &nn::baseline::winogradOutput;
-}
 
 /// G g for a 3-vector g (stride sg) into six values (stride sr), in double
 /// (one rounding to float at the end), by multiplies: divisions made
@@ -210,8 +170,8 @@ void nn::WinogradConv::transformInput(const float *x, int64_t ty0, int64_t ty1,
                 c1 = std::min<int64_t>(w_.in[2], pw - left);
   thread_local std::vector<float> slab;
   slab.assign(rows * pw, 0.0f);
-  const GatherFn gather = gatherFor(cpu::activeIsa());
-  const InputFn input = inputFor(cpu::activeIsa());
+  const auto gather = GEFLOW_PICK_BODY(nn, winogradGather);
+  const auto input = GEFLOW_PICK_BODY(nn, winogradInput);
   for (int64_t c = 0; c < channels_; ++c) {
     const float *plane = x + c * w_.inSize();
     for (int64_t r = 0; r < rows; ++r) {
@@ -238,7 +198,7 @@ void nn::WinogradConv::multiply(const float *v, int64_t ty0, int64_t ty1,
   float *u = packed_.empty() && u_.empty()
                  ? scratch(kPositions * kRowChunk * c, 3)
                  : nullptr;
-  const OutputFn output = outputFor(cpu::activeIsa());
+  const auto output = GEFLOW_PICK_BODY(nn, winogradOutput);
   for (int64_t mc = m0; mc < m1; mc += kRowChunk) {
     const int64_t me = std::min(m1, mc + kRowChunk), rows = me - mc;
     if (u)

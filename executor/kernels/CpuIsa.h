@@ -34,6 +34,22 @@ bool setActiveIsa(Isa isa);
 /// level is kAvx512: the int8 kernels' dot-product instructions.
 bool hasAvx512Vnni();
 
+/// Of a kernel's three bodies, the one the active level runs.
+template <class Fn> Fn pickBody(Fn baseline, Fn avx2, Fn avx512) {
+  const Isa isa = activeIsa();
+  return isa >= Isa::kAvx512 ? avx512 : isa >= Isa::kAvx2 ? avx2 : baseline;
+}
+
+/// pickBody over the namespaces baseline, avx2 and avx512 of `ns`, where a
+/// build for another architecture has only the baseline.
+#if GEFLOW_HAVE_X86_KERNELS
+#define GEFLOW_PICK_BODY(ns, fn)                                               \
+  ::geflow::kernels::cpu::pickBody(&ns::baseline::fn, &ns::avx2::fn,           \
+                                   &ns::avx512::fn)
+#else
+#define GEFLOW_PICK_BODY(ns, fn) (&ns::baseline::fn)
+#endif
+
 /// "baseline", "avx2+fma" or "avx512".
 const char *isaName(Isa isa);
 /// The level GEFLOW_ISA names, for messages; false for anything else.

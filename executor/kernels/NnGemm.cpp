@@ -22,26 +22,9 @@ namespace geflow::kernels::nn::baseline {
 #include "executor/kernels/NnGemmBody.inc"
 } // namespace geflow::kernels::nn::baseline
 
-namespace {
-using GemmFn = void (*)(bool, bool, int64_t, int64_t, int64_t, float,
-                        const float *, int64_t, const float *, int64_t, float,
-                        float *, int64_t);
-
-GemmFn bodyFor(cpu::Isa isa) {
-#if GEFLOW_HAVE_X86_KERNELS
-  if (isa >= cpu::Isa::kAvx512)
-    return &nn::avx512::gemm;
-  if (isa >= cpu::Isa::kAvx2)
-    return &nn::avx2::gemm;
-#endif
-  (void)isa;
-  return &nn::baseline::gemm;
-}
-} // namespace
-
 void nn::gemm(bool transA, bool transB, int64_t m, int64_t n, int64_t k,
               float alpha, const float *a, int64_t lda, const float *b,
               int64_t ldb, float beta, float *c, int64_t ldc) {
-  bodyFor(cpu::activeIsa())(transA, transB, m, n, k, alpha, a, lda, b, ldb,
-                            beta, c, ldc);
+  GEFLOW_PICK_BODY(nn, gemm)(transA, transB, m, n, k, alpha, a, lda, b, ldb,
+                             beta, c, ldc);
 }

@@ -12,7 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "executor/kernels/NnPackedGemm.h"
+#include "executor/kernels/NnPackedGemmFinish.h"
 
 #include <immintrin.h>
 
@@ -25,20 +25,11 @@ namespace {
 constexpr int64_t kDepthChunk = 256;
 /// Floats of C a row block aims for (128 KB: a quarter of L2).
 constexpr int64_t kBlockFloats = 32 << 10;
-constexpr float kInf = std::numeric_limits<float>::infinity();
 /// Chunks of B at most this deep are read where they lie, not copied into
 /// a contiguous panel first: 128 rows of a 16-wide panel take at most 16 KB
 /// of L1 (two lines a row) while every row panel of the block sweeps them
 /// (the shifted convs' chunks are one tap's channels: 64 to 256 deep).
 constexpr int64_t kInPlaceDepth = 128;
-
-/// An in-register epilogue for one row panel: bias of its first row (or
-/// null), clamp bounds.
-struct Finish {
-  const float *bias;
-  float lo, hi;
-  bool clamps; // false for [-inf, inf]: NaNs pass as they are
-};
 
 /// C[6 x 8*Vectors] (= or +=) A-panel[kc x 6] * B[kc x 8*Vectors]. One
 /// vector wide serves a last panel of at most 8 columns at half the cost.
@@ -191,11 +182,8 @@ void gemmPacked(const PackedRows &a, int64_t r0, int64_t r1, int64_t n,
         for (int64_t row0 = rb0; row0 < rb1; row0 += kPanelRows) {
           const float *aPanel = a.panel(row0 / kPanelRows) + k0 * kPanelRows;
           const int64_t rows = std::min(kPanelRows, rb1 - row0);
-          Finish finish{
-              inRegisters && epilogue->bias ? epilogue->bias + row0 : nullptr,
-              inRegisters ? epilogue->lo : 0.0f,
-              inRegisters ? epilogue->hi : 0.0f,
-              inRegisters && (epilogue->lo > -kInf || epilogue->hi < kInf)};
+          const Finish finish =
+              inRegisters ? Finish::forRows(*epilogue, row0) : Finish();
           panelProduct(kc, aPanel, bPanelAt, ldPanel, rows, cols,
                        c + (row0 - r0) * ldc + j, ldc, accumulate,
                        inRegisters && last ? &finish : nullptr);

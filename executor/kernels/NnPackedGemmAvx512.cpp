@@ -18,7 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "executor/kernels/NnPackedGemm.h"
+#include "executor/kernels/NnPackedGemmFinish.h"
 
 #include <immintrin.h>
 
@@ -55,15 +55,6 @@ constexpr int64_t kBlockFloats = 64 << 10;
 /// Chunks of B at most this deep are read where they lie rather than copied
 /// into a contiguous panel (the shifted convs' chunks: one tap's channels).
 constexpr int64_t kInPlaceDepth = 128;
-constexpr float kInf = std::numeric_limits<float>::infinity();
-
-/// An in-register epilogue for one tile: bias of its first row (or null),
-/// clamp bounds.
-struct Finish {
-  const float *bias;
-  float lo, hi;
-  bool clamps; // false for [-inf, inf]: NaNs pass as they are
-};
 
 /// Where a tile's operands are: A's first panel at `a`, the next ones
 /// `aPanelStride` floats apart; B's vector v at b + v * bVectorStride, its
@@ -240,11 +231,8 @@ void gemmPacked(const PackedRows &a, int64_t r0, int64_t r1, int64_t n,
         const int64_t step = tileRowsFor(rb1 - rb0, cols);
         for (int64_t row0 = rb0; row0 < rb1; row0 += step) {
           op.a = a.panel(row0 / kPanelRows) + k0 * kPanelRows;
-          Finish finish{
-              inRegisters && epilogue->bias ? epilogue->bias + row0 : nullptr,
-              inRegisters ? epilogue->lo : 0.0f,
-              inRegisters ? epilogue->hi : 0.0f,
-              inRegisters && (epilogue->lo > -kInf || epilogue->hi < kInf)};
+          const Finish finish =
+              inRegisters ? Finish::forRows(*epilogue, row0) : Finish();
           tileProduct(kc, op, std::min(step, rb1 - row0), cols,
                       c + (row0 - r0) * ldc + j, ldc, accumulate,
                       inRegisters && last ? &finish : nullptr);

@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "executor/kernels/CpuIsa.h"
 #include "tests/unit/kernels/ConvTestUtil.h"
+#include "tests/unit/kernels/IsaTestUtil.h"
 
 #include <cmath>
 
@@ -18,23 +18,6 @@ using namespace geflow::kernels;
 using namespace geflow::kernels::test;
 
 namespace {
-
-/// The levels this CPU and build run; the active one restored on exit.
-class EachIsa {
-public:
-  ~EachIsa() { cpu::setActiveIsa(initial_); }
-  std::vector<cpu::Isa> levels() const {
-    std::vector<cpu::Isa> out;
-    for (cpu::Isa isa :
-         {cpu::Isa::kBaseline, cpu::Isa::kAvx2, cpu::Isa::kAvx512})
-      if (isa <= cpu::detectedIsa())
-        out.push_back(isa);
-    return out;
-  }
-
-private:
-  cpu::Isa initial_ = cpu::activeIsa();
-};
 
 Shape outputShape(const ConvCase &c) {
   Geo g = convGeometry(c);
@@ -70,9 +53,8 @@ void expectUnderEachIsa(const om::OpDef &op,
                         double scale = 0) {
   if (scale == 0)
     scale = maxAbs(want);
-  EachIsa isas;
-  for (cpu::Isa isa : isas.levels()) {
-    ASSERT_TRUE(cpu::setActiveIsa(isa));
+  for (cpu::Isa isa : machineIsas()) {
+    IsaScope scope(isa);
     for (uint32_t blocks : {1u, 3u, 7u}) {
       SCOPED_TRACE(std::string(cpu::isaName(isa)) + " blocks " +
                    std::to_string(blocks));

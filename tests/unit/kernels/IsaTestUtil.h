@@ -17,12 +17,10 @@ namespace geflow::kernels::test {
 
 /// Every level this CPU and build run, lowest first (baseline always).
 inline std::vector<cpu::Isa> machineIsas() {
-  const cpu::Isa initial = cpu::activeIsa();
   std::vector<cpu::Isa> isas;
   for (cpu::Isa isa : {cpu::Isa::kBaseline, cpu::Isa::kAvx2, cpu::Isa::kAvx512})
-    if (cpu::setActiveIsa(isa))
+    if (isa <= cpu::detectedIsa())
       isas.push_back(isa);
-  cpu::setActiveIsa(initial);
   return isas;
 }
 

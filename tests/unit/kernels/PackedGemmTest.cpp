@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tests/unit/kernels/IsaTestUtil.h"
 #include "tests/unit/kernels/KernelTestUtil.h"
 
 #include "executor/kernels/CpuIsa.h"
@@ -22,26 +23,23 @@ using namespace geflow::kernels::test;
 
 namespace {
 
-/// Restores the ISA the test began with.
+/// Runs each test's checks once under each body this CPU runs.
 class PackedGemm : public ::testing::Test {
 protected:
-  void TearDown() override { cpu::setActiveIsa(initial_); }
-
-  /// Runs `check` once under each body this CPU runs, the ISA in the trace.
+  /// `check()` under each ISA with a packed GEMM body, the ISA in the trace.
   template <class Fn> void forEachBody(Fn check) {
     int ran = 0;
-    for (cpu::Isa isa : {cpu::Isa::kAvx2, cpu::Isa::kAvx512}) {
-      if (!cpu::setActiveIsa(isa) || !nn::packedGemmAvailable())
+    for (cpu::Isa isa : machineIsas()) {
+      IsaScope scope(isa);
+      if (!nn::packedGemmAvailable())
         continue;
-      SCOPED_TRACE(cpu::isaName(isa));
+      SCOPED_TRACE(scope.name());
       check();
       ++ran;
     }
     if (ran == 0)
       GTEST_SKIP() << "no AVX2 + FMA here";
   }
-
-  cpu::Isa initial_ = cpu::activeIsa();
 };
 
 std::string shape(int64_t rows, int64_t depth, int64_t n) {

@@ -1,0 +1,40 @@
+//===- NnPackedGemmFinish.h - in-register epilogue of a tile ---*- C++ -*-===//
+//-*-===//
+//
+// Private to the per-ISA bodies of gemmPacked (NnPackedGemmAvx2.cpp,
+// NnPackedGemmAvx512.cpp): what a tile adds and clamps as it stores the last
+// chunk of depth. Internal linkage: each body is compiled with its own
+// instruction-set flags, and one shared inline copy could carry the wrong
+// ones into the other.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GEFLOW_EXECUTOR_KERNELS_NNPACKEDGEMMFINISH_H
+#define GEFLOW_EXECUTOR_KERNELS_NNPACKEDGEMMFINISH_H
+
+#include "executor/kernels/NnPackedGemm.h"
+
+#include <limits>
+
+namespace geflow::kernels::nn {
+namespace {
+
+/// An in-register epilogue for one tile: bias of its first row (or null),
+/// clamp bounds.
+struct Finish {
+  const float *bias = nullptr;
+  float lo = 0.0f, hi = 0.0f;
+  bool clamps = false; // false for [-inf, inf]: NaNs pass as they are
+
+  /// The finish of the tile starting at row `row0` under `epilogue`: only
+  /// an epilogue without `apply` (bias and clamp only) runs in registers.
+  static Finish forRows(const RowEpilogue &epilogue, int64_t row0) {
+    constexpr float kInf = std::numeric_limits<float>::infinity();
+    return {epilogue.bias ? epilogue.bias + row0 : nullptr, epilogue.lo,
+            epilogue.hi, epilogue.lo > -kInf || epilogue.hi < kInf};
+  }
+};
+
+} // namespace
+} // namespace geflow::kernels::nn
+
+#endif // GEFLOW_EXECUTOR_KERNELS_NNPACKEDGEMMFINISH_H
