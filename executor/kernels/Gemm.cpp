@@ -22,6 +22,7 @@
 #include "executor/kernels/KernelRegistry.h"
 #include "executor/kernels/NnPackedGemm.h"
 #include "executor/kernels/NnSupport.h"
+#include "executor/kernels/VectorSupport.h"
 
 #include <Eigen/Core>
 
@@ -203,10 +204,6 @@ void multiplyPacked(const nn::PackedCols &b, RowPanels &panels, const float *a,
   }
 }
 
-const void *constantInput(const KernelSpec &spec, size_t i) {
-  return i < spec.constantInputs.size() ? spec.constantInputs[i] : nullptr;
-}
-
 //===----------------------------------------------------------------------===//
 // gemm: Y = alpha * op(A) * op(B) + beta * C, C unidirectionally broadcast.
 //===----------------------------------------------------------------------===//
@@ -338,7 +335,7 @@ private:
 rt::Status createGemm(const KernelSpec &spec, std::unique_ptr<Kernel> *out) {
   GemmShape s;
   GEFLOW_RT_RETURN_IF_ERROR(analyzeGemm(*spec.op, &s));
-  *out = std::make_unique<GemmKernel>(s, constantInput(spec, 1));
+  *out = std::make_unique<GemmKernel>(s, vec::constantInput(spec, 1));
   return rt::Status::ok();
 }
 
@@ -528,7 +525,7 @@ private:
 rt::Status createMatMul(const KernelSpec &spec, std::unique_ptr<Kernel> *out) {
   MatMulShape s;
   GEFLOW_RT_RETURN_IF_ERROR(analyzeMatMul(*spec.op, &s));
-  const void *weights = constantInput(spec, 1);
+  const void *weights = vec::constantInput(spec, 1);
   *out = std::make_unique<MatMulKernel>(std::move(s), weights);
   return rt::Status::ok();
 }
