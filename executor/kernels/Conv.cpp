@@ -325,12 +325,19 @@ private:
     const int64_t mg = s.outPerGroup(), cg = s.inPerGroup(), p = c_.p;
     const int64_t taps = s.w.kernelSize(), stride = nn::kPanelRows * c_.k;
     float *panels = nn::scratch(nn::rowPanelFloats(p, c_.k), 1);
-    float *cT = nn::scratch(roundUp(p, nn::kPanelRows) * c_.tileRows, 2);
+    float *cT =
+        nn::scratch(roundUp(p, nn::kPanelRows) * c_.tileRows * c_.rowTiles, 2);
     int64_t built = -1; // the (image, group) now in `panels`
-    for (int64_t i = items.begin; i < items.end; ++i) {
-      int64_t rowTile = i % c_.rowTiles, ng = i / c_.rowTiles;
-      int64_t g = ng % s.group, n = ng / s.group;
-      int64_t m0 = rowTile * c_.tileRows, m1 = std::min(mg, m0 + c_.tileRows);
+    // The channel tiles of one (image, group) in a row are one GEMM: its
+    // 64-wide micro-kernel tiles need no more registers than the 16-wide
+    // ones a single tile of few channels leaves it, for a quarter of the
+    // loads.
+    for (int64_t i = items.begin, last; i < items.end; i = last) {
+      const int64_t ng = i / c_.rowTiles;
+      last = std::min(items.end, (ng + 1) * c_.rowTiles);
+      const int64_t g = ng % s.group, n = ng / s.group;
+      const int64_t m0 = i % c_.rowTiles * c_.tileRows;
+      const int64_t m1 = std::min(mg, ((last - 1) % c_.rowTiles + 1) * c_.tileRows);
       const float *xg = x + (n * s.inChannels + g * cg) * s.w.inSize();
       if (built != ng && c_.pointwise)
         nn::packColumnsAsRows(xg, p, c_.k, p, panels, stride);
@@ -358,14 +365,32 @@ private:
       nn::gemmPanels(panels, p, transposed_[g], m0, m1, cT, width);
       float *yg = y + (n * s.outChannels + g * mg) * p;
       Epilogue e{bias ? bias + g * mg : nullptr, residual, y, &c_.act};
-      for (int64_t m = m0; m < m1; ++m) {
-        float *row = yg + m * p;
-        for (int64_t q = 0; q < p; ++q)
-          row[q] = cT[q * width + (m - m0)];
-        Epilogue::apply(&e, m, row, p);
-      }
+      storeTransposed(cT, width, p, yg + m0 * p, [&](int64_t m, float *row) {
+        Epilogue::apply(&e, m0 + m, row, p);
+      });
     }
     return rt::Status::ok();
+  }
+
+  /// Y's rows [0, width) (p values each, p apart) = the columns of cT [p x
+  /// width], then `finish(m, row)` on each row. A few rows at a time: each
+  /// position reads their values from one line of cT while the rows being
+  /// written stay in L1.
+  template <typename Finish>
+  static void storeTransposed(const float *cT, int64_t width, int64_t p,
+                              float *y, Finish &&finish) {
+    constexpr int64_t kRows = 8;
+    for (int64_t m0 = 0; m0 < width; m0 += kRows) {
+      const int64_t rows = std::min(kRows, width - m0);
+      float *out = y + m0 * p;
+      for (int64_t q = 0; q < p; ++q) {
+        const float *from = cT + q * width + m0;
+        for (int64_t r = 0; r < rows; ++r)
+          out[r * p + q] = from[r];
+      }
+      for (int64_t r = 0; r < rows; ++r)
+        finish(m0 + r, out + r * p);
+    }
   }
 
   /// For each row panel of positions, tap (im2col's order) and position in

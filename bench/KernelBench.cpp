@@ -1,0 +1,146 @@
+//===- KernelBench.cpp - the packed GEMM on the zoo's shapes -------------===//
+//
+// Issue 17 compares whole models against ONNX Runtime; when one is behind,
+// this says whether the GEMM under it is: GFLOP/s of nn::gemmPacked (conv
+// weights as rows, positions as columns) and nn::gemmPanels (positions or
+// tokens as rows, weights packed as columns) on shapes taken from the zoo,
+// on the ISA geflow picked (GEFLOW_ISA caps it; HostIsaContext.h records
+// it). gemmPanels is also run in column slices of `slice` channels, as a
+// caller splitting its channels into work items would call it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HostIsaContext.h"
+
+#include "executor/kernels/ConvWinograd.h"
+#include "executor/kernels/NnPackedGemm.h"
+
+#include <benchmark/benchmark.h>
+
+#include <cstdint>
+#include <random>
+#include <vector>
+
+namespace {
+
+using namespace geflow::kernels;
+
+std::vector<float> randomValues(int64_t count) {
+  std::mt19937 rng(17);
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  std::vector<float> v(count);
+  for (float &x : v)
+    x = dist(rng);
+  return v;
+}
+
+void setFlops(benchmark::State &state, int64_t m, int64_t n, int64_t k) {
+  state.counters["GFLOP/s"] = benchmark::Counter(
+      2.0 * m * n * k * state.iterations() / 1e9, benchmark::Counter::kIsRate);
+}
+
+/// rows x depth weights packed at load, times a depth x cols activation.
+void BM_GemmPacked(benchmark::State &state) {
+  const int64_t m = state.range(0), n = state.range(1), k = state.range(2);
+  const std::vector<float> a = randomValues(m * k), b = randomValues(k * n);
+  std::vector<float> c(m * n);
+  const nn::PackedRows packed = nn::packRows(a.data(), m, k, k);
+  for (auto _ : state) {
+    nn::gemmPacked(packed, 0, m, n, b.data(), n, c.data(), n);
+    benchmark::DoNotOptimize(c.data());
+  }
+  setFlops(state, m, n, k);
+}
+
+/// rows x depth activations packed per run, times weights packed once as
+/// columns, `slice` columns per call (0: all at once).
+void BM_GemmPanels(benchmark::State &state) {
+  const int64_t m = state.range(0), n = state.range(1), k = state.range(2);
+  const int64_t slice = state.range(3) ? state.range(3) : n;
+  const std::vector<float> a = randomValues(m * k), b = randomValues(k * n);
+  std::vector<float> panels(nn::rowPanelFloats(m, k)), c(m * n);
+  const nn::PackedCols packed = nn::packCols(b.data(), k, n, n);
+  for (auto _ : state) {
+    nn::packRowsInto(a.data(), m, k, k, panels.data());
+    for (int64_t c0 = 0; c0 < n; c0 += slice) {
+      const int64_t c1 = std::min(n, c0 + slice);
+      nn::gemmPanels(panels.data(), m, packed, c0, c1, c.data() + c0, n);
+    }
+    benchmark::DoNotOptimize(c.data());
+  }
+  setFlops(state, m, n, k);
+}
+
+/// A 3x3 stride-1 pad-1 conv of `channels` -> `channels` on a size x size
+/// map by Winograd, in the work items ConvPlan gives it (blocks of
+/// blockTileRows rows of tiles, all output channels); GFLOP/s counts the
+/// direct conv's multiply-adds, as a user compares convs.
+void BM_Winograd(benchmark::State &state) {
+  const int64_t c = state.range(0), size = state.range(1);
+  nn::Window w;
+  w.rank = 2;
+  w.in[1] = w.in[2] = w.out[1] = w.out[2] = size;
+  w.kernel[1] = w.kernel[2] = 3;
+  w.padBegin[1] = w.padBegin[2] = w.padEnd[1] = w.padEnd[2] = 1;
+  const std::vector<float> x = randomValues(c * size * size),
+                           weights = randomValues(c * c * 9);
+  std::vector<float> y(c * size * size);
+  const nn::WinogradConv conv(w, c, c, weights.data());
+  const int64_t block = nn::WinogradConv::blockTileRows(w, c);
+  const int64_t tileRows = nn::WinogradConv::tileRows(w);
+  std::vector<float> v(conv.inputFloats(block));
+  nn::RowEpilogue keep;
+  keep.apply = [](const void *, int64_t, float *, int64_t) {};
+  for (auto _ : state) {
+    for (int64_t ty0 = 0; ty0 < tileRows; ty0 += block) {
+      const int64_t ty1 = std::min(tileRows, ty0 + block);
+      conv.transformInput(x.data(), ty0, ty1, v.data());
+      conv.multiply(v.data(), ty0, ty1, 0, c, nullptr, y.data(), keep);
+    }
+    benchmark::DoNotOptimize(y.data());
+  }
+  setFlops(state, c, size * size, 9 * c);
+  state.counters["tiles/block"] = block * ((size + 3) / 4);
+}
+
+} // namespace
+
+// ResNet-50's 3x3 convs on Winograd.
+BENCHMARK(BM_Winograd)
+    ->ArgNames({"c", "size"})
+    ->Args({64, 56})
+    ->Args({128, 28})
+    ->Args({256, 14})
+    ->Unit(benchmark::kMicrosecond);
+// ResNet-50's convs as GEMMs: 1x1 at 56x56 and 14x14, 3x3 at 7x7 (im2col).
+BENCHMARK(BM_GemmPacked)
+    ->ArgNames({"m", "n", "k"})
+    ->Args({64, 3136, 256})
+    ->Args({256, 3136, 64})
+    ->Args({1024, 196, 256})
+    ->Args({512, 49, 4608})
+    ->Args({48, 14, 128})
+    ->Args({48, 16, 256})
+    ->Args({48, 32, 128})
+    ->Args({48, 64, 128})
+    ->Args({48, 64, 256})
+    ->Unit(benchmark::kMicrosecond);
+// Inception v3's 8x8 convs (positions as rows), ViT-B/16's linear layers.
+BENCHMARK(BM_GemmPanels)
+    ->ArgNames({"m", "n", "k", "slice"})
+    ->Args({64, 384, 1280, 0})
+    ->Args({64, 384, 1280, 32})
+    ->Args({64, 192, 2048, 0})
+    ->Args({64, 192, 2048, 16})
+    ->Args({49, 512, 4608, 0})
+    ->Args({49, 512, 4608, 32})
+    ->Args({197, 768, 768, 0})
+    ->Args({197, 3072, 768, 0})
+    ->Args({66, 3072, 768, 288})
+    ->Args({66, 3072, 768, 0})
+    ->Args({66, 768, 3072, 80})
+    ->Args({66, 768, 3072, 0})
+    ->Args({197, 768, 3072, 0})
+    ->Unit(benchmark::kMicrosecond);
+
+BENCHMARK_MAIN();
