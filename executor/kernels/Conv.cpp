@@ -337,7 +337,8 @@ private:
       last = std::min(items.end, (ng + 1) * c_.rowTiles);
       const int64_t g = ng % s.group, n = ng / s.group;
       const int64_t m0 = i % c_.rowTiles * c_.tileRows;
-      const int64_t m1 = std::min(mg, ((last - 1) % c_.rowTiles + 1) * c_.tileRows);
+      const int64_t m1 =
+          std::min(mg, ((last - 1) % c_.rowTiles + 1) * c_.tileRows);
       const float *xg = x + (n * s.inChannels + g * cg) * s.w.inSize();
       if (built != ng && c_.pointwise)
         nn::packColumnsAsRows(xg, p, c_.k, p, panels, stride);
