@@ -18,16 +18,31 @@
 
 #include <algorithm>
 #include <cstring>
+#include <utility>
 
 namespace geflow::kernels::nn {
 namespace baseline {
 constexpr int kLanes = 4;
 #include "executor/kernels/ConvWinogradBody.inc"
+
+inline Vec loadInside(const float *row, int64_t col, int64_t width) {
+  Vec v = {};
+  for (int q = 0; q < kLanes; ++q)
+    if (col + q >= 0 && col + q < width)
+      v[q] = row[col + q];
+  return v;
+}
+
+inline void storeFirst(float *p, Vec v, int64_t n) {
+  std::memcpy(p, &v, n * sizeof(float));
+}
 } // namespace baseline
 #if GEFLOW_HAVE_X86_KERNELS
 #define GEFLOW_WINOGRAD_DECLARE                                                \
-  void winogradGather(const float *slab, int64_t pw, int64_t rows, int64_t tw, \
+  void winogradGather(const float *plane, int64_t width, int64_t height,       \
+                      int64_t top, int64_t left, int64_t rows, int64_t tw,     \
                       float *d, int64_t ldd);                                  \
+  void winogradScatter(const float *o, int64_t ldo, float *row, int64_t ow);   \
   void winogradInput(const float *d, int64_t ldd, int64_t n, float *v,         \
                      int64_t vStride);                                         \
   void winogradOutput(const float *m, int64_t mStride, int64_t n, float *o,    \
@@ -54,6 +69,8 @@ constexpr int64_t kPositions = 36;
 /// GEMMs run on whole column panels, read in place (the columns past the
 /// tiles hold values no tile reads back).
 constexpr int64_t kRowAlign = std::max<int64_t>(16, nn::kPanelCols);
+/// The widest vector of any transform body (AVX-512's 16 floats).
+constexpr int64_t kMaxLanes = 16;
 /// Output channels whose products a chunk keeps (a multiple of kPanelRows):
 /// [36 x 48 x tiles] stays in L2 between the GEMMs and the output transform.
 constexpr int64_t kRowChunk = 48;
@@ -158,29 +175,15 @@ void nn::WinogradConv::transformInput(const float *x, int64_t ty0, int64_t ty1,
                                       float *v) const {
   const int64_t tw = tileCols_, tiles = (ty1 - ty0) * tw;
   const int64_t ld = roundUp(tiles, kRowAlign);
-  // d's rows hold one tile more (winogradGather), and the transform reads
-  // whole vectors.
-  const int64_t ldd = roundUp(tiles + 1, kRowAlign);
+  // d's rows hold whole vectors past the tiles (winogradGather).
+  const int64_t ldd = roundUp(tiles + 2 * kMaxLanes, kRowAlign);
   float *d = scratch(kPositions * ldd, 0);
-  // The input rows under the block, with the zero borders of padding and
-  // of tiles cut at the edges; the deinterleave reads 4 * tw + 4 columns.
-  const int64_t pw = 4 * tw + 4, rows = 4 * (ty1 - ty0) + 2;
   const int64_t top = 4 * ty0 - w_.padBegin[1], left = w_.padBegin[2];
-  const int64_t c0 = std::max<int64_t>(0, -left),
-                c1 = std::min<int64_t>(w_.in[2], pw - left);
-  thread_local std::vector<float> slab;
-  slab.assign(rows * pw, 0.0f);
   const auto gather = GEFLOW_PICK_BODY(nn, winogradGather);
   const auto input = GEFLOW_PICK_BODY(nn, winogradInput);
   for (int64_t c = 0; c < channels_; ++c) {
-    const float *plane = x + c * w_.inSize();
-    for (int64_t r = 0; r < rows; ++r) {
-      const int64_t ih = top + r;
-      if (ih >= 0 && ih < w_.in[1] && c0 < c1)
-        std::copy(plane + ih * w_.in[2] + c0, plane + ih * w_.in[2] + c1,
-                  slab.data() + r * pw + left + c0);
-    }
-    gather(slab.data(), pw, ty1 - ty0, tw, d, ldd);
+    gather(x + c * w_.inSize(), w_.in[2], w_.in[1], top, left, ty1 - ty0, tw, d,
+           ldd);
     input(d, ldd, tiles, v + c * ld, channels_ * ld);
   }
 }
@@ -194,11 +197,13 @@ void nn::WinogradConv::multiply(const float *v, int64_t ty0, int64_t ty1,
   const int64_t y0 = 4 * ty0, y1 = std::min(oh, 4 * ty1);
   const int64_t chunkStride = kRowChunk * ld; // between positions' products
   float *prod = scratch(kPositions * chunkStride, 2);
-  float *o = scratch(16 * ld, 0);
+  // winogradScatter reads whole vectors past the last row's tiles.
+  float *o = scratch(16 * ld + kMaxLanes, 0);
   float *u = packed_.empty() && u_.empty()
                  ? scratch(kPositions * kRowChunk * c, 3)
                  : nullptr;
   const auto output = GEFLOW_PICK_BODY(nn, winogradOutput);
+  const auto scatter = GEFLOW_PICK_BODY(nn, winogradScatter);
   for (int64_t mc = m0; mc < m1; mc += kRowChunk) {
     const int64_t me = std::min(m1, mc + kRowChunk), rows = me - mc;
     if (u)
@@ -207,7 +212,9 @@ void nn::WinogradConv::multiply(const float *v, int64_t ty0, int64_t ty1,
       const float *b = v + xi * c * ld;
       float *cOut = prod + xi * chunkStride;
       if (!packed_.empty()) {
-        gemmPacked(packed_[xi], mc, me, ld, b, ld, cOut, ld);
+        // V's rows are padded to whole vectors: read in place.
+        gemmPacked(packed_[xi], mc, me, tiles, BRows{b, ld, 0, nullptr, ld},
+                   cOut, ld);
         continue;
       }
       const float *a =
@@ -218,15 +225,9 @@ void nn::WinogradConv::multiply(const float *v, int64_t ty0, int64_t ty1,
       output(prod + (m - mc) * ld, chunkStride, tiles, o, ld);
       // Each tile's 4x4 into Y, clipped at the map's bottom and right edges.
       float *ym = y + m * p;
-      for (int64_t r = y0; r < y1; ++r) {
-        const int64_t a = r % 4, t0 = (r / 4 - ty0) * tileCols_;
-        float *row = ym + r * ow;
-        for (int64_t b = 0; b < 4; ++b) {
-          const float *src = o + (4 * a + b) * ld + t0;
-          for (int64_t tx = 0, col = b; col < ow; ++tx, col += 4)
-            row[col] = src[tx];
-        }
-      }
+      for (int64_t r = y0; r < y1; ++r)
+        scatter(o + r % 4 * 4 * ld + (r / 4 - ty0) * tileCols_, ld, ym + r * ow,
+                ow);
       epilogue.apply(epilogue.context, m, ym + y0 * ow, (y1 - y0) * ow);
     }
   }

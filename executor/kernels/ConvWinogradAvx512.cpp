@@ -5,10 +5,41 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include <immintrin.h>
+
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <utility>
 
 namespace geflow::kernels::nn::avx512 {
 constexpr int kLanes = 16;
 #include "executor/kernels/ConvWinogradBody.inc"
+
+namespace {
+/// Lanes [lo, hi) of 16.
+__mmask16 laneRange(int64_t lo, int64_t hi) {
+  return hi <= lo ? 0 : __mmask16(((1u << hi) - 1) & ~((1u << lo) - 1));
+}
+Vec fromRegister(__m512 r) {
+  Vec v;
+  std::memcpy(&v, &r, sizeof v);
+  return v;
+}
+} // namespace
+
+inline Vec loadInside(const float *row, int64_t col, int64_t width) {
+  if (col >= 0 && col + kLanes <= width)
+    return load(row + col);
+  const int64_t lo = std::max<int64_t>(0, -col),
+                hi = std::min<int64_t>(kLanes, width - col);
+  // Masked-off lanes are not read (no fault, nothing outside the row).
+  return fromRegister(_mm512_maskz_loadu_ps(laneRange(lo, hi), row + col));
+}
+
+inline void storeFirst(float *p, Vec v, int64_t n) {
+  __m512 r;
+  std::memcpy(&r, &v, sizeof r);
+  _mm512_mask_storeu_ps(p, laneRange(0, n), r);
+}
 } // namespace geflow::kernels::nn::avx512

@@ -108,6 +108,14 @@ struct BRows {
   int64_t ldb = 0;
   int64_t groupDepth = 0;
   const int64_t *groupOffsets = nullptr;
+  /// Columns of each row that may be read (0: only the n used). A B whose
+  /// rows are padded to whole vectors (readable >= n rounded up to 16) is
+  /// read where it lies even in narrow tiles; the padding's lanes are
+  /// loaded, never stored.
+  int64_t readable = 0;
+
+  /// True when every row may be read up to column `end`.
+  bool readableTo(int64_t end) const { return end <= readable; }
 };
 
 /// C[rows r0..r1 of A x n] = A[r0..r1) * B, B [A.depth x n], C with leading

@@ -173,8 +173,11 @@ void gemmPacked(const PackedRows &a, int64_t r0, int64_t r1, int64_t n,
       const int64_t rb1 = std::min(r1, rb0 + blockRows);
       for (int64_t j = 0; j < n; j += kPanelCols) {
         const int64_t cols = std::min(kPanelCols, n - j);
-        // A short chunk of whole panel rows stays in L1 where it lies.
-        const bool inPlace = cols == kPanelCols && kc <= kInPlaceDepth;
+        // A short chunk stays in L1 where it lies, when the panel's whole
+        // vectors are inside B's rows.
+        const bool inPlace =
+            kc <= kInPlaceDepth &&
+            (cols == kPanelCols || b.readableTo(j + kPanelCols));
         const float *bPanelAt = inPlace ? bChunk + j : bPanel.data();
         const int64_t ldPanel = inPlace ? ldb : kPanelCols;
         if (!inPlace)

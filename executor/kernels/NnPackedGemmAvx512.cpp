@@ -220,9 +220,13 @@ void gemmPacked(const PackedRows &a, int64_t r0, int64_t r1, int64_t n,
       const int64_t rb1 = std::min(r1, rb0 + blockRows);
       for (int64_t j = 0; j < n; j += kTileCols) {
         const int64_t cols = std::min(kTileCols, n - j);
-        // A short chunk of whole tile rows stays in L1 where it lies.
-        const bool inPlace = cols == kTileCols && kc <= kInPlaceDepth;
         const int64_t width = (cols + kPanelCols - 1) / kPanelCols * kPanelCols;
+        // A short chunk stays in L1 where it lies, when the tile's whole
+        // vectors are inside B's rows (a narrow B with rows padded to whole
+        // vectors, as Winograd's V: its lanes past n are loaded, never
+        // stored).
+        const bool inPlace = kc <= kInPlaceDepth &&
+                             (cols == kTileCols || b.readableTo(j + width));
         TileOperands op{nullptr, aPanelStride,
                         inPlace ? bChunk + j : bPanel.data(),
                         inPlace ? ldb : width, kPanelCols};

@@ -91,6 +91,9 @@ std::vector<ConvCase> winogradCases() {
       {{1, 64, 30, 30}, {100, 64, 3, 3}, 1, {}, {1, 1, 1, 1}, {}, "", true},
       // Many input channels: GEMM depth over one chunk.
       {{1, 300, 8, 9}, {32, 300, 3, 3}, 1, {}, {1, 1, 1, 1}, {}, "", true},
+      // Rows of more tiles than one vector has lanes (the gather and the
+      // scatter in several chunks, the last one cut), right padding only.
+      {{1, 16, 9, 75}, {16, 16, 3, 3}, 1, {}, {1, 0, 0, 2}, {}, "", true},
   };
 }
 
