@@ -135,8 +135,6 @@ public:
         depthwisePlane(x, wt, bias, residual, y, i);
       return rt::Status::ok();
     }
-    const ConvShape &s = c_.s;
-    const int64_t mg = s.outPerGroup(), cg = s.inPerGroup();
     if (winograd_)
       return runWinograd(x, wt, bias, residual, y, items);
     if (planes_)
@@ -145,26 +143,38 @@ public:
       return runShifted(x, bias, residual, y, items);
     if (!transposed_.empty())
       return runPositionRows(x, bias, residual, y, items);
-    float *col = c_.pointwise ? nullptr : nn::scratch(c_.k * c_.tileCols);
-    int64_t built = -1; // the (image, group, column tile) now in `col`
-    for (int64_t i = items.begin; i < items.end; ++i) {
-      int64_t rowTile = i % c_.rowTiles, ngt = i / c_.rowTiles;
-      int64_t tile = ngt % c_.tiles, ng = ngt / c_.tiles;
-      int64_t g = ng % s.group, n = ng / s.group;
-      int64_t p0 = tile * c_.tileCols, p1 = std::min(c_.p, p0 + c_.tileCols);
-      int64_t m0 = rowTile * c_.tileRows, m1 = std::min(mg, m0 + c_.tileRows);
+    return runColumns(x, wt, bias, residual, y, blockIdx, blockDim);
+  }
+
+private:
+  /// The im2col GEMM (or X itself for a 1x1 conv) on host tiles: each host
+  /// thread takes a share of the (image, group, column tile) units and
+  /// computes runs of adjacent ones, all output channels, hostTileCols at a
+  /// time.
+  rt::Status runColumns(const float *x, const float *wt, const float *bias,
+                        const float *residual, float *y, uint32_t blockIdx,
+                        uint32_t blockDim) const {
+    const ConvShape &s = c_.s;
+    const int64_t mg = s.outPerGroup(), cg = s.inPerGroup();
+    const BlockRange units =
+        hostShare(s.batch * s.group * c_.tiles, blockIdx, blockDim);
+    float *col = c_.pointwise ? nullptr : nn::scratch(c_.k * c_.hostTileCols);
+    for (int64_t u = units.begin; u < units.end;) {
+      const int64_t ng = u / c_.tiles, g = ng % s.group, n = ng / s.group;
+      const int64_t p0 = u % c_.tiles * c_.tileCols;
+      const int64_t end = std::min(units.end, (ng + 1) * c_.tiles);
+      const int64_t p1 = std::min(
+          {c_.p, p0 + c_.hostTileCols, (end - ng * c_.tiles) * c_.tileCols});
+      u = ng * c_.tiles + ceilDiv(p1, c_.tileCols);
       const float *xg = x + (n * s.inChannels + g * cg) * s.w.inSize();
       float *yg = y + (n * s.outChannels + g * mg) * c_.p;
       const float *b = xg + p0;
       int64_t ldb = c_.p;
       if (!c_.pointwise) {
-        if (built != ngt)
-          nn::im2col(s.w, xg, cg, p0, p1, col);
-        built = ngt;
+        nn::im2col(s.w, xg, cg, p0, p1, col);
         b = col;
         ldb = p1 - p0;
       }
-      float *yTile = yg + m0 * c_.p + p0;
       Epilogue e{bias ? bias + g * mg : nullptr, residual, y, &c_.act};
       nn::RowEpilogue epilogue{&Epilogue::apply, &e};
       if (!residual && clampBounds(c_.act, &epilogue.lo, &epilogue.hi)) {
@@ -172,13 +182,13 @@ public:
         epilogue.bias = e.bias;
       }
       if (!packed_.empty()) {
-        nn::gemmPacked(packed_[g], m0, m1, p1 - p0, b, ldb, yTile, c_.p,
+        nn::gemmPacked(packed_[g], 0, mg, p1 - p0, b, ldb, yg + p0, c_.p,
                        &epilogue);
         continue;
       }
-      nn::gemm(false, false, m1 - m0, p1 - p0, c_.k, 1.0f,
-               wt + (g * mg + m0) * c_.k, c_.k, b, ldb, 0.0f, yTile, c_.p);
-      for (int64_t m = m0; m < m1; ++m)
+      nn::gemm(false, false, mg, p1 - p0, c_.k, 1.0f, wt + g * mg * c_.k, c_.k,
+               b, ldb, 0.0f, yg + p0, c_.p);
+      for (int64_t m = 0; m < mg; ++m)
         Epilogue::apply(&e, m, yg + m * c_.p + p0, p1 - p0);
     }
     return rt::Status::ok();
@@ -305,13 +315,19 @@ private:
   /// items, the others none (threads take blocks in order, so the groups
   /// still run on different threads).
   BlockRange foldedItems(uint32_t blockIdx, uint32_t blockDim) const {
+    return hostShare(c_.items(), blockIdx, blockDim);
+  }
+  /// Of `count` units, the share of block `blockIdx` when the blocks are
+  /// folded into one group per hardware thread (see foldedItems).
+  static BlockRange hostShare(int64_t count, uint32_t blockIdx,
+                              uint32_t blockDim) {
     static const uint32_t hostThreads =
         std::max(1u, std::thread::hardware_concurrency());
     const uint32_t groups = std::min(blockDim, hostThreads);
     const uint32_t group = blockIdx * groups / blockDim;
     if (blockIdx > 0 && (blockIdx - 1) * groups / blockDim == group)
       return BlockRange{0, 0};
-    return blockRange(c_.items(), group, groups);
+    return blockRange(count, group, groups);
   }
 
   /// A conv with positions as the GEMM's rows: the columns of an image and

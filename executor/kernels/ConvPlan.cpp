@@ -77,7 +77,7 @@ int64_t shiftedTileRows(const Window &w, int64_t channels) {
 /// simulated cores' split; the host folds them, runPositionRows).
 rt::Status planPositionRows(ConvPlan *c) {
   c->positionRows = true;
-  c->tileCols = std::max<int64_t>(c->p, 1);
+  c->tileCols = c->hostTileCols = std::max<int64_t>(c->p, 1);
   c->tiles = 1;
   const int64_t mg = std::max<int64_t>(c->s.outPerGroup(), 1);
   const int64_t images = std::max<int64_t>(c->s.batch * c->s.group, 1);
@@ -165,6 +165,9 @@ rt::Status geflow::kernels::analyzeConv(const om::OpDef &op, ConvPlan *c) {
     c->tiles = w.out[0] * ceilDiv(w.out[1], rows);
   }
   splitRows(c, images * c->tiles);
+  const int64_t budget =
+      c->pointwise ? c->p : std::max<int64_t>(kColTileFloats / c->k, 1);
+  c->hostTileCols = std::max<int64_t>(1, budget / c->tileCols) * c->tileCols;
   return rt::Status::ok();
 }
 

@@ -34,6 +34,11 @@ struct ConvPlan {
   int64_t tiles = 1;
   int64_t tileRows = 1; // output channels (of a group) per work item
   int64_t rowTiles = 1;
+  // Columns of the im2col GEMM the host computes at once, all channels:
+  // whole column tiles, as many as the im2col budget holds (all of a 1x1
+  // conv's). The simulated cores' items are split for 16 or more cores; a
+  // host thread running them one by one would run 16-wide tiles.
+  int64_t hostTileCols = 1;
   bool pointwise = false; // X is the column matrix
   bool depthwise = false; // direct path, one output plane per work item
   bool shifted = false;   // whole output rows per tile (ConvShifted.h)
