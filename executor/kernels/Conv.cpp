@@ -86,10 +86,10 @@ public:
   /// `weights` is W when it is a constant, else null: then, on CPUs that
   /// run the packed GEMM, each group's rows are packed here once.
   ConvKernel(const ConvPlan &c, const float *weights) : c_(c) {
-    if (c_.groupedTaps) {
+    if (c_.groupedTaps || (c_.depthwise && nn::TapPlanes::applies(c_.s.w)))
       planes_ = std::make_unique<nn::TapPlanes>(c_.s.w);
+    if (c_.groupedTaps)
       return;
-    }
     if (c_.winograd) {
       winograd_ = std::make_unique<nn::WinogradConv>(c_.s.w, c_.s.inChannels,
                                                      c_.s.outChannels, weights);
@@ -137,7 +137,7 @@ public:
     }
     if (winograd_)
       return runWinograd(x, wt, bias, residual, y, items);
-    if (planes_)
+    if (c_.groupedTaps)
       return runGroupedTaps(x, wt, bias, residual, y, items);
     if (shifted_)
       return runShifted(x, bias, residual, y, items);
@@ -497,10 +497,10 @@ private:
     const ConvShape &s = c_.s;
     int64_t co = item % s.outChannels, n = item / s.outChannels;
     int64_t ci = co / s.outPerGroup();
-    nn::depthwisePlane(s.w, x + (n * s.inChannels + ci) * s.w.inSize(),
-                       wt + co * s.w.kernelSize(), bias ? bias[co] : 0.0f,
-                       residual ? residual + item * c_.p : nullptr, c_.act,
-                       y + item * c_.p);
+    nn::depthwisePlane(
+        s.w, planes_.get(), x + (n * s.inChannels + ci) * s.w.inSize(),
+        wt + co * s.w.kernelSize(), bias ? bias[co] : 0.0f,
+        residual ? residual + item * c_.p : nullptr, c_.act, y + item * c_.p);
   }
 
   /// Z and Y share a layout, so a row of Y at offset o adds Z's row at o.
@@ -515,7 +515,7 @@ private:
   std::vector<int32_t> panelRuns_; // per (panel, tap): first offset, or -1
   std::unique_ptr<nn::ShiftedConv> shifted_; // packed_ is tap-major
   std::unique_ptr<nn::WinogradConv> winograd_;
-  std::unique_ptr<nn::TapPlanes> planes_; // groupedTaps
+  std::unique_ptr<nn::TapPlanes> planes_; // groupedTaps, depthwise
 };
 
 rt::Status createConv(const KernelSpec &spec, std::unique_ptr<Kernel> *out) {

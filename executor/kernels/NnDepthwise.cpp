@@ -29,6 +29,7 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <vector>
 
 using namespace geflow::kernels;
@@ -81,11 +82,10 @@ Row3x3Fn row3x3For(cpu::Isa isa, int64_t stride) {
 /// A 2-D plane through nn::depthwiseTaps over its phase planes
 /// (ConvTaps.h), rows clamped to [lo, hi]; the residual and other
 /// activations are the caller's.
-void planeTaps(const Window &w, const float *plane, const float *taps,
-               float bias, float lo, float hi, float *out) {
+void planeTaps(const Window &w, const nn::TapPlanes &planes, const float *plane,
+               const float *taps, float bias, float lo, float hi, float *out) {
   thread_local std::vector<float> phases, rows;
   thread_local std::vector<const float *> src;
-  const nn::TapPlanes planes(w);
   phases.resize(planes.channelFloats());
   planes.fill(plane, phases.data());
   src.clear();
@@ -168,9 +168,10 @@ void planeSweep3x3(const Window &w, const float *plane, const float *taps,
 
 } // namespace
 
-void nn::depthwisePlane(const Window &w, const float *plane, const float *taps,
-                        float bias, const float *residual,
-                        const Activation &act, float *out) {
+void nn::depthwisePlane(const Window &w, const TapPlanes *planes,
+                        const float *plane, const float *taps, float bias,
+                        const float *residual, const Activation &act,
+                        float *out) {
   // Per host thread, kept across calls: each tap column's valid outputs and
   // a zero row standing in for padding rows.
   thread_local std::vector<TapColumns> columns;
@@ -211,9 +212,11 @@ void nn::depthwisePlane(const Window &w, const float *plane, const float *taps,
   };
   if (general ||
       (is3x3 && w.stride[1] == 1 && w.stride[2] == 1 && ow <= kSweepMaxWidth)) {
-    if (general)
-      planeTaps(w, plane, taps, bias, lo, hi, out);
-    else
+    if (general) {
+      std::optional<TapPlanes> local;
+      planeTaps(w, planes ? *planes : local.emplace(w), plane, taps, bias, lo,
+                hi, out);
+    } else
       planeSweep3x3(w, plane, taps, bias, lo, hi, out);
     if (clamps)
       return;

@@ -217,7 +217,7 @@ void nn::applyActivation(const Activation &act, float *data, int64_t n) {
     x = x.tanh();
     break;
   case Activation::kHardSwish:
-    x = x * (x * (1.0f / 6.0f) + 0.5f).max(0.0f).min(1.0f);
+    vmath::hardSwish(data, data, n);
     break;
   case Activation::kLeakyRelu:
     x = (x < 0.0f).select(x * act.a, x);

@@ -55,10 +55,13 @@ TapColumns tapColumns(const Window &w, int64_t kw);
 /// is in L1. 3x3 windows with unit dilation and W stride 1 or 2 (MobileNet's)
 /// keep each output in a register over its nine taps; others add strided
 /// rows tap by tap.
+/// `planes`: w's phase planes (ConvTaps.h) when TapPlanes applies to it,
+/// built once by the caller, else null.
 struct Activation;
-void depthwisePlane(const Window &w, const float *plane, const float *taps,
-                    float bias, const float *residual, const Activation &act,
-                    float *out);
+class TapPlanes;
+void depthwisePlane(const Window &w, const TapPlanes *planes,
+                    const float *plane, const float *taps, float bias,
+                    const float *residual, const Activation &act, float *out);
 
 /// Fills `w` from the op's auto_pad / pads / strides / dilations (dilations
 /// only when `useDilations`) for input spatial dims `in`, output spatial dims

@@ -82,6 +82,13 @@ void sigmoid(const float *x, float *y, int64_t n) {
   map(x, y, n, [](float v) { return 1.0f / (1.0f + std::exp(-v)); });
 }
 
+void hardSwish(const float *x, float *y, int64_t n) {
+  GEFLOW_VMATH_DISPATCH(hardSwish, x, y, n)
+  map(x, y, n, [](float v) {
+    return v * std::min(std::max(v * (1.0f / 6.0f) + 0.5f, 0.0f), 1.0f);
+  });
+}
+
 void softmax(const float *x, float *y, int64_t n) {
   GEFLOW_VMATH_DISPATCH(softmax, x, y, n)
   float m = -std::numeric_limits<float>::infinity();

@@ -29,6 +29,7 @@ void gelu(const float *x, float *y, int64_t n);
 void geluTanh(const float *x, float *y, int64_t n);
 /// y = 1 / (1 + exp(-x)): ONNX Sigmoid, and the gate of SiLU / Swish.
 void sigmoid(const float *x, float *y, int64_t n);
+void hardSwish(const float *x, float *y, int64_t n);
 /// y = softmax(x) over n contiguous floats (max-subtracted: exp cannot
 /// overflow); y may be x.
 void softmax(const float *x, float *y, int64_t n);

@@ -15,7 +15,8 @@
   void gelu(const float *x, float *y, int64_t n);                              \
   void geluTanh(const float *x, float *y, int64_t n);                          \
   void softmax(const float *x, float *y, int64_t n);                           \
-  void sigmoid(const float *x, float *y, int64_t n);
+  void sigmoid(const float *x, float *y, int64_t n);                           \
+  void hardSwish(const float *x, float *y, int64_t n);
 
 namespace geflow::kernels::vmath {
 #if GEFLOW_HAVE_X86_KERNELS

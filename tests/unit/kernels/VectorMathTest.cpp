@@ -1,7 +1,7 @@
 //===- VectorMathTest.cpp - vmath's polynomials against libm --------------===//
 //
-// exp, erf, both GELU forms, sigmoid and softmax under each ISA the machine
-// has, over the ranges a network feeds them, against double-precision
+// exp, erf, both GELU forms, sigmoid, hard swish and softmax under each ISA the
+// machine has, over the ranges a network feeds them, against double-precision
 // references.
 //
 //===----------------------------------------------------------------------===//
@@ -119,6 +119,14 @@ TEST(VectorMath, SigmoidWithinOneMillionth) {
     EXPECT_EQ(y, (std::vector<float>{0.0f, 0.0f, 0.5f, 1.0f, 1.0f}))
         << scope.name();
   }
+}
+
+TEST(VectorMath, HardSwishExact) {
+  // Within rounding of the float formula, through both bends (-3 and 3).
+  expectClose(
+      sweep(-8.0f, 8.0f), vmath::hardSwish,
+      [](double x) { return x * std::min(std::max(x / 6 + 0.5, 0.0), 1.0); },
+      [](float x, double) { return 4e-7 * std::abs(x) + 1e-45; });
 }
 
 TEST(VectorMath, SoftmaxRows) {
