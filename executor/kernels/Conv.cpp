@@ -163,6 +163,10 @@ private:
       const int64_t ng = u / c_.tiles, g = ng % s.group, n = ng / s.group;
       const int64_t p0 = u % c_.tiles * c_.tileCols;
       const int64_t end = std::min(units.end, (ng + 1) * c_.tiles);
+      if (p0 >= c_.p) { // a shifted plan's tiles, run as plain ones, can
+        u = end;        // count more columns than the map has
+        continue;
+      }
       const int64_t p1 = std::min(
           {c_.p, p0 + c_.hostTileCols, (end - ng * c_.tiles) * c_.tileCols});
       u = ng * c_.tiles + ceilDiv(p1, c_.tileCols);

@@ -17,6 +17,13 @@ namespace {
 
 /// Floats of im2col scratch a column tile aims for (fits in L2).
 constexpr int64_t kColTileFloats = 1 << 16;
+/// A host tile's im2col columns: at least the micro-kernel's 64-wide tile
+/// (narrower ones take 12x32 or 24x16 tiles, a third slower), within a
+/// budget four times a column tile's. The GEMM reads each depth chunk of
+/// them once per 1024 output channels, so the budget bounds memory, not
+/// cache misses.
+constexpr int64_t kMinHostTileCols = 64;
+constexpr int64_t kHostTileFloats = 4 * kColTileFloats;
 /// Work items a conv aims for before it narrows its column tiles below the
 /// L2-sized ones, the narrowest column tile (one micro-kernel panel wide),
 /// and for a split of output channels, the fewest channels of a tile and the
@@ -55,7 +62,7 @@ int64_t panelLanes(int64_t n) {
 /// and 14%).
 int64_t shiftedTileRows(const Window &w, int64_t channels) {
   const int64_t ow = w.out[2], padded = ow + w.kernel[2] - 1;
-  int64_t best = 1;
+  int64_t best = 0;
   double bestWaste = 0;
   for (int64_t r = 1; r <= std::min<int64_t>(8, w.out[1]); ++r) {
     if (r > 1 && nn::ShiftedConv::slabFloats(w, channels, r) > kColTileFloats)
@@ -64,12 +71,13 @@ int64_t shiftedTileRows(const Window &w, int64_t channels) {
       continue; // one row per tile copies each input row kernel-height times
     double waste =
         static_cast<double>(panelLanes((r - 1) * padded + ow)) / (r * ow);
-    if (r == 1 || waste < bestWaste) {
+    if (best == 0 || waste < bestWaste) {
       best = r;
       bestWaste = waste;
     }
   }
-  return best;
+  // No slab of two rows fits: one row per tile after all.
+  return std::max<int64_t>(best, 1);
 }
 
 /// One tile of all positions per image and group; channels split into
@@ -166,7 +174,9 @@ rt::Status geflow::kernels::analyzeConv(const om::OpDef &op, ConvPlan *c) {
   }
   splitRows(c, images * c->tiles);
   const int64_t budget =
-      c->pointwise ? c->p : std::max<int64_t>(kColTileFloats / c->k, 1);
+      c->pointwise ? c->p
+                   : std::max(kMinHostTileCols,
+                              kHostTileFloats / std::max<int64_t>(c->k, 1));
   c->hostTileCols = std::max<int64_t>(1, budget / c->tileCols) * c->tileCols;
   return rt::Status::ok();
 }
