@@ -426,8 +426,13 @@ static llvm::Error convertWithLibOnnx(onnx::ModelProto &model, int64_t target) {
       model, target, [&](onnx::ModelProto &piece) -> llvm::Error {
         std::string failure;
         try {
-          onnx::ModelProto result = onnx::version_conversion::ConvertVersion(
-              piece, static_cast<int>(target));
+          // ConvertVersion, with its converter built once: building one
+          // copies every schema of every opset (milliseconds per piece).
+          static const onnx::version_conversion::DefaultVersionConverter
+              converter;
+          onnx::ModelProto result = converter.convert_version(
+              piece, onnx::OpSetID(getDefaultOpset(piece)),
+              onnx::OpSetID(target));
           piece.Swap(&result);
         } catch (const std::exception &e) {
           failure = e.what();
