@@ -80,3 +80,11 @@ test-tsan: deps
 
 clean:
 	rm -rf $(BUILD_DIR)
+
+# Issue 20: compile time and peak RSS per phase of the lanes graph at 10k, 30k
+# and 100k nodes, opsets 13 and 17, with the growth between sizes. SIZES and
+# OPSETS (comma-separated) override the sets.
+.PHONY: bench-compile
+bench-compile: configure
+	@cmake --build $(BUILD_DIR) --target geflow -j $(JOBS)
+	@scripts/bench-compile.sh $(BUILD_DIR)

@@ -14,6 +14,7 @@
 
 #include "passes/Passes.h"
 #include "passes/emit/OpDefBuilder.h"
+#include "passes/fusion/FusionSupport.h"
 #include "passes/fusion/NoOpRemoval.h"
 
 #include "executor/kernels/Kernel.h"
@@ -152,7 +153,8 @@ struct FoldConstantsPass : impl::FoldConstantsBase<FoldConstantsPass> {
     fusion::populateNoOpRemovalPatterns(patterns);
     // Not converging within the driver's iteration cap leaves a correct,
     // partly rewritten function: no reason to fail the compile.
-    (void)applyPatternsAndFoldGreedily(getOperation(), std::move(patterns));
+    (void)applyPatternsAndFoldGreedily(getOperation(), std::move(patterns),
+                                       fusion::graphRewriteConfig());
   }
 };
 

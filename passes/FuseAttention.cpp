@@ -21,6 +21,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/Passes.h"
+#include "passes/fusion/FusionSupport.h"
 #include "passes/fusion/ValueMatch.h"
 
 #include "ir/GeOps.h"
@@ -199,7 +200,8 @@ struct FuseAttentionPass : impl::FuseAttentionBase<FuseAttentionPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<FuseAttentionCore>(&getContext());
-    (void)applyPatternsAndFoldGreedily(getOperation(), std::move(patterns));
+    (void)applyPatternsAndFoldGreedily(getOperation(), std::move(patterns),
+                                       fusion::graphRewriteConfig());
   }
 };
 

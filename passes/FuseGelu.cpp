@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/Passes.h"
+#include "passes/fusion/FusionSupport.h"
 #include "passes/fusion/ValueMatch.h"
 
 #include "ir/GeOps.h"
@@ -140,7 +141,8 @@ struct FuseGeluPass : impl::FuseGeluBase<FuseGeluPass> {
     RewritePatternSet patterns(&getContext());
     patterns.add<FuseDecomposedGelu<ErfOp>, FuseDecomposedGelu<TanhOp>>(
         &getContext());
-    (void)applyPatternsAndFoldGreedily(getOperation(), std::move(patterns));
+    (void)applyPatternsAndFoldGreedily(getOperation(), std::move(patterns),
+                                       fusion::graphRewriteConfig());
   }
 };
 

@@ -206,7 +206,8 @@ struct FuseLayerNormPass : impl::FuseLayerNormBase<FuseLayerNormPass> {
     patterns.add<FuseDecomposedLayerNorm>(&getContext());
     // Not converging within the driver's iteration cap leaves a correct,
     // partly rewritten function.
-    (void)applyPatternsAndFoldGreedily(getOperation(), std::move(patterns));
+    (void)applyPatternsAndFoldGreedily(getOperation(), std::move(patterns),
+                                       fusion::graphRewriteConfig());
   }
 };
 

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/Passes.h"
+#include "passes/fusion/FusionSupport.h"
 
 #include "ir/EinsumEquation.h"
 #include "ir/GeOps.h"
@@ -232,8 +233,8 @@ struct LowerEinsumPass : public impl::LowerEinsumBase<LowerEinsumPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<LowerEinsumOp>(&getContext());
-    if (failed(
-            applyPatternsAndFoldGreedily(getOperation(), std::move(patterns))))
+    if (failed(applyPatternsAndFoldGreedily(getOperation(), std::move(patterns),
+                                            fusion::graphRewriteConfig())))
       signalPassFailure();
   }
 };

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/Passes.h"
+#include "passes/fusion/FusionSupport.h"
 
 #include "ir/GeOps.h"
 
@@ -98,8 +99,8 @@ struct LowerRecurrentPass
     patterns.add<LowerToRecurrence<LSTMOp, LstmRecurrenceOp>,
                  LowerToRecurrence<GRUOp, GruRecurrenceOp>,
                  LowerToRecurrence<RNNOp, RnnRecurrenceOp>>(&getContext());
-    if (failed(
-            applyPatternsAndFoldGreedily(getOperation(), std::move(patterns))))
+    if (failed(applyPatternsAndFoldGreedily(getOperation(), std::move(patterns),
+                                            fusion::graphRewriteConfig())))
       signalPassFailure();
   }
 };

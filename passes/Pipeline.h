@@ -18,6 +18,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Support/Timing.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -56,6 +57,10 @@ struct CompileOptions {
   /// Where the dumps are staged, to be committed with the command's other
   /// outputs (none: each is written at once).
   om::OutputFiles *dumpStaging = nullptr;
+  /// `--time-passes`: the pass pipeline (MLIR's pass timing), emission and
+  /// validation are timed as children of this timer. Null: no timing. The
+  /// caller owns the timer and keeps it running meanwhile.
+  mlir::Timer *timing = nullptr;
 };
 
 /// Figures a person compares across commits.

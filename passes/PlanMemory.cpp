@@ -48,6 +48,20 @@ mlir::LogicalResult planMemory(mlir::func::FuncOp func, bool reuse,
       return mlir::failure();
     timeline = std::move(*built);
   }
+  // Per stream, the positions of its tasks in stream order: the horizons
+  // (MemoryPlanner.h) that spare the planner comparing every pair.
+  std::vector<std::vector<int64_t>> streamPositions;
+  if (timeline) {
+    const HappensBefore &order = timeline->order;
+    std::vector<int64_t> taskPosition(order.numTasks(), 0);
+    for (auto &[op, task] : timeline->kernels)
+      taskPosition[task] = position.lookup(op);
+    for (HappensBefore::TaskId task : timeline->outputCopies)
+      taskPosition[task] = end;
+    streamPositions.resize(order.numStreams());
+    for (HappensBefore::TaskId task = 0; task < order.numTasks(); ++task)
+      streamPositions[order.streamOf(task)].push_back(taskPosition[task]);
+  }
 
   std::vector<BufferRequest> requests;
   llvm::SmallVector<mlir::Value> values;
@@ -66,6 +80,10 @@ mlir::LogicalResult planMemory(mlir::func::FuncOp func, bool reuse,
       auto arg = llvm::dyn_cast<mlir::BlockArgument>(value);
       request.writer = arg ? timeline->inputCopies[arg.getArgNumber()]
                            : timeline->kernels.lookup(value.getDefiningOp());
+      request.horizon =
+          orderedHorizon(timeline->order, request.writer, streamPositions);
+    } else {
+      request.horizon = def;
     }
     for (mlir::OpOperand &use : value.getUses()) {
       mlir::Operation *user = body.findAncestorOpInBlock(*use.getOwner());

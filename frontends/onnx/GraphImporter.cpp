@@ -329,9 +329,15 @@ geflow::onnxfe::probeFoldedInputs(MLIRContext &context, onnx::ModelProto &model,
 llvm::Expected<OwningOpRef<ModuleOp>> geflow::onnxfe::importPreparedModel(
     MLIRContext &context, onnx::ModelProto &model, llvm::StringRef sourceName,
     const OnnxImportOptions &options, const MappedTensors *mapped) {
-  if (options.fold)
+  if (options.fold) {
+    mlir::TimingScope refinement(options.timing
+                                     ? options.timing->nest("shape refinement")
+                                     : mlir::Timer());
     if (auto err = refineShapesByFolding(context, model, sourceName))
       return std::move(err);
+  }
+  mlir::TimingScope timing(options.timing ? options.timing->nest("import")
+                                          : mlir::Timer());
   return GraphImporter(context, model, sourceName, options, /*probe=*/false,
                        mapped)
       .run();

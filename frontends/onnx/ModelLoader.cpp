@@ -6,6 +6,7 @@
 #include "frontends/onnx/EinsumShapes.h"
 #include "frontends/onnx/ModelChecks.h"
 #include "frontends/onnx/OpTable.h"
+#include "frontends/onnx/PiecewiseConversion.h"
 #include "frontends/onnx/ShapeCompletion.h"
 
 #include "onnx/defs/schema.h"
@@ -420,20 +421,31 @@ static llvm::Error convertWithLibOnnx(onnx::ModelProto &model, int64_t target) {
   int64_t opset = getDefaultOpset(model);
   DetachedWeights weights;
   weights.detach(*model.mutable_graph());
-  std::string failure;
-  try {
-    onnx::ModelProto converted = onnx::version_conversion::ConvertVersion(
-        model, static_cast<int>(target));
-    model.Swap(&converted);
-  } catch (const std::exception &e) {
-    failure = e.what();
-  } catch (...) {
-    failure = "unknown exception";
-  }
+  // Large graphs go to the converter in pieces (PiecewiseConversion.h).
+  llvm::Error converted = convertPiecewise(
+      model, target, [&](onnx::ModelProto &piece) -> llvm::Error {
+        std::string failure;
+        try {
+          // ConvertVersion, with its converter built once: building one
+          // copies every schema of every opset (milliseconds per piece).
+          static const onnx::version_conversion::DefaultVersionConverter
+              converter;
+          onnx::ModelProto result = converter.convert_version(
+              piece, onnx::OpSetID(getDefaultOpset(piece)),
+              onnx::OpSetID(target));
+          piece.Swap(&result);
+        } catch (const std::exception &e) {
+          failure = e.what();
+        } catch (...) {
+          failure = "unknown exception";
+        }
+        if (!failure.empty())
+          return makeError(describeConversion(opset, target) +
+                           " failed: " + failure);
+        return llvm::Error::success();
+      });
   weights.reattach(*model.mutable_graph());
-  if (!failure.empty())
-    return makeError(describeConversion(opset, target) + " failed: " + failure);
-  return llvm::Error::success();
+  return converted;
 }
 
 static llvm::Error convertOpset(onnx::ModelProto &model, int64_t target) {
@@ -528,6 +540,8 @@ llvm::Error onnxfe::inferShapes(onnx::ModelProto &model) {
 llvm::Error onnxfe::prepareModel(onnx::ModelProto &model,
                                  const OnnxImportOptions &options,
                                  llvm::StringRef sourceName) {
+  mlir::TimingScope checks(options.timing ? options.timing->nest("checks")
+                                          : mlir::Timer());
   if (auto err =
           checkOpsSupported(model, /*allowConverterRenames=*/true, options))
     return err;
@@ -544,10 +558,15 @@ llvm::Error onnxfe::prepareModel(onnx::ModelProto &model,
   if (auto err = applyInputShapes(*model.mutable_graph(), options.inputShapes))
     return err;
   dropShapeHints(*model.mutable_graph());
+  checks.stop();
   // The converter's IR defines initializers of IR-version < 4 models only
   // through the graph inputs, so they leave the input list after conversion.
+  mlir::TimingScope conversion(options.timing
+                                   ? options.timing->nest("version conversion")
+                                   : mlir::Timer());
   if (auto err = convertOpset(model, options.targetOpset))
     return err;
+  conversion.stop();
   dropInitializerInputs(*model.mutable_graph());
   dropShapeHints(*model.mutable_graph());
   // Opset 17 is IR version 8; shape inference reads the types of initializers
@@ -558,6 +577,8 @@ llvm::Error onnxfe::prepareModel(onnx::ModelProto &model,
           checkOpsSupported(model, /*allowConverterRenames=*/false, options))
     return err;
   spellOutStftOnesided(*model.mutable_graph());
+  mlir::TimingScope inference(
+      options.timing ? options.timing->nest("shape inference") : mlir::Timer());
   if (auto err = inferShapes(model))
     return err;
   return checkInferredSizes(model.graph(), options.limits);

@@ -108,6 +108,8 @@ geflow::importOnnxFile(mlir::MLIRContext &context, llvm::StringRef path,
   MappedTensors mapped;
   llvm::Expected<onnx::ModelProto> model =
       [&]() -> llvm::Expected<onnx::ModelProto> {
+    mlir::TimingScope timing(options.timing ? options.timing->nest("read model")
+                                            : mlir::Timer());
     try {
       return readModelFile(path, &mapped, options.limits);
     } catch (const std::exception &e) {

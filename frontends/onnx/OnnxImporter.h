@@ -21,6 +21,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
+#include "mlir/Support/Timing.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -76,6 +77,10 @@ struct OnnxImportOptions {
   /// (tools/driver/RuntimeShapesCompile.h). The import proper still refuses
   /// them.
   std::function<bool(llvm::StringRef opType)> alsoAccept;
+  /// `--time-passes`: the import's phases (read, checks, version conversion,
+  /// shape inference, import) are timed as children of this timer. Null: no
+  /// timing. The caller owns the timer and keeps it running meanwhile.
+  mlir::Timer *timing = nullptr;
 };
 
 /// Parses the value of `--input-shape`: `name:d0,d1,...`, several entries

@@ -50,9 +50,16 @@ private:
                    Operation *origin) {
     if (name.empty())
       name = "op";
+    // The first free "name_k"; the search resumes where the last one for
+    // this name stopped (names are never freed), so a name shared by
+    // thousands of ops costs no more than a unique one.
     std::string unique = name;
-    for (int k = 1; !names_.insert(unique).second; ++k)
-      unique = name + "_" + std::to_string(k);
+    if (!names_.insert(unique).second) {
+      int &k = nextSuffix_[name];
+      do
+        unique = name + "_" + std::to_string(++k);
+      while (!names_.insert(unique).second);
+    }
     om::OpDef &def = *build_.graph.add_op();
     def.set_name(std::move(unique));
     def.set_type(type.str());
@@ -80,6 +87,7 @@ private:
   func::FuncOp func_;
   GraphBuild build_;
   llvm::StringSet<> names_;
+  llvm::StringMap<int> nextSuffix_; // per taken name: the last k tried
   llvm::DenseMap<Value, std::string> refs_;
   std::string failure_;
   int64_t computeIndex_ = 0;

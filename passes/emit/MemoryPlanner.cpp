@@ -7,6 +7,69 @@
 
 namespace geflow::passes {
 
+namespace {
+
+/// The spans [horizon, lastUse] of all requests, for "which spans overlap
+/// request i's": those that contain its start (a segment tree over
+/// positions, each span stored in O(log n) nodes, stabbed root to leaf) and
+/// those that start inside it (sorted by start).
+class SpanIndex {
+public:
+  explicit SpanIndex(const std::vector<BufferRequest> &requests)
+      : requests_(requests) {
+    int64_t last = 0;
+    for (const BufferRequest &r : requests)
+      last = std::max(last, r.lastUse);
+    leaves_ = 1;
+    while (leaves_ <= uint64_t(last))
+      leaves_ *= 2;
+    nodes_.resize(2 * leaves_);
+    byStart_.resize(requests.size());
+    for (uint32_t i = 0; i < requests.size(); ++i) {
+      byStart_[i] = i;
+      uint64_t lo = uint64_t(start(i)) + leaves_;
+      uint64_t hi = uint64_t(requests[i].lastUse) + leaves_ + 1;
+      for (; lo < hi; lo /= 2, hi /= 2) {
+        if (lo & 1)
+          nodes_[lo++].push_back(i);
+        if (hi & 1)
+          nodes_[--hi].push_back(i);
+      }
+    }
+    std::stable_sort(
+        byStart_.begin(), byStart_.end(),
+        [&](uint32_t a, uint32_t b) { return start(a) < start(b); });
+  }
+
+  /// Every request whose span overlaps request i's, i included.
+  void overlapping(size_t i, std::vector<uint32_t> &out) const {
+    out.clear();
+    int64_t from = start(i);
+    for (uint64_t node = uint64_t(from) + leaves_; node >= 1; node /= 2)
+      out.insert(out.end(), nodes_[node].begin(), nodes_[node].end());
+    auto first = std::upper_bound(
+        byStart_.begin(), byStart_.end(), from,
+        [&](int64_t position, uint32_t r) { return position < start(r); });
+    for (auto it = first;
+         it != byStart_.end() && start(*it) <= requests_[i].lastUse; ++it)
+      out.push_back(*it);
+  }
+
+private:
+  /// A horizon past lastUse promises more than the planner needs; it is
+  /// clamped so every span is well formed.
+  int64_t start(size_t i) const {
+    return std::clamp<int64_t>(requests_[i].horizon, 0, requests_[i].lastUse);
+  }
+
+  const std::vector<BufferRequest> &requests_;
+  uint64_t leaves_ = 1;
+  std::vector<std::vector<uint32_t>> nodes_;
+  std::vector<uint32_t> byStart_;
+};
+
+} // namespace
+
 bool orderedOnOneStream(const BufferRequest &earlier,
                         const BufferRequest &later) {
   return earlier.lastUse < later.def;
@@ -20,6 +83,18 @@ OrderedBefore orderedByHappensBefore(const HappensBefore &order) {
     return done(earlier.writer) &&
            std::all_of(earlier.readers.begin(), earlier.readers.end(), done);
   };
+}
+
+int64_t
+orderedHorizon(const HappensBefore &order, HappensBefore::TaskId writer,
+               const std::vector<std::vector<int64_t>> &streamPositions) {
+  int64_t horizon = INT64_MAX;
+  for (uint32_t s = 0; s < streamPositions.size(); ++s) {
+    uint32_t done = order.completedBefore(writer, s);
+    if (done < streamPositions[s].size())
+      horizon = std::min(horizon, streamPositions[s][done]);
+  }
+  return horizon;
 }
 
 uint64_t alignedBufferSize(uint64_t size, uint64_t alignment) {
@@ -63,12 +138,15 @@ MemoryPlanResult planBuffers(const std::vector<BufferRequest> &requests,
            !options.orderedBefore(requests[b], requests[a]);
   };
 
-  std::vector<size_t> placed;
+  SpanIndex spans(requests);
+  std::vector<bool> placed(n, false);
+  std::vector<uint32_t> overlapping;
   std::vector<std::pair<uint64_t, uint64_t>> busy; // [begin, end) of conflicts
   for (size_t i : order) {
     busy.clear();
-    for (size_t j : placed)
-      if (conflict(i, j))
+    spans.overlapping(i, overlapping);
+    for (uint32_t j : overlapping)
+      if (placed[j] && conflict(i, j))
         busy.emplace_back(result.offsets[j], result.offsets[j] + sizes[j]);
     std::sort(busy.begin(), busy.end());
 
@@ -89,7 +167,7 @@ MemoryPlanResult planBuffers(const std::vector<BufferRequest> &requests,
     result.offsets[i] = found ? bestOffset : cursor;
     result.workspaceSize =
         std::max(result.workspaceSize, result.offsets[i] + sizes[i]);
-    placed.push_back(i);
+    placed[i] = true;
   }
   return result;
 }

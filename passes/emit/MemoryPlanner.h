@@ -13,6 +13,10 @@
 // first (ties: earlier def), each at the aligned offset of the smallest gap
 // between the already placed buffers it conflicts with, or above them all.
 //
+// Only pairs whose spans [horizon, lastUse] overlap can conflict, so each
+// buffer is compared with those found by an interval query, not with every
+// placed buffer: planning takes O(n log n + overlapping pairs).
+//
 //===----------------------------------------------------------------------===//
 #ifndef GEFLOW_PASSES_EMIT_MEMORYPLANNER_H
 #define GEFLOW_PASSES_EMIT_MEMORYPLANNER_H
@@ -33,6 +37,12 @@ struct BufferRequest {
   /// and read the buffer.
   HappensBefore::TaskId writer = 0;
   std::vector<HappensBefore::TaskId> readers;
+  /// A position before which every use of an earlier buffer orders it before
+  /// this one: a buffer whose lastUse < horizon never conflicts with it. It
+  /// bounds which pairs the planner compares. `def` on one stream; on
+  /// several, where the writer's vector clock stops covering some stream
+  /// (orderedHorizon). 0 promises nothing: every pair is compared.
+  int64_t horizon = 0;
 };
 
 /// True when every use of `earlier` completes before `later` is written, so
@@ -60,6 +70,14 @@ struct MemoryPlanResult {
   uint64_t workspaceSize = 0;
   uint64_t workspaceSizeWithoutReuse = 0; // sum of the aligned sizes
 };
+
+/// The horizon (BufferRequest::horizon) of a buffer written by `writer`:
+/// the smallest position of a task not known to complete before `writer`
+/// starts. `streamPositions[s]` lists the positions of stream s's tasks in
+/// stream order (non-decreasing).
+int64_t
+orderedHorizon(const HappensBefore &order, HappensBefore::TaskId writer,
+               const std::vector<std::vector<int64_t>> &streamPositions);
 
 /// The bytes a buffer occupies: `size` rounded up to `alignment`, at least one
 /// alignment unit (so every buffer has an address of its own).

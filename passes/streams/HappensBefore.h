@@ -53,6 +53,12 @@ public:
   /// True when `earlier` completes before `later` starts.
   bool completesBefore(TaskId earlier, TaskId later) const;
 
+  /// How many of `stream`'s tasks (a prefix, in its own order) are known to
+  /// complete before `task` starts.
+  uint32_t completedBefore(TaskId task, uint32_t stream) const {
+    return taskStart_[task][stream];
+  }
+
   /// True when `task` completes before the next task enqueued on `stream`
   /// would start.
   bool completesBeforeNext(TaskId task, uint32_t stream) const;

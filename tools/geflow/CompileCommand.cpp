@@ -13,6 +13,7 @@
 #include "tools/geflow/RunRuntimeShapes.h"
 
 #include "tools/driver/CompileDriver.h"
+#include "tools/driver/CompileTiming.h"
 #include "tools/driver/Gears.h"
 #include "tools/driver/RuntimeShapesCompile.h"
 
@@ -20,6 +21,7 @@
 
 #include "runtime/soc/SocSpec.h"
 
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
@@ -107,6 +109,11 @@ cl::opt<uint64_t> maxDataDependentBytes(
              "(default: the op's own upper bound)"),
     cl::value_desc("bytes"), cl::init(0), cl::sub(compileSub),
     cl::cat(geflowCategory()));
+cl::opt<bool> timePasses(
+    "time-passes",
+    cl::desc("Print each phase's wall time and peak RSS to stderr (MLIR's "
+             "timing report, with the passes nested)"),
+    cl::sub(compileSub), cl::cat(geflowCategory()));
 LimitFlags limitFlags(compileSub,
                       LimitFlags::kModelBytes | LimitFlags::kTensorBytes |
                           LimitFlags::kNodes | LimitFlags::kWorkspaceBytes);
@@ -176,6 +183,22 @@ int runCompile() {
     output = std::string(path);
   }
 
+  // `--time-passes`: the report is printed even when the compile fails.
+  std::optional<driver::CompileTimingManager> timing;
+  std::optional<mlir::TimingScope> totalTiming;
+  mlir::Timer rootTimer;
+  if (timePasses) {
+    timing.emplace();
+    totalTiming.emplace(timing->getRootScope());
+    rootTimer = timing->getRootTimer();
+    options.timing = &rootTimer;
+    options.import.timing = &rootTimer;
+  }
+  auto printTiming = llvm::make_scope_exit([&] {
+    if (timing)
+      timing->print(errs());
+  });
+
   // The OM file and the --dump-graph files are kept together or not at all.
   om::OutputFiles outputs;
   options.dumpStaging = &outputs;
@@ -194,10 +217,13 @@ int runCompile() {
         formatv("'{0}': the memory plan needs a workspace of {1} bytes, over "
                 "the limit of {2} (--max-workspace-bytes)",
                 inputPath, workspace, limits->workspaceBytes)));
+  mlir::TimingScope writeTiming(timing ? rootTimer.nest("OM write")
+                                       : mlir::Timer());
   if (Error error = toError(om::writeOmFile(result->model, output, &outputs)))
     return reportError(std::move(error));
   if (Error error = toError(outputs.commit()))
     return reportError(std::move(error));
+  writeTiming.stop();
 
   if (driver::hasRuntimeShapes(result->model.modelDef)) {
     printRuntimeShapesCompileSummary(result->model.modelDef, inputPath, output,
