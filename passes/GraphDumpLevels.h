@@ -1,4 +1,5 @@
-//===- GraphDumpLevels.h - What a graph dump holds and when ------*- C++ -*-===//
+//===- GraphDumpLevels.h - What a graph dump holds and when ------*- C++
+//-*-===//
 //
 // CANN's DUMP_GE_GRAPH chooses what each dumped graph holds and
 // DUMP_GRAPH_LEVEL after which stages it is written (tools/driver/DumpEnv.h

@@ -66,7 +66,8 @@ struct PyCompileArgs {
 driver::CompileOptions compileOptions(const PyCompileArgs &args) {
   driver::CompileOptions options;
   options.soc = args.soc;
-  std::optional<passes::StreamMode> mode = passes::parseStreamMode(args.streams);
+  std::optional<passes::StreamMode> mode =
+      passes::parseStreamMode(args.streams);
   if (!mode)
     throw python::GeflowError("streams='" + args.streams +
                               "': expected 'single', 'label' or 'auto'");

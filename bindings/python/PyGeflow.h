@@ -1,4 +1,5 @@
-//===- PyGeflow.h - What the Python module's files share ---------*- C++ -*-===//
+//===- PyGeflow.h - What the Python module's files share ---------*- C++
+//-*-===//
 //
 // The module `geflow` (bindings/python) is two classes over the C++ APIs that
 // `geflow compile` and `geflow run` use: compile() over the driver

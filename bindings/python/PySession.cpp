@@ -65,7 +65,8 @@ const TypeNames &typeNames(om::DataType dtype) {
 }
 
 /// "float32[1,3,224,224]", for messages.
-std::string describe(const py::dtype &dtype, const std::vector<int64_t> &shape) {
+std::string describe(const py::dtype &dtype,
+                     const std::vector<int64_t> &shape) {
   std::string text = dtype.attr("name").cast<std::string>() + "[";
   for (size_t i = 0; i < shape.size(); ++i)
     text += (i ? "," : "") + std::to_string(shape[i]);
@@ -151,7 +152,9 @@ InferenceSession::InferenceSession(const py::object &model,
   // N host threads are N-1 workers plus the calling one (as `geflow run`).
   options.workerThreads =
       threads ? *threads - 1
-              : static_cast<int>(std::max(1u, std::thread::hardware_concurrency())) - 1;
+              : static_cast<int>(
+                    std::max(1u, std::thread::hardware_concurrency())) -
+                    1;
   options.sanitize = sanitize;
   python::throwIfError(rt::Device::create(options, &device_));
   python::throwIfError(exec::LoadedModel::create(
@@ -200,9 +203,10 @@ py::list InferenceSession::execute(const py::object &outputNames,
   } else {
     for (size_t i = 0; i < shapes.size(); ++i)
       if (shapes[i] != model_->inputs()[i].shape)
-        throw GeflowError("input '" + model_->inputs()[i].name + "': expected " +
-                          describe(arrays[i].dtype(), model_->inputs()[i].shape) +
-                          ", given " + describe(arrays[i].dtype(), shapes[i]));
+        throw GeflowError(
+            "input '" + model_->inputs()[i].name + "': expected " +
+            describe(arrays[i].dtype(), model_->inputs()[i].shape) +
+            ", given " + describe(arrays[i].dtype(), shapes[i]));
   }
 
   std::vector<py::array> results;

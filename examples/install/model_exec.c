@@ -89,7 +89,8 @@ int main(int argc, char **argv) {
   CHECK(aclmdlGetOutputDims(desc, 0, &dims));
   size_t n = outBytes / sizeof(float), mismatches = 0;
   for (size_t i = 0; i < n; ++i)
-    mismatches += expectedBytes != outBytes || fabsf(result[i] - expected[i]) > 1e-4f;
+    mismatches +=
+        expectedBytes != outBytes || fabsf(result[i] - expected[i]) > 1e-4f;
   printf("model_exec: %s output '%s' (%zu floats), %zu mismatches\n", argv[1],
          dims.name, n, mismatches);
 

@@ -1,4 +1,5 @@
-/*===- pipeline.c - The three-stage pipeline in C, against the installed lib ===*
+/*===- pipeline.c - The three-stage pipeline in C, against the installed lib
+ *===*
  *
  * preprocess (vector cores) -> inference (cube cores) -> postprocess (vector
  * cores), one stream per stage ordered by events, over a few batches: the

@@ -19,10 +19,10 @@ llvm::Expected<int> envLevel(const char *name, int lo, int hi, int fallback) {
   int level = 0;
   if (llvm::StringRef(value).trim().getAsInteger(10, level) || level < lo ||
       level > hi)
-    return llvm::createStringError(
-        llvm::inconvertibleErrorCode(),
-        llvm::Twine(name) + "='" + value + "': expected " + llvm::Twine(lo) +
-            " to " + llvm::Twine(hi));
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   llvm::Twine(name) + "='" + value +
+                                       "': expected " + llvm::Twine(lo) +
+                                       " to " + llvm::Twine(hi));
   return level;
 }
 

@@ -1,4 +1,5 @@
-//===- DumpEnv.h - CANN's graph dump switches as compile options -*- C++ -*-===//
+//===- DumpEnv.h - CANN's graph dump switches as compile options -*- C++
+//-*-===//
 //
 // CANN users dump graphs with environment variables rather than flags:
 //   DUMP_GE_GRAPH=1|2|3   dump; 1 everything, 2 without weights, 3 node
