@@ -110,11 +110,14 @@ std::string serialized(const om::OmModel &model) {
   return bytes;
 }
 
-py::object compile(const std::string &path, const py::object &output,
+py::object compile(const py::object &onnxPath, const py::object &output,
                    const std::string &soc, const std::string &streams,
                    const py::object &inputShape,
                    const py::object &dynamicBatchSize,
                    const py::object &streamPlan, const py::object &noFuse) {
+  // str or os.PathLike, as open() takes.
+  std::string path =
+      py::str(py::module_::import("os").attr("fspath")(onnxPath));
   PyCompileArgs args;
   args.soc = soc;
   args.streams = streams;
@@ -122,7 +125,10 @@ py::object compile(const std::string &path, const py::object &output,
   args.dynamicBatchSize = joined(dynamicBatchSize);
   args.streamPlan = streamPlan.is_none() ? "" : py::str(streamPlan);
   args.noFuse = joined(noFuse);
-  std::string outPath = output.is_none() ? "" : py::str(output);
+  std::string outPath =
+      output.is_none()
+          ? ""
+          : py::str(py::module_::import("os").attr("fspath")(output));
   std::string bytes;
   {
     py::gil_scoped_release release;

@@ -132,7 +132,8 @@ InferenceSession::InferenceSession(const py::object &model,
     py::gil_scoped_release release;
     python::throwIfError(om::loadOmBytes(bytes, source, &om));
   } else {
-    source = py::str(model).cast<std::string>();
+    source = py::str(py::module_::import("os").attr("fspath")(model))
+                 .cast<std::string>();
     py::gil_scoped_release release;
     if (llvm::sys::path::extension(source).equals_insensitive(".onnx"))
       python::throwIfError(om::loadOmBytes(

@@ -1,5 +1,6 @@
 """geflow.compile and InferenceSession against torch, and against `geflow run`."""
 import os
+import pathlib
 import subprocess
 
 import numpy as np
@@ -71,7 +72,8 @@ def test_compile_bytes_and_file_agree(exported, tmp_path):
     path, x, expected = exported
     om_bytes = geflow.compile(path)
     assert isinstance(om_bytes, bytes) and len(om_bytes) > 0
-    om_path = geflow.compile(path, str(tmp_path / "small.om"), streams="single")
+    # Paths may be str or os.PathLike, as for open().
+    om_path = geflow.compile(pathlib.Path(path), tmp_path / "small.om", streams="single")
     assert om_path == str(tmp_path / "small.om") and os.path.getsize(om_path) > 0
     from_bytes = geflow.InferenceSession(om_bytes).run(None, {"x": x})[0]
     from_file = geflow.InferenceSession(om_path).run(None, {"x": x})[0]
