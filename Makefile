@@ -4,7 +4,7 @@ BUILD_DIR ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps configure build test demo bench bench-ort clean fuzz test-asan test-tsan configure-asan
+.PHONY: all deps configure build test demo bench bench-ort clean fuzz test-asan test-tsan configure-asan install
 
 all: build
 
@@ -88,3 +88,10 @@ clean:
 bench-compile: configure
 	@cmake --build $(BUILD_DIR) --target geflow -j $(JOBS)
 	@scripts/bench-compile.sh $(BUILD_DIR)
+
+# The tools, headers, shared libraries, geflow.pc, the CMake package and the
+# Python module under PREFIX (cmake/GeflowInstall.cmake).
+PREFIX ?= /usr/local
+install: build
+	@cmake --install $(BUILD_DIR) --prefix $(PREFIX) >/dev/null
+	@echo "geflow: installed into $(PREFIX)"

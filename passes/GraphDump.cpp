@@ -53,7 +53,7 @@ std::string graphText(const om::GraphDef &graph) {
 
 llvm::Expected<std::unique_ptr<GraphDumper>>
 GraphDumper::create(llvm::StringRef dir, llvm::StringRef graphName,
-                    om::OutputFiles *staging) {
+                    om::OutputFiles *staging, GraphDumpLevels levels) {
   if (llvm::sys::fs::exists(dir) && !llvm::sys::fs::is_directory(dir))
     return makeError("--dump-graph '" + dir + "': not a folder");
   if (staging) {
@@ -64,11 +64,34 @@ GraphDumper::create(llvm::StringRef dir, llvm::StringRef graphName,
                      "': cannot create the folder: " + ec.message());
   }
   return std::unique_ptr<GraphDumper>(
-      new GraphDumper(dir.str(), graphName.str(), staging));
+      new GraphDumper(dir.str(), graphName.str(), staging, levels));
 }
 
 llvm::Error GraphDumper::dump(const om::GraphDef &graph,
                               llvm::StringRef stage) {
+  if ((levels_.stages == DumpStages::kFinal && stage != "build") ||
+      (levels_.stages == DumpStages::kEarliest && stage != "import"))
+    return llvm::Error::success();
+  if (levels_.content == DumpContent::kAll)
+    return write(graph, stage);
+  om::GraphDef filtered = graph;
+  for (om::OpDef &op : *filtered.mutable_op()) {
+    if (levels_.content == DumpContent::kRelations) {
+      op.clear_attr();
+      op.clear_input_desc();
+      op.clear_output_desc();
+      continue;
+    }
+    for (auto it = op.mutable_attr()->begin(); it != op.mutable_attr()->end();)
+      it = it->second.has_t() ? op.mutable_attr()->erase(it) : std::next(it);
+  }
+  if (levels_.content == DumpContent::kRelations)
+    filtered.clear_attr();
+  return write(filtered, stage);
+}
+
+llvm::Error GraphDumper::write(const om::GraphDef &graph,
+                               llvm::StringRef stage) {
   llvm::SmallString<256> path(dir_);
   llvm::sys::path::append(
       path, llvm::formatv("ge_proto_{0:d5}_{1}.txt", nextIndex_, stage).str());
@@ -124,6 +147,10 @@ public:
   }
 
   void runAfterPass(mlir::Pass *pass, mlir::Operation *op) override {
+    // DUMP_GRAPH_LEVEL=1: also after each pass, named by its argument.
+    if (dumper_.levels_.stages == DumpStages::kEvery &&
+        !pass->getArgument().empty())
+      dumper_.keep(dumper_.dump(op, "pass_" + pass->getArgument().str()));
     llvm::StringRef stage = dumpStageOfPass(pass->getArgument());
     if (!stage.empty())
       dumper_.pendingStage_ = stage.str();

@@ -12,6 +12,8 @@
 #ifndef GEFLOW_PASSES_GRAPHDUMP_H
 #define GEFLOW_PASSES_GRAPHDUMP_H
 
+#include "passes/GraphDumpLevels.h"
+
 #include "executor/model/OutputFiles.h"
 #include "executor/model/om.pb.h"
 
@@ -38,10 +40,10 @@ public:
   /// Creates `dir` when missing; an error names the folder. The graphs are
   /// named `graphName` (empty: the module's name, else "model").
   /// With `staging`, the folder and files are made there and kept only
-  /// when the caller commits it.
+  /// when the caller commits it. `levels` filters what is written.
   static llvm::Expected<std::unique_ptr<GraphDumper>>
   create(llvm::StringRef dir, llvm::StringRef graphName = "",
-         om::OutputFiles *staging = nullptr);
+         om::OutputFiles *staging = nullptr, GraphDumpLevels levels = {});
 
   /// Writes `graph` as the next file, ge_proto_<index>_<stage>.txt,
   /// atomically (a temporary file renamed into place).
@@ -62,14 +64,18 @@ public:
 
 private:
   class Instrumentation;
-  GraphDumper(std::string dir, std::string graphName, om::OutputFiles *staging)
+  GraphDumper(std::string dir, std::string graphName, om::OutputFiles *staging,
+              GraphDumpLevels levels)
       : dir_(std::move(dir)), graphName_(std::move(graphName)),
-        staging_(staging) {}
+        staging_(staging), levels_(levels) {}
   void keep(llvm::Error err);
+  /// dump's file, of `graph` as it is (levels_ applied by dump).
+  llvm::Error write(const om::GraphDef &graph, llvm::StringRef stage);
 
   std::string dir_;
   std::string graphName_;
   om::OutputFiles *staging_;
+  GraphDumpLevels levels_;
   unsigned nextIndex_ = 0;
   std::vector<std::string> written_;
   std::string pendingStage_;

@@ -176,7 +176,7 @@ compileModuleImpl(mlir::ModuleOp module, const CompileOptions &options,
   std::unique_ptr<GraphDumper> dumper;
   if (!options.dumpGraphDir.empty()) {
     auto created = GraphDumper::create(options.dumpGraphDir, options.modelName,
-                                       options.dumpStaging);
+                                       options.dumpStaging, options.dumpLevels);
     if (!created)
       return created.takeError();
     dumper = std::move(*created);

@@ -12,6 +12,7 @@
 #define GEFLOW_PASSES_PIPELINE_H
 
 #include "executor/model/OmModel.h"
+#include "passes/GraphDumpLevels.h"
 #include "passes/StreamMode.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -54,6 +55,9 @@ struct CompileOptions {
   std::vector<std::string> disabledFusions;
   /// `--dump-graph DIR`: ge_proto_<index>_<stage>.txt after each stage.
   std::string dumpGraphDir;
+  /// What each dump holds and which stages are dumped (DUMP_GE_GRAPH,
+  /// DUMP_GRAPH_LEVEL through tools/driver/DumpEnv.h).
+  GraphDumpLevels dumpLevels;
   /// Where the dumps are staged, to be committed with the command's other
   /// outputs (none: each is written at once).
   om::OutputFiles *dumpStaging = nullptr;

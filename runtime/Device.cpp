@@ -48,7 +48,8 @@ Device::Device(const CostModel &cost, const DeviceOptions &options)
                    : std::max(1u, std::thread::hardware_concurrency())),
       scheduler_(cost_, workers_,
                  [this](StreamId s) { return reportQueueFor(s); }) {
-  scheduler_.setTraceEnabled(options.trace || envFlag("GEFLOW_RUNTIME_TRACE"));
+  scheduler_.setTraceEnabled(options.trace || envFlag("GEFLOW_RUNTIME_TRACE") ||
+                             aclRuntimeTraceEnabled());
   if (options.sanitize || envFlag("GEFLOW_SANITIZE"))
     sanitizer_ = std::make_unique<StreamSanitizer>();
   pool_.setOracle([this](StreamId consumer, StreamId producer, uint64_t seq) {

@@ -288,6 +288,8 @@ void Scheduler::complete(Stream *s) {
     r.readyNs = s->readyNs_;
     r.startNs = s->startNs_;
     r.endNs = s->endNs_;
+    if (aclRuntimeTraceEnabled())
+      printAclTraceLine(r);
     records_.push_back(std::move(r));
   }
   s->lastEndNs_ = now_;

@@ -6,6 +6,9 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <map>
 
 namespace geflow::rt {
@@ -171,6 +174,30 @@ Status writeChromeTrace(const std::vector<TaskRecord> &records,
   if (!written.isOk()) // a file problem: ACL_ERROR_INVALID_FILE at the C API
     return makeStatus(StatusCode::kNotFound, "trace: " + written.message());
   return Status::ok();
+}
+
+bool aclRuntimeTraceEnabled() {
+  static const bool enabled = [] {
+    const char *v = std::getenv("ACL_RUNTIME_TRACE");
+    return v && *v && std::strcmp(v, "0") != 0;
+  }();
+  return enabled;
+}
+
+std::string aclTraceLine(const TaskRecord &r) {
+  char times[160];
+  std::snprintf(times, sizeof times,
+                " submit %.3f start %.3f end %.3f wait %.3f (us)%s",
+                us(r.submitNs), us(r.startNs), us(r.endNs), us(r.waitNs()),
+                r.failed ? " FAILED" : "");
+  return "[ACL_RUNTIME_TRACE] stream " + std::to_string(r.stream) + " task " +
+         std::to_string(r.seq) + " " + taskKindName(r.kind) + " " + label(r) +
+         times;
+}
+
+void printAclTraceLine(const TaskRecord &record) {
+  std::string line = aclTraceLine(record) + "\n";
+  std::fwrite(line.data(), 1, line.size(), stderr);
 }
 
 } // namespace geflow::rt

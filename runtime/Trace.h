@@ -5,6 +5,11 @@
 // records; exportChromeTrace writes them as Chrome/Perfetto trace JSON with
 // one track per stream and one per core group.
 //
+// CANN's ACL_RUNTIME_TRACE=1 also turns tracing on, and prints each record
+// to stderr as its task completes, one line per task (printAclTraceLine):
+// any program on the runtime -- geflow run, a C host program, Python --
+// shows what ran where and when without code of its own.
+//
 //===----------------------------------------------------------------------===//
 #ifndef GEFLOW_RUNTIME_TRACE_H
 #define GEFLOW_RUNTIME_TRACE_H
@@ -54,6 +59,18 @@ std::string chromeTraceJson(const std::vector<TaskRecord> &records);
 /// it (runtime/support/TempFile.h), removed again on any failure.
 Status writeChromeTrace(const std::vector<TaskRecord> &records,
                         const std::string &path);
+
+/// Whether ACL_RUNTIME_TRACE is set to anything but "" or "0" (read once).
+bool aclRuntimeTraceEnabled();
+
+/// The ACL_RUNTIME_TRACE line of `record`, without the newline:
+/// "[ACL_RUNTIME_TRACE] stream 1 task 4 KERNEL conv1 submit 0.000 start
+/// 1.250 end 9.500 wait 1.250 (us)", times in virtual microseconds, wait
+/// being the time at the head of the stream (events, cores) before start.
+std::string aclTraceLine(const TaskRecord &record);
+
+/// Writes aclTraceLine(record) to stderr in one write.
+void printAclTraceLine(const TaskRecord &record);
 
 } // namespace geflow::rt
 

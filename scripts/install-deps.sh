@@ -21,6 +21,10 @@ packages=(
   clang-19 libclang-rt-19-dev
   # The formatting check of make test (tests/format/check-format.sh).
   clang-format-19
+  # The Python module (bindings/python) and its pytest suite; pkg-config for
+  # the install examples (examples/install).
+  python3-dev python3-pybind11 pybind11-dev python3-pytest python3-numpy
+  pkg-config
 )
 
 missing=()

@@ -14,6 +14,7 @@
 
 #include "tools/driver/CompileDriver.h"
 #include "tools/driver/CompileTiming.h"
+#include "tools/driver/DumpEnv.h"
 #include "tools/driver/Gears.h"
 #include "tools/driver/RuntimeShapesCompile.h"
 
@@ -165,6 +166,9 @@ int runCompile() {
   options.disabledFusions.assign(disabledFusions.begin(),
                                  disabledFusions.end());
   options.dumpGraphDir = dumpGraphDir;
+  // CANN's DUMP_GE_GRAPH / DUMP_GRAPH_LEVEL / DUMP_GRAPH_PATH, when no flag.
+  if (Error error = driver::applyDumpGraphEnv(options))
+    return reportError(std::move(error));
   options.maxDataDependentBytes = maxDataDependentBytes;
   // The SoC first: its errors are about --soc, not about the model.
   rt::SocSpec spec;
