@@ -125,7 +125,7 @@ std::string LoadedModel::gearLabel(size_t gear) const {
 
 /// Every gear's input or output shapes, by gear.
 static std::vector<Shapes>
-shapesByGear(const std::vector<std::unique_ptr<GearProgram>> &gears,
+shapesByGear(const std::vector<std::shared_ptr<const GearProgram>> &gears,
              const std::vector<TensorInfo> &(GearProgram::*tensors)() const) {
   std::vector<Shapes> shapes(gears.size());
   for (size_t g = 0; g < gears.size(); ++g)
@@ -181,16 +181,33 @@ rt::Status LoadedModel::prepare(const LoadOptions &options) {
         GearProgram::create(om_->gear(g), factory, name_, &program));
     gears_.push_back(std::move(program));
   }
-  return createStreamsAndEvents();
+  return createStreamsAndEvents(-1);
+}
+
+rt::Status LoadedModel::createContext(int32_t priority,
+                                      std::unique_ptr<LoadedModel> *out) const {
+  if (!out)
+    return fail(rt::StatusCode::kInvalidArgument,
+                "LoadedModel::createContext: null argument");
+  std::unique_ptr<LoadedModel> m(new LoadedModel());
+  m->executions_ = std::make_shared<ExecutionCache>();
+  m->target_ = target_;
+  m->om_ = om_;
+  m->name_ = name_;
+  m->gears_ = gears_;
+  m->skipTask_ = skipTask_;
+  GEFLOW_RT_RETURN_IF_ERROR(m->createStreamsAndEvents(priority));
+  *out = std::move(m);
+  return rt::Status::ok();
 }
 
 /// Streams, events, and the events that join the caller's stream.
-rt::Status LoadedModel::createStreamsAndEvents() {
+rt::Status LoadedModel::createStreamsAndEvents(int32_t priority) {
   const om::ModelTaskDef &td = om_->taskDef();
   for (uint32_t s = 0; s < td.stream_num(); ++s) {
     rt::Stream *stream = nullptr;
-    GEFLOW_RT_RETURN_IF_ERROR(
-        target_->createStream(td.stream_priority(int(s)), &stream));
+    GEFLOW_RT_RETURN_IF_ERROR(target_->createStream(
+        priority >= 0 ? priority : td.stream_priority(int(s)), &stream));
     streams_.push_back(stream);
     target_->nameStream(stream, name_ + " stream " + std::to_string(s));
     rt::Event *end = nullptr;
