@@ -12,14 +12,14 @@ compiled program serves every step of every request.
 
 Usage: export_decoder.py OUT_DIR [--hidden 256] [--layers 2] [--heads 4]
                          [--max-len 64] [--vocab 512]
-Random weights, seed 0. Also writes OUT_DIR/decoder_step.ref.npz: the greedy
-tokens torch produces for a fixed prompt, so the sample can check itself."""
+Random weights, seed 0. Also writes OUT_DIR/decoder_step.ref.txt: a prompt
+and the greedy tokens torch produces for it ("prompt 3 14 15 92" and
+"tokens ..." lines), so the sample can check itself."""
 import argparse
 import math
 import os
 import sys
 
-import numpy as np
 import torch
 from torch import nn
 
@@ -122,8 +122,9 @@ def main():
                           output_names=["logits", "k_new", "v_new"])
         prompt = [3, 14, 15, 92]
         ref = greedy(model, prompt, 8, a.layers, a.max_len, a.hidden)
-    np.savez(os.path.join(a.out, "decoder_step.ref.npz"),
-             prompt=np.array(prompt, np.int64), tokens=np.array(ref, np.int64))
+    with open(os.path.join(a.out, "decoder_step.ref.txt"), "w") as f:
+        f.write("prompt " + " ".join(map(str, prompt)) + "\n")
+        f.write("tokens " + " ".join(map(str, ref)) + "\n")
     return 0
 
 
