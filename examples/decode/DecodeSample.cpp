@@ -52,7 +52,7 @@ namespace {
 /// The model's sizes, read from its description.
 struct Dims {
   size_t layers = 0, maxLen = 0, hidden = 0, vocab = 0;
-  size_t in[5] = {}; // input indices: token, pos, mask, k_cache, v_cache
+  size_t in[5] = {};  // input indices: token, pos, mask, k_cache, v_cache
   size_t out[3] = {}; // output indices: logits, k_new, v_new
 };
 
@@ -234,8 +234,7 @@ void enqueueStep(Slot &s, const Dims &d) {
                                ACL_MEMCPY_DEVICE_TO_DEVICE, s.stream));
   }
   CHECK_ACL(aclrtMemcpyAsync(s.logitsHost, d.vocab * 4, s.outDev[0],
-                             d.vocab * 4, ACL_MEMCPY_DEVICE_TO_HOST,
-                             s.stream));
+                             d.vocab * 4, ACL_MEMCPY_DEVICE_TO_HOST, s.stream));
   CHECK_ACL(aclrtRecordEvent(s.end, s.stream));
 }
 
@@ -243,8 +242,8 @@ void enqueueStep(Slot &s, const Dims &d) {
 /// request is done (then its cache goes back to the pool on its stream).
 bool finishStep(Slot &s, const Dims &d) {
   Request &r = *s.req;
-  s.next = std::max_element(s.logitsHost, s.logitsHost + d.vocab) -
-           s.logitsHost;
+  s.next =
+      std::max_element(s.logitsHost, s.logitsHost + d.vocab) - s.logitsHost;
   if (s.step >= int(r.prompt.size()) - 1)
     r.generated.push_back(s.next);
   if (++s.step < r.steps())
@@ -342,18 +341,17 @@ int runConcurrencies(Pool &pool, const Options &o,
   double tokensPerSec1 = 0, tokensPerSec4 = 0;
   bool ok = true;
   std::printf("%-12s %8s %8s %12s %16s %14s %9s\n", "concurrency", "requests",
-              "tokens", "sim us", "tokens/sim s", "host tokens/s",
-              "fairness");
+              "tokens", "sim us", "tokens/sim s", "host tokens/s", "fairness");
   for (int c : o.concurrency) {
-    std::vector<Request> reqs = makeRequests(o.requests, pool.d, refPrompt,
-                                             int(refTokens.size()));
+    std::vector<Request> reqs =
+        makeRequests(o.requests, pool.d, refPrompt, int(refTokens.size()));
     long steps = 0;
     double t0 = deviceUs();
     auto h0 = std::chrono::steady_clock::now();
     serve(pool, c, reqs, [] {}, &steps);
-    double hostS = std::chrono::duration<double>(
-                       std::chrono::steady_clock::now() - h0)
-                       .count();
+    double hostS =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - h0)
+            .count();
     double simUs = deviceUs() - t0;
     long tokens = 0;
     std::vector<double> rates;
@@ -498,7 +496,8 @@ Options parseArgs(int argc, char **argv) {
     else if (a == "--check-flat")
       o.checkFlat = true;
     else
-      die("unknown argument '" + a + "' (--model FILE [--ref FILE] "
+      die("unknown argument '" + a +
+          "' (--model FILE [--ref FILE] "
           "[--concurrency 1,2,4,8] [--requests N] [--flat-steps N] "
           "[--check-flat] [--min-speedup X] [--min-fairness F] [--trace F])");
   }
