@@ -189,7 +189,7 @@ private:
   std::shared_ptr<const om::LoadedOm> om_;
   std::string name_;
   std::vector<std::shared_ptr<const GearProgram>> gears_; // by gear index
-  std::function<bool(int)> skipTask_;               // LoadOptions::skipTask
+  std::function<bool(int)> skipTask_; // LoadOptions::skipTask
   std::vector<rt::Stream *> streams_;
   std::vector<rt::Event *> events_;
   rt::Event *startEvent_ = nullptr;

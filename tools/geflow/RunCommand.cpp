@@ -419,8 +419,8 @@ Expected<ConcurrentRunFlags> concurrentFlags() {
     return runError(formatv("--concurrency {0}: must be at least 1",
                             concurrency.getValue()));
   if (requests.getNumOccurrences() && requests < 1)
-    return runError(formatv("--requests {0}: must be at least 1",
-                            requests.getValue()));
+    return runError(
+        formatv("--requests {0}: must be at least 1", requests.getValue()));
   if (concurrency.getNumOccurrences() && !profileDir.empty())
     return runError("--profile profiles one execution; it does not go with "
                     "--concurrency");

@@ -100,9 +100,9 @@ Error makeContexts(exec::LoadedModel &model, size_t gear, rt::Device &device,
         return fail(s.message());
       c.model = c.owned.get();
     }
-    for (rt::Status s : {device.createStream(0, &c.caller),
-                         device.createEvent(&c.start),
-                         device.createEvent(&c.end)})
+    for (rt::Status s :
+         {device.createStream(0, &c.caller), device.createEvent(&c.start),
+          device.createEvent(&c.end)})
       if (!s.isOk())
         return fail(s.message());
     for (const exec::TensorInfo &info : model.outputs(gear))
@@ -210,8 +210,7 @@ Error serve(std::vector<Context> &contexts, size_t gear, rt::Device &device,
     if (rt::Status s = device.synchronizeStream(c->caller); !s.isOk())
       return fail(s.message());
     float ms = 0;
-    if (rt::Status s = device.eventElapsedMs(c->start, c->end, &ms);
-        !s.isOk())
+    if (rt::Status s = device.eventElapsedMs(c->start, c->end, &ms); !s.isOk())
       return fail(s.message());
     latencyUs.push_back(double(ms) * 1e3);
     last = c;
@@ -224,9 +223,9 @@ Error serve(std::vector<Context> &contexts, size_t gear, rt::Device &device,
   }
   if (rt::Status s = device.synchronizeDevice(); !s.isOk())
     return fail(s.message());
-  double hostS = std::chrono::duration<double>(
-                     std::chrono::steady_clock::now() - h0)
-                     .count();
+  double hostS =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - h0)
+          .count();
   double simUs = double(device.now()) / 1000.0 - t0;
   for (size_t i = 0; i < outputs.size() && last; ++i)
     std::copy(last->outputs[i].begin(), last->outputs[i].end(),

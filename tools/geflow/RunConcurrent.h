@@ -1,4 +1,4 @@
-//===- RunConcurrent.h - geflow run --concurrency N --requests M -*- C++ -*-===//
+//===- RunConcurrent.h - geflow run --concurrency ------------*- C++ -*-===//
 //
 // Serving in miniature: M executions of one loaded model through N execution
 // contexts that share its weights (LoadedModel::createContext), each on a
