@@ -21,6 +21,8 @@
 //===----------------------------------------------------------------------===//
 #include "acl/acl.h"
 #include "acl/acl_mdl.h"
+#include "examples/AclCheck.h"
+#include "executor/runner/ServingStats.h"
 
 #include <algorithm>
 #include <chrono>
@@ -33,16 +35,6 @@
 #include <vector>
 
 namespace {
-
-#define CHECK_ACL(expr)                                                        \
-  do {                                                                         \
-    aclError _e = (expr);                                                      \
-    if (_e != ACL_SUCCESS) {                                                   \
-      std::fprintf(stderr, "error: %s failed: %s (%d): %s\n", #expr,           \
-                   geflowrtGetErrorName(_e), _e, aclGetRecentErrMsg());        \
-      std::exit(1);                                                            \
-    }                                                                          \
-  } while (0)
 
 [[noreturn]] void die(const std::string &message) {
   std::fprintf(stderr, "error: %s\n", message.c_str());
@@ -280,16 +272,6 @@ std::vector<Request> makeRequests(int n, const Dims &d,
   return reqs;
 }
 
-/// Jain's fairness index of `x`: 1 when all are equal, 1/n at worst.
-double jain(const std::vector<double> &x) {
-  double sum = 0, sq = 0;
-  for (double v : x) {
-    sum += v;
-    sq += v * v;
-  }
-  return sq > 0 ? sum * sum / (double(x.size()) * sq) : 1;
-}
-
 struct Pool {
   const Dims &d;
   std::vector<Slot> slots;
@@ -360,7 +342,7 @@ int runConcurrencies(Pool &pool, const Options &o,
       rates.push_back(r.steps() / std::max(1e-9, double(r.durationMs)));
     }
     double perSec = tokens / (simUs * 1e-6);
-    double fairness = jain(rates);
+    double fairness = geflow::exec::jainIndex(rates);
     std::printf("%-12d %8d %8ld %12.1f %16.0f %14.0f %9.4f\n", c, o.requests,
                 tokens, simUs, perSec, tokens / hostS, fairness);
     if (c == 1)

@@ -10,6 +10,7 @@
 
 #include "tools/geflow/RunConcurrent.h"
 
+#include "executor/runner/ServingStats.h"
 #include "runtime/Device.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -72,21 +73,6 @@ rt::VirtualNs overlapOfTwoOrMore(const std::vector<Intervals> &perContext) {
     last = t;
   }
   return total;
-}
-
-double percentile(std::vector<double> sorted, double p) {
-  std::sort(sorted.begin(), sorted.end());
-  size_t i = size_t(p * double(sorted.size() - 1) + 0.5);
-  return sorted[std::min(i, sorted.size() - 1)];
-}
-
-double jain(const std::vector<double> &x) {
-  double sum = 0, sq = 0;
-  for (double v : x) {
-    sum += v;
-    sq += v * v;
-  }
-  return sq > 0 ? sum * sum / (double(x.size()) * sq) : 1;
 }
 
 Error makeContexts(exec::LoadedModel &model, size_t gear, rt::Device &device,
@@ -164,10 +150,11 @@ void printReport(const ConcurrentRunFlags &flags,
                 flags.requests / std::max(hostS, 1e-12), hostS * 1e3);
   os << formatv("  latency        p50 {0:F1} us  p99 {1:F1} us (simulated, "
                 "per request)\n",
-                percentile(latencyUs, 0.5), percentile(latencyUs, 0.99));
+                exec::percentile(latencyUs, 0.5),
+                exec::percentile(latencyUs, 0.99));
   os << formatv("  fairness       {0:F4} (Jain's index over the requests' "
                 "rates)\n",
-                jain(rates));
+                exec::jainIndex(rates));
   std::map<rt::StreamId, rt::VirtualNs> perStream;
   std::vector<Intervals> perContext;
   busyTimes(records, contexts, &perStream, &perContext);
