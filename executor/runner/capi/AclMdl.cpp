@@ -13,6 +13,7 @@
 #include "executor/runner/ModelExecutor.h"
 #include "executor/runner/capi/AclMdlModels.h"
 #include "runtime/AclError.h"
+#include "runtime/capi/AclHandles.h"
 
 #include <cstring>
 #include <map>
@@ -154,6 +155,17 @@ public:
   }
   rt::Status eventElapsedMs(rt::Event *a, rt::Event *b, float *ms) override {
     return fromAcl(aclrtEventElapsedTime(ms, a, b), "aclrtEventElapsedTime");
+  }
+  // Without these, a model run through aclmdl* under GEFLOW_SANITIZE=1
+  // declared no kernel accesses, so its output copies read workspace bytes
+  // the sanitizer believed nothing had written.
+  bool sanitizing() const override {
+    rt::Device *d = rt::capi::currentDevice();
+    return d && d->sanitizer();
+  }
+  void nameStream(rt::Stream *s, const std::string &name) override {
+    if (rt::Device *d = rt::capi::currentDevice())
+      d->nameStream(s, name);
   }
 };
 
