@@ -181,7 +181,8 @@ rt::Status LoadedModel::prepare(const LoadOptions &options) {
         GearProgram::create(om_->gear(g), factory, name_, &program));
     gears_.push_back(std::move(program));
   }
-  return createStreamsAndEvents(-1);
+  contextCount_ = std::make_shared<std::atomic<int>>(0);
+  return createStreamsAndEvents(-1, name_);
 }
 
 rt::Status LoadedModel::createContext(int32_t priority,
@@ -196,20 +197,24 @@ rt::Status LoadedModel::createContext(int32_t priority,
   m->name_ = name_;
   m->gears_ = gears_;
   m->skipTask_ = skipTask_;
-  GEFLOW_RT_RETURN_IF_ERROR(m->createStreamsAndEvents(priority));
+  m->contextCount_ = contextCount_;
+  int number = contextCount_->fetch_add(1, std::memory_order_relaxed) + 1;
+  GEFLOW_RT_RETURN_IF_ERROR(m->createStreamsAndEvents(
+      priority, name_ + " context " + std::to_string(number)));
   *out = std::move(m);
   return rt::Status::ok();
 }
 
 /// Streams, events, and the events that join the caller's stream.
-rt::Status LoadedModel::createStreamsAndEvents(int32_t priority) {
+rt::Status LoadedModel::createStreamsAndEvents(int32_t priority,
+                                               const std::string &label) {
   const om::ModelTaskDef &td = om_->taskDef();
   for (uint32_t s = 0; s < td.stream_num(); ++s) {
     rt::Stream *stream = nullptr;
     GEFLOW_RT_RETURN_IF_ERROR(target_->createStream(
         priority >= 0 ? priority : td.stream_priority(int(s)), &stream));
     streams_.push_back(stream);
-    target_->nameStream(stream, name_ + " stream " + std::to_string(s));
+    target_->nameStream(stream, label + " stream " + std::to_string(s));
     rt::Event *end = nullptr;
     GEFLOW_RT_RETURN_IF_ERROR(target_->createEvent(&end));
     endEvents_.push_back(end);

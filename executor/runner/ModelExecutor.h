@@ -44,6 +44,7 @@
 #include "runtime/Task.h" // rt::StreamId
 #include "runtime/soc/CostModel.h"
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -156,8 +157,9 @@ public:
 private:
   LoadedModel() = default;
   rt::Status prepare(const LoadOptions &options);
-  /// `priority` < 0: each stream's compiled priority.
-  rt::Status createStreamsAndEvents(int32_t priority);
+  /// `priority` < 0: each stream's compiled priority. `label` names the
+  /// streams for the sanitizer ("model stream 3", "model context 2 stream 3").
+  rt::Status createStreamsAndEvents(int32_t priority, const std::string &label);
   /// An idle Execution of gear `gear` from the cache, or a new one.
   std::shared_ptr<Execution> takeExecution(size_t gear);
   rt::Status checkBuffers(const GearProgram &program,
@@ -189,6 +191,8 @@ private:
   std::shared_ptr<const om::LoadedOm> om_;
   std::string name_;
   std::vector<std::shared_ptr<const GearProgram>> gears_; // by gear index
+  // Contexts made so far from this model and its contexts, to number them.
+  std::shared_ptr<std::atomic<int>> contextCount_;
   std::function<bool(int)> skipTask_; // LoadOptions::skipTask
   std::vector<rt::Stream *> streams_;
   std::vector<rt::Event *> events_;
