@@ -160,6 +160,12 @@ void Scheduler::tryDispatch(Stream *s) {
             worthSharing(t->cost) ? std::min(t->blockDim, cores) : 0;
         if (liveJobs_ == 0)
           copies = std::min(copies, t->blockDim - 1);
+        else if (copies == 0)
+          // Another stream's kernel is in flight, which this thread will
+          // join first: a worker runs this small one meanwhile, so
+          // concurrent streams (concurrent requests) run in parallel on the
+          // host too. If no worker is free, the join runs it here as before.
+          copies = 1;
         ++liveJobs_;
         if (copies > 0)
           workers_.submit(s->job_, copies);

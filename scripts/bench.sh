@@ -17,9 +17,10 @@ echo "== runtime: host launch cost, event record+wait, simulated dispatch throug
 "$bin" --benchmark_counters_tabular=true \
   --benchmark_out="$out" --benchmark_out_format=json "${@:2}"
 
-# Dynamic shapes: a gear switch per execution against a static model, and
-# run-time shape resolution (cache hit and miss) on a dynamic-axes encoder.
-for dynamic in geflow-gear-bench geflow-runtime-shapes-bench; do
+# Dynamic shapes: a gear switch per execution against a static model,
+# run-time shape resolution (cache hit and miss) on a dynamic-axes encoder,
+# and two decode requests on two contexts against one after the other.
+for dynamic in geflow-gear-bench geflow-runtime-shapes-bench geflow-concurrent-bench; do
   if [[ -x "$build/bin/$dynamic" ]]; then
     echo
     echo "== $dynamic"

@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "acl/acl.h"
+#include "examples/AclCheck.h"
 
 #include <algorithm>
 #include <cmath>
@@ -26,16 +27,6 @@
 namespace {
 
 constexpr int kImages = 32, kFeatures = 64, kClasses = 10;
-
-#define CHECK_ACL(expr)                                                        \
-  do {                                                                         \
-    aclError _e = (expr);                                                      \
-    if (_e != ACL_SUCCESS) {                                                   \
-      std::fprintf(stderr, "error: %s failed: %s (%d): %s\n", #expr,           \
-                   geflowrtGetErrorName(_e), _e, aclGetRecentErrMsg());        \
-      std::exit(1);                                                            \
-    }                                                                          \
-  } while (0)
 
 // One batch's device buffers and the arguments of its three kernels.
 struct Batch {

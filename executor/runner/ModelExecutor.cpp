@@ -125,7 +125,7 @@ std::string LoadedModel::gearLabel(size_t gear) const {
 
 /// Every gear's input or output shapes, by gear.
 static std::vector<Shapes>
-shapesByGear(const std::vector<std::unique_ptr<GearProgram>> &gears,
+shapesByGear(const std::vector<std::shared_ptr<const GearProgram>> &gears,
              const std::vector<TensorInfo> &(GearProgram::*tensors)() const) {
   std::vector<Shapes> shapes(gears.size());
   for (size_t g = 0; g < gears.size(); ++g)
@@ -181,18 +181,40 @@ rt::Status LoadedModel::prepare(const LoadOptions &options) {
         GearProgram::create(om_->gear(g), factory, name_, &program));
     gears_.push_back(std::move(program));
   }
-  return createStreamsAndEvents();
+  contextCount_ = std::make_shared<std::atomic<int>>(0);
+  return createStreamsAndEvents(-1, name_);
+}
+
+rt::Status LoadedModel::createContext(int32_t priority,
+                                      std::unique_ptr<LoadedModel> *out) const {
+  if (!out)
+    return fail(rt::StatusCode::kInvalidArgument,
+                "LoadedModel::createContext: null argument");
+  std::unique_ptr<LoadedModel> m(new LoadedModel());
+  m->executions_ = std::make_shared<ExecutionCache>();
+  m->target_ = target_;
+  m->om_ = om_;
+  m->name_ = name_;
+  m->gears_ = gears_;
+  m->skipTask_ = skipTask_;
+  m->contextCount_ = contextCount_;
+  int number = contextCount_->fetch_add(1, std::memory_order_relaxed) + 1;
+  GEFLOW_RT_RETURN_IF_ERROR(m->createStreamsAndEvents(
+      priority, name_ + " context " + std::to_string(number)));
+  *out = std::move(m);
+  return rt::Status::ok();
 }
 
 /// Streams, events, and the events that join the caller's stream.
-rt::Status LoadedModel::createStreamsAndEvents() {
+rt::Status LoadedModel::createStreamsAndEvents(int32_t priority,
+                                               const std::string &label) {
   const om::ModelTaskDef &td = om_->taskDef();
   for (uint32_t s = 0; s < td.stream_num(); ++s) {
     rt::Stream *stream = nullptr;
-    GEFLOW_RT_RETURN_IF_ERROR(
-        target_->createStream(td.stream_priority(int(s)), &stream));
+    GEFLOW_RT_RETURN_IF_ERROR(target_->createStream(
+        priority >= 0 ? priority : td.stream_priority(int(s)), &stream));
     streams_.push_back(stream);
-    target_->nameStream(stream, name_ + " stream " + std::to_string(s));
+    target_->nameStream(stream, label + " stream " + std::to_string(s));
     rt::Event *end = nullptr;
     GEFLOW_RT_RETURN_IF_ERROR(target_->createEvent(&end));
     endEvents_.push_back(end);

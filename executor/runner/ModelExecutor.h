@@ -25,6 +25,13 @@
 // execution at a time (enqueueMu_), so every event wait binds to the record of
 // its own execution.
 //
+// Executions that should run side by side rather than in turn (concurrent
+// decode requests) each take a context: createContext() gives a LoadedModel
+// sharing this one's weights and compiled programs (loaded once, read-only)
+// with streams and events of its own, so the hardware scheduler interleaves
+// the contexts' tasks. Each execution's workspace still comes from the
+// stream-ordered pool on its caller's stream.
+//
 //===----------------------------------------------------------------------===//
 #ifndef GEFLOW_EXECUTOR_RUNNER_MODELEXECUTOR_H
 #define GEFLOW_EXECUTOR_RUNNER_MODELEXECUTOR_H
@@ -37,6 +44,7 @@
 #include "runtime/Task.h" // rt::StreamId
 #include "runtime/soc/CostModel.h"
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -84,6 +92,14 @@ public:
                            const std::string &sourceName,
                            std::unique_ptr<LoadedModel> *out,
                            const LoadOptions &options = {});
+  /// Another execution context of this model: the same weights and compiled
+  /// programs (shared, not copied: the context keeps them alive after this
+  /// model is gone), its own streams, events and execution cache. Its
+  /// executions run alongside this model's instead of after them. Its
+  /// streams take `priority` (lower is served first) or, when negative,
+  /// the compiled priorities.
+  rt::Status createContext(int32_t priority,
+                           std::unique_ptr<LoadedModel> *out) const;
   /// Waits for the model's streams, then releases them and their events.
   ~LoadedModel();
   LoadedModel(const LoadedModel &) = delete;
@@ -141,7 +157,9 @@ public:
 private:
   LoadedModel() = default;
   rt::Status prepare(const LoadOptions &options);
-  rt::Status createStreamsAndEvents();
+  /// `priority` < 0: each stream's compiled priority. `label` names the
+  /// streams for the sanitizer ("model stream 3", "model context 2 stream 3").
+  rt::Status createStreamsAndEvents(int32_t priority, const std::string &label);
   /// An idle Execution of gear `gear` from the cache, or a new one.
   std::shared_ptr<Execution> takeExecution(size_t gear);
   rt::Status checkBuffers(const GearProgram &program,
@@ -169,11 +187,13 @@ private:
   void releaseSlot(const SyncSlot &slot);
 
   std::shared_ptr<DeviceTarget> target_;
-  std::unique_ptr<om::LoadedOm> om_;
+  // Immutable after load; shared by the contexts of one model.
+  std::shared_ptr<const om::LoadedOm> om_;
   std::string name_;
-  // Immutable after load.
-  std::vector<std::unique_ptr<GearProgram>> gears_; // by gear index
-  std::function<bool(int)> skipTask_;               // LoadOptions::skipTask
+  std::vector<std::shared_ptr<const GearProgram>> gears_; // by gear index
+  // Contexts made so far from this model and its contexts, to number them.
+  std::shared_ptr<std::atomic<int>> contextCount_;
+  std::function<bool(int)> skipTask_; // LoadOptions::skipTask
   std::vector<rt::Stream *> streams_;
   std::vector<rt::Event *> events_;
   rt::Event *startEvent_ = nullptr;

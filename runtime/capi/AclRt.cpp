@@ -225,6 +225,11 @@ aclError aclrtCreateStreamWithConfig(aclrtStream *stream, uint32_t priority,
   (void)flag;
   if (!stream)
     return failWith(ACL_ERROR_INVALID_PARAM, "aclrtCreateStream: null stream");
+  if (priority > GEFLOWRT_STREAM_PRIORITY_LOWEST)
+    return failWith(ACL_ERROR_INVALID_PARAM,
+                    "aclrtCreateStreamWithConfig: priority " +
+                        std::to_string(priority) + " out of range [0, " +
+                        std::to_string(GEFLOWRT_STREAM_PRIORITY_LOWEST) + "]");
   GEFLOW_DEVICE_OR_FAIL(dev);
   Stream *s = nullptr;
   aclError err =
@@ -453,6 +458,23 @@ aclError geflowrtGetDeviceTimeUs(double *us) {
     return failWith(ACL_ERROR_INVALID_PARAM, "geflowrtGetDeviceTimeUs: null");
   GEFLOW_DEVICE_OR_FAIL(dev);
   *us = static_cast<double>(dev->now()) / 1000.0;
+  return ACL_SUCCESS;
+}
+
+aclError geflowrtGetMemoryStats(geflowrtMemoryStats *stats) {
+  if (!stats)
+    return failWith(ACL_ERROR_INVALID_PARAM, "geflowrtGetMemoryStats: null");
+  GEFLOW_DEVICE_OR_FAIL(dev);
+  rt::PoolStats p = dev->memoryStats();
+  stats->inUseBytes = p.inUseBytes;
+  stats->reservedBytes = p.reservedBytes;
+  stats->peakInUseBytes = p.peakInUseBytes;
+  stats->cachedBytes = p.reservedBytes - p.inUseBytes;
+  stats->largestFreeBlock = p.largestFreeBlock;
+  stats->numSegments = p.numSegments;
+  stats->numAllocs = p.numAllocs;
+  stats->numCacheHits = p.numCacheHits;
+  stats->fragmentation = p.fragmentation;
   return ACL_SUCCESS;
 }
 

@@ -3,6 +3,7 @@
 // geflow run MODEL.om [--input NAME=FILE ...] [--output-dir DIR] [--repeat N]
 //                     [--threads N] [--trace FILE] [--profile DIR] [--seed N]
 //                     [--sanitize] [--pad-to-gear] [--warmup N]
+//                     [--concurrency N [--requests M]] [--device-memory B]
 // Loads an OM artifact onto a simulated device, runs it, prints host latency
 // (median over repeats, after --warmup untimed executions), the instruction
 // set the host kernels ran on and simulated device time, and writes the
@@ -10,12 +11,15 @@
 // A model with gears runs the gear of the inputs' shapes (GearChoice.h).
 // --sanitize checks every task's memory accesses across streams and fails
 // the run, listing the findings on stderr, when two are unordered.
+// --concurrency runs M executions through N contexts sharing the weights
+// (RunConcurrent.h) and reports throughput, latency and fairness instead.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tools/geflow/Commands.h"
 #include "tools/geflow/GearChoice.h"
 #include "tools/geflow/Limits.h"
+#include "tools/geflow/RunConcurrent.h"
 #include "tools/geflow/RunRuntimeShapes.h"
 #include "tools/geflow/TensorFiles.h"
 #include "tools/geflow/ToolContext.h"
@@ -117,6 +121,23 @@ cl::opt<bool> padToGear(
     cl::sub(runSub), cl::cat(geflowCategory()));
 cl::opt<uint64_t> seed("seed", cl::desc("Seed of the random inputs"),
                        cl::init(0), cl::sub(runSub), cl::cat(geflowCategory()));
+cl::opt<int> concurrency(
+    "concurrency",
+    cl::desc("Run --requests executions through N execution contexts that "
+             "share the weights, each on its own streams (continuous "
+             "batching); report throughput, p50/p99 latency, fairness and "
+             "per-stream busy time"),
+    cl::value_desc("N"), cl::init(1), cl::sub(runSub),
+    cl::cat(geflowCategory()));
+cl::opt<int> requests("requests",
+                      cl::desc("Executions in all with --concurrency "
+                               "(default: N)"),
+                      cl::value_desc("M"), cl::init(0), cl::sub(runSub),
+                      cl::cat(geflowCategory()));
+cl::opt<std::string> deviceMemory(
+    "device-memory",
+    cl::desc("The simulated device's memory, e.g. 64M (default: host RAM)"),
+    cl::value_desc("bytes"), cl::sub(runSub), cl::cat(geflowCategory()));
 LimitFlags limitFlags(runSub,
                       LimitFlags::kModelBytes | LimitFlags::kTensorBytes |
                           LimitFlags::kNodes | LimitFlags::kWorkspaceBytes);
@@ -251,7 +272,14 @@ createDevice(const om::LoadedOm &om, rt::DeviceOptions &deviceOptions) {
           ? threads
           : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   deviceOptions.workerThreads = hostThreads - 1;
-  deviceOptions.trace = !tracePath.empty() || !profileDir.empty();
+  deviceOptions.trace = !tracePath.empty() || !profileDir.empty() ||
+                        concurrency.getNumOccurrences() > 0;
+  if (!deviceMemory.empty()) {
+    auto bytes = parseByteCount("--device-memory", deviceMemory);
+    if (!bytes)
+      return bytes.takeError();
+    deviceOptions.memoryLimitBytes = *bytes;
+  }
   deviceOptions.sanitize = sanitize;
   if (profileGapUs < 0)
     return runError("--profile-gap-us must not be negative");
@@ -384,10 +412,30 @@ void printRunSummary(const std::string &socName, const std::string &gear,
                           std::accumulate(hostMs.begin(), hostMs.end(), 0.0));
 }
 
+/// --concurrency / --requests, checked before anything is loaded.
+Expected<ConcurrentRunFlags> concurrentFlags() {
+  ConcurrentRunFlags flags;
+  if (concurrency < 1)
+    return runError(formatv("--concurrency {0}: must be at least 1",
+                            concurrency.getValue()));
+  if (requests.getNumOccurrences() && requests < 1)
+    return runError(
+        formatv("--requests {0}: must be at least 1", requests.getValue()));
+  if (concurrency.getNumOccurrences() && !profileDir.empty())
+    return runError("--profile profiles one execution; it does not go with "
+                    "--concurrency");
+  flags.concurrency = unsigned(concurrency);
+  flags.requests = requests > 0 ? unsigned(requests) : flags.concurrency;
+  return flags;
+}
+
 Error runModel() {
   auto limits = limitFlags.parse();
   if (!limits)
     return limits.takeError();
+  auto concurrent = concurrentFlags();
+  if (!concurrent)
+    return concurrent.takeError();
   std::unique_ptr<om::LoadedOm> om;
   if (rt::Status s = om::loadOmFile(modelPath, &om, limits->omLimits());
       !s.isOk())
@@ -425,6 +473,20 @@ Error runModel() {
   std::vector<HostTensor> outputs = allocateOutputs(*model, gear->gear);
   std::vector<exec::Buffer> inputBuffers = buffersOf(*inputs);
   std::vector<exec::Buffer> outputBuffers = buffersOf(outputs);
+
+  if (concurrency.getNumOccurrences()) {
+    outs() << formatv("geflow run: {0} on {1}\n", modelPath, socName);
+    if (Error e = runConcurrent(*model, gear->gear, **device, inputBuffers,
+                                outputBuffers, *concurrent, outs()))
+      return e;
+    sliceOutputs(*model, *gear, outputs);
+    om::OutputFiles files;
+    if (Error e = stageRunFiles(outputs, inputsArePb, **device, files))
+      return e;
+    if (Error e = checkExpectations(outputs))
+      return e;
+    return toError(files.commit());
+  }
 
   exec::ExecutionStats stats;
   auto hostMs =

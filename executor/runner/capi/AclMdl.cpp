@@ -13,6 +13,7 @@
 #include "executor/runner/ModelExecutor.h"
 #include "executor/runner/capi/AclMdlModels.h"
 #include "runtime/AclError.h"
+#include "runtime/capi/AclHandles.h"
 
 #include <cstring>
 #include <map>
@@ -155,6 +156,17 @@ public:
   rt::Status eventElapsedMs(rt::Event *a, rt::Event *b, float *ms) override {
     return fromAcl(aclrtEventElapsedTime(ms, a, b), "aclrtEventElapsedTime");
   }
+  // Without these, a model run through aclmdl* under GEFLOW_SANITIZE=1
+  // declared no kernel accesses, so its output copies read workspace bytes
+  // the sanitizer believed nothing had written.
+  bool sanitizing() const override {
+    rt::Device *d = rt::capi::currentDevice();
+    return d && d->sanitizer();
+  }
+  void nameStream(rt::Stream *s, const std::string &name) override {
+    if (rt::Device *d = rt::capi::currentDevice())
+      d->nameStream(s, name);
+  }
 };
 
 } // namespace
@@ -269,6 +281,17 @@ aclError indexByName(const std::vector<exec::TensorInfo> *infos,
                   std::string(fn) + ": no tensor named '" + name + "'");
 }
 
+/// Enters `model` in the table; its new id.
+uint32_t addModel(std::unique_ptr<exec::LoadedModel> model) {
+  auto entry = std::make_shared<exec::capi::AclModel>();
+  entry->model = std::move(model);
+  exec::capi::ModelTable &t = modelTable();
+  std::lock_guard<std::mutex> lock(t.mu);
+  uint32_t id = t.nextId++;
+  t.models[id] = std::move(entry);
+  return id;
+}
+
 } // namespace
 
 extern "C" {
@@ -289,13 +312,27 @@ aclError aclmdlLoadFromFile(const char *modelPath, uint32_t *modelId) {
                                    std::move(loaded), modelPath, &model);
   if (!st.isOk())
     return toAclError(st);
-  auto entry = std::make_shared<exec::capi::AclModel>();
-  entry->model = std::move(model);
-  exec::capi::ModelTable &t = modelTable();
-  std::lock_guard<std::mutex> lock(t.mu);
-  uint32_t id = t.nextId++;
-  t.models[id] = std::move(entry);
-  *modelId = id;
+  *modelId = addModel(std::move(model));
+  return ACL_SUCCESS;
+}
+
+aclError geflowmdlLoadSharedWeights(uint32_t modelId, int32_t priority,
+                                    uint32_t *contextModelId) {
+  const char *fn = "geflowmdlLoadSharedWeights";
+  if (!contextModelId)
+    return failWith(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": null");
+  if (priority < -1 || priority > GEFLOWRT_STREAM_PRIORITY_LOWEST)
+    return failWith(ACL_ERROR_INVALID_PARAM,
+                    std::string(fn) + ": priority " + std::to_string(priority) +
+                        " out of range [-1, " +
+                        std::to_string(GEFLOWRT_STREAM_PRIORITY_LOWEST) + "]");
+  std::shared_ptr<exec::capi::AclModel> m = findModel(modelId);
+  if (!m)
+    return noModel(fn, modelId);
+  std::unique_ptr<exec::LoadedModel> context;
+  if (rt::Status st = m->model->createContext(priority, &context); !st.isOk())
+    return toAclError(st);
+  *contextModelId = addModel(std::move(context));
   return ACL_SUCCESS;
 }
 

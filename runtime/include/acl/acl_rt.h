@@ -59,7 +59,11 @@ const char *aclrtGetSocName(void);
 
 /* --- streams and events -------------------------------------------------- */
 aclError aclrtCreateStream(aclrtStream *stream);
-/* Lower priority values are served first; 0 is the highest. */
+/* Lower priority values are served first; 0 is the highest, and
+ * GEFLOWRT_STREAM_PRIORITY_LOWEST (7, as AscendCL's range [0, 7]) the lowest:
+ * a larger one is ACL_ERROR_INVALID_PARAM. Within one priority the simulated
+ * hardware scheduler serves ready streams round robin. */
+#define GEFLOWRT_STREAM_PRIORITY_LOWEST 7
 aclError aclrtCreateStreamWithConfig(aclrtStream *stream, uint32_t priority,
                                      uint32_t flag);
 aclError aclrtDestroyStream(aclrtStream stream);
@@ -159,6 +163,22 @@ aclError geflowrtEnableTrace(int enable);
 aclError geflowrtExportTrace(const char *path);
 /* Simulated device time the host has observed, in microseconds. */
 aclError geflowrtGetDeviceTimeUs(double *us);
+
+/* The current device's memory pool (aclrtMalloc, aclrtMallocFromStream and
+ * every model workspace come from it), for a server to watch that memory
+ * stays flat over a long run. */
+typedef struct geflowrtMemoryStats {
+  uint64_t inUseBytes;       /* handed out now */
+  uint64_t reservedBytes;    /* taken from the host: in use + cached */
+  uint64_t peakInUseBytes;   /* the most ever handed out at once */
+  uint64_t cachedBytes;      /* reserved but free, kept for reuse */
+  uint64_t largestFreeBlock; /* of the cached bytes */
+  uint64_t numSegments;
+  uint64_t numAllocs;
+  uint64_t numCacheHits; /* allocations served without a new segment */
+  double fragmentation;  /* 1 - largest free block / cached bytes */
+} geflowrtMemoryStats;
+aclError geflowrtGetMemoryStats(geflowrtMemoryStats *stats);
 
 #ifdef __cplusplus
 }

@@ -142,6 +142,76 @@ TEST_F(AclMdl, ExecuteAsyncOnAStream) {
   EXPECT_EQ(aclmdlUnload(id), ACL_SUCCESS);
 }
 
+/// Runs `id` once on each of `streams` (one request each) and returns the
+/// simulated device time they took together.
+static double runOnStreams(const std::vector<uint32_t> &ids,
+                           const std::vector<aclrtStream> &streams,
+                           std::vector<std::vector<float>> &xs,
+                           std::vector<std::vector<float>> &ys) {
+  double t0 = 0, t1 = 0;
+  EXPECT_EQ(geflowrtGetDeviceTimeUs(&t0), ACL_SUCCESS);
+  std::vector<aclmdlDataset *> datasets;
+  for (size_t r = 0; r < ids.size(); ++r) {
+    aclmdlDataset *in = aclmdlCreateDataset(), *out = aclmdlCreateDataset();
+    aclmdlAddDatasetBuffer(in, aclCreateDataBuffer(xs[r].data(), 32));
+    aclmdlAddDatasetBuffer(out, aclCreateDataBuffer(ys[r].data(), 32));
+    EXPECT_EQ(aclmdlExecuteAsync(ids[r], in, out, streams[r]), ACL_SUCCESS)
+        << aclGetRecentErrMsg();
+    datasets.push_back(in);
+    datasets.push_back(out);
+  }
+  for (aclrtStream s : streams)
+    EXPECT_EQ(aclrtSynchronizeStream(s), ACL_SUCCESS);
+  EXPECT_EQ(geflowrtGetDeviceTimeUs(&t1), ACL_SUCCESS);
+  for (aclmdlDataset *ds : datasets) {
+    for (size_t i = 0; i < aclmdlGetDatasetNumBuffers(ds); ++i)
+      aclDestroyDataBuffer(aclmdlGetDatasetBuffer(ds, i));
+    aclmdlDestroyDataset(ds);
+  }
+  return t1 - t0;
+}
+
+TEST_F(AclMdl, ContextsSharingWeightsRunSideBySide) {
+  uint32_t base = 0, a = 0, b = 0;
+  ASSERT_EQ(aclmdlLoadFromFile(path_.c_str(), &base), ACL_SUCCESS);
+  ASSERT_EQ(geflowmdlLoadSharedWeights(base, -1, &a), ACL_SUCCESS)
+      << aclGetRecentErrMsg();
+  ASSERT_EQ(geflowmdlLoadSharedWeights(base, 2, &b), ACL_SUCCESS);
+  EXPECT_NE(a, b);
+  // The contexts keep the weights alive.
+  ASSERT_EQ(aclmdlUnload(base), ACL_SUCCESS);
+  aclrtStream s1, s2;
+  ASSERT_EQ(aclrtCreateStream(&s1), ACL_SUCCESS);
+  ASSERT_EQ(aclrtCreateStream(&s2), ACL_SUCCESS);
+  std::vector<std::vector<float>> xs = {std::vector<float>(8, 1.5f),
+                                        std::vector<float>(8, -2.0f)};
+  std::vector<std::vector<float>> ys(2, std::vector<float>(8, -1.0f));
+  // One context, two requests in turn, against two contexts at once.
+  double serial = runOnStreams({a, a}, {s1, s1}, xs, ys);
+  double together = runOnStreams({a, b}, {s1, s2}, xs, ys);
+  EXPECT_EQ(ys[0], addReluExpected(xs[0]));
+  EXPECT_EQ(ys[1], addReluExpected(xs[1]));
+  EXPECT_LT(together, 0.75 * serial) << together << " us vs " << serial;
+  aclrtDestroyStream(s1);
+  aclrtDestroyStream(s2);
+  EXPECT_EQ(aclmdlUnload(a), ACL_SUCCESS);
+  EXPECT_EQ(aclmdlUnload(b), ACL_SUCCESS);
+}
+
+TEST_F(AclMdl, PriorityOutOfRange) {
+  uint32_t base = 0, ctx = 0;
+  ASSERT_EQ(aclmdlLoadFromFile(path_.c_str(), &base), ACL_SUCCESS);
+  EXPECT_EQ(geflowmdlLoadSharedWeights(base, 8, &ctx), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(std::string(aclGetRecentErrMsg()),
+            "geflowmdlLoadSharedWeights: priority 8 out of range [-1, 7]");
+  EXPECT_EQ(geflowmdlLoadSharedWeights(999, 0, &ctx), ACL_ERROR_INVALID_PARAM);
+  aclrtStream s = nullptr;
+  EXPECT_EQ(aclrtCreateStreamWithConfig(&s, 8, 0), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(std::string(aclGetRecentErrMsg()),
+            "aclrtCreateStreamWithConfig: priority 8 out of range [0, 7]");
+  EXPECT_EQ(aclmdlUnload(base), ACL_SUCCESS);
+}
+
 TEST_F(AclMdl, Errors) {
   // A damaged file: one line saying what is wrong.
   std::string bytes;

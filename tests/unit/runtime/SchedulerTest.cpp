@@ -3,6 +3,7 @@
 
 #include "runtime/HostWorkers.h"
 
+#include <chrono>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -159,6 +160,31 @@ TEST(Scheduler, EqualPrioritiesTakeTurns) {
                                              "s1r1", "s2r1"}));
 }
 
+TEST(Scheduler, ABusyStreamDoesNotStarveAQuieterOne) {
+  // Every kernel needs every core. The busy stream has work queued far
+  // ahead; the quieter one still gets every other turn, and a third one at
+  // a lower priority only runs once both are done (priorities hold under
+  // contention).
+  auto dev = makeDevice();
+  Stream *busy, *quiet, *low;
+  ASSERT_OK(dev->createStream(1, &busy));
+  ASSERT_OK(dev->createStream(1, &quiet));
+  ASSERT_OK(dev->createStream(2, &low));
+  ASSERT_OK(dev->launchKernel(low, kernel("low", Engine::kAic, 4, 10)));
+  for (int i = 0; i < 6; ++i)
+    ASSERT_OK(dev->launchKernel(
+        busy, kernel("b" + std::to_string(i), Engine::kAic, 4, 10)));
+  for (int i = 0; i < 3; ++i)
+    ASSERT_OK(dev->launchKernel(
+        quiet, kernel("q" + std::to_string(i), Engine::kAic, 4, 10)));
+  ASSERT_OK(dev->synchronizeDevice());
+  std::vector<std::string> order;
+  for (const TaskRecord &r : dev->traceRecords())
+    order.push_back(r.name);
+  EXPECT_EQ(order, (std::vector<std::string>{"b0", "q0", "b1", "q1", "b2", "q2",
+                                             "b3", "b4", "b5", "low"}));
+}
+
 TEST(Scheduler, BlocksComputeRealResultsOnWorkers) {
   auto dev = makeDevice();
   std::vector<int> out(64, 0);
@@ -191,6 +217,33 @@ TEST(Scheduler, SmallKernelRunsOnTheSynchronizingThreadOnly) {
     ASSERT_OK(dev->launchKernel(nullptr, small));
   ASSERT_OK(dev->synchronizeStream(nullptr));
   EXPECT_EQ(ran, std::set<std::thread::id>{std::this_thread::get_id()});
+}
+
+TEST(Scheduler, SmallKernelsOfConcurrentStreamsShareTheHost) {
+  // Two requests' small kernels at the same virtual time: the first runs on
+  // the synchronizing thread when it is joined, and a worker takes the
+  // second meanwhile, so concurrent streams run in parallel on the host.
+  auto dev = makeDevice();
+  Stream *a, *b;
+  ASSERT_OK(dev->createStream(0, &a));
+  ASSERT_OK(dev->createStream(0, &b));
+  std::thread::id ranA, ranB;
+  KernelLaunch ka = kernel("a", Engine::kAiv, 1, 1, [&](uint32_t, uint32_t) {
+    ranA = std::this_thread::get_id();
+    // Long enough on the host for a worker to claim b in the meantime.
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    return Status::ok();
+  });
+  KernelLaunch kb = kernel("b", Engine::kAiv, 1, 1, [&](uint32_t, uint32_t) {
+    ranB = std::this_thread::get_id();
+    return Status::ok();
+  });
+  ka.cost = kb.cost = {2e3, 4e3}; // not worth a wake-up on its own
+  ASSERT_OK(dev->launchKernel(a, ka));
+  ASSERT_OK(dev->launchKernel(b, kb));
+  ASSERT_OK(dev->synchronizeDevice());
+  EXPECT_EQ(ranA, std::this_thread::get_id());
+  EXPECT_NE(ranB, std::this_thread::get_id());
 }
 
 TEST(Scheduler, ALoneSingleBlockKernelIsNotHandedToAWorker) {

@@ -88,6 +88,15 @@ typedef struct aclmdlHW {
 /* Validates the file (one-line reason in aclGetRecentErrMsg on failure) and
  * prepares it on the current device. */
 aclError aclmdlLoadFromFile(const char *modelPath, uint32_t *modelId);
+/* geflow: another execution context of a loaded model, as a model id of its
+ * own. It shares the weights and compiled programs of `modelId` (loaded once;
+ * they stay alive until every context sharing them is unloaded) and has
+ * streams of its own, at `priority` (0 highest .. 7 lowest; -1 keeps the
+ * compiled priorities). aclmdlExecuteAsync of different contexts on
+ * different user streams run side by side on the device instead of in turn:
+ * one context per concurrent request (examples/decode). */
+aclError geflowmdlLoadSharedWeights(uint32_t modelId, int32_t priority,
+                                    uint32_t *contextModelId);
 /* Waits for the model's streams, then releases it. */
 aclError aclmdlUnload(uint32_t modelId);
 aclError aclmdlExecute(uint32_t modelId, const aclmdlDataset *input,
