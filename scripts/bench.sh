@@ -19,8 +19,10 @@ echo "== runtime: host launch cost, event record+wait, simulated dispatch throug
 
 # Dynamic shapes: a gear switch per execution against a static model,
 # run-time shape resolution (cache hit and miss) on a dynamic-axes encoder,
-# and two decode requests on two contexts against one after the other.
-for dynamic in geflow-gear-bench geflow-runtime-shapes-bench geflow-concurrent-bench; do
+# two decode requests on two contexts against one after the other, and the
+# packed GEMM's and Winograd's GFLOP/s on the zoo's shapes.
+for dynamic in geflow-gear-bench geflow-runtime-shapes-bench \
+  geflow-concurrent-bench geflow-kernel-bench; do
   if [[ -x "$build/bin/$dynamic" ]]; then
     echo
     echo "== $dynamic"
