@@ -25,11 +25,10 @@ namespace baseline {
 constexpr int kLanes = 4;
 #include "executor/kernels/ConvWinogradBody.inc"
 
-inline Vec loadInside(const float *row, int64_t col, int64_t width) {
+inline Vec loadLanes(const float *p, int64_t lo, int64_t hi) {
   Vec v = {};
-  for (int q = 0; q < kLanes; ++q)
-    if (col + q >= 0 && col + q < width)
-      v[q] = row[col + q];
+  for (int64_t q = lo; q < hi; ++q)
+    v[q] = p[q];
   return v;
 }
 

@@ -7,7 +7,6 @@
 
 #include <immintrin.h>
 
-#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <utility>
@@ -26,16 +25,9 @@ __m256i laneRange(int64_t lo, int64_t hi) {
 }
 } // namespace
 
-inline Vec loadInside(const float *row, int64_t col, int64_t width) {
-  if (col >= 0 && col + kLanes <= width)
-    return load(row + col);
-  const int64_t lo = std::max<int64_t>(0, -col),
-                hi = std::min<int64_t>(kLanes, width - col);
-  Vec v = {};
-  if (hi <= lo)
-    return v;
-  // Masked-off lanes are not read (no fault, nothing outside the row).
-  const __m256 r = _mm256_maskload_ps(row + col, laneRange(lo, hi));
+inline Vec loadLanes(const float *p, int64_t lo, int64_t hi) {
+  const __m256 r = _mm256_maskload_ps(p, laneRange(lo, hi));
+  Vec v;
   std::memcpy(&v, &r, sizeof v);
   return v;
 }

@@ -7,7 +7,6 @@
 
 #include <immintrin.h>
 
-#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <utility>
@@ -28,13 +27,8 @@ Vec fromRegister(__m512 r) {
 }
 } // namespace
 
-inline Vec loadInside(const float *row, int64_t col, int64_t width) {
-  if (col >= 0 && col + kLanes <= width)
-    return load(row + col);
-  const int64_t lo = std::max<int64_t>(0, -col),
-                hi = std::min<int64_t>(kLanes, width - col);
-  // Masked-off lanes are not read (no fault, nothing outside the row).
-  return fromRegister(_mm512_maskz_loadu_ps(laneRange(lo, hi), row + col));
+inline Vec loadLanes(const float *p, int64_t lo, int64_t hi) {
+  return fromRegister(_mm512_maskz_loadu_ps(laneRange(lo, hi), p));
 }
 
 inline void storeFirst(float *p, Vec v, int64_t n) {
