@@ -188,9 +188,11 @@ private:
       }
       Epilogue e{bias ? bias + g * mg : nullptr, residual, y, &c_.act};
       nn::RowEpilogue epilogue{&Epilogue::apply, &e};
-      if (!residual && clampBounds(c_.act, &epilogue.lo, &epilogue.hi)) {
+      if (clampBounds(c_.act, &epilogue.lo, &epilogue.hi)) {
         epilogue.apply = nullptr; // the micro-kernel does it as it stores
         epilogue.bias = e.bias;
+        epilogue.residual = residual != nullptr;
+        epilogue.residualOffset = residual ? residual - y : 0;
       }
       if (!packed_.empty()) {
         nn::gemmPacked(packed_[g], 0, mg, p1 - p0, b, ldb, yg + p0, c_.p,

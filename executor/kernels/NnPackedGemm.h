@@ -88,13 +88,18 @@ bool packedGemmAvailable();
 /// Called on each finished row of C (`row` counts from A's row 0; `data` holds
 /// its n values) while the row is still in cache: a fused epilogue. Without
 /// `apply`, the micro-kernel itself adds bias[row] (when bias is not null)
-/// and clamps to [lo, hi] as it stores the last chunk of depth: a conv's
-/// bias with relu or clip, no pass over C after the GEMM.
+/// and the residual (when `residual`), then clamps to [lo, hi], as it stores
+/// the last chunk of depth: a conv's bias, residual Z and relu or clip with
+/// no pass over C after the GEMM.
 struct RowEpilogue {
   void (*apply)(const void *context, int64_t row, float *data,
                 int64_t n) = nullptr;
   const void *context = nullptr;
   const float *bias = nullptr;
+  /// C's element at p has its residual at p + residualOffset (Z laid out as
+  /// C, as fused_conv's Z is as Y).
+  bool residual = false;
+  int64_t residualOffset = 0;
   float lo = -std::numeric_limits<float>::infinity();
   float hi = std::numeric_limits<float>::infinity();
 };

@@ -74,6 +74,9 @@ void microKernel(int64_t kc, const float *__restrict a,
       if (finish) {
         if (finish->bias)
           sum = _mm256_add_ps(sum, _mm256_broadcast_ss(finish->bias + r));
+        if (finish->residual)
+          sum =
+              _mm256_add_ps(sum, _mm256_loadu_ps(at + finish->residualOffset));
         if (finish->clamps)
           sum = _mm256_min_ps(_mm256_max_ps(sum, _mm256_set1_ps(finish->lo)),
                               _mm256_set1_ps(finish->hi));
@@ -133,6 +136,7 @@ void panelProduct(int64_t kc, const float *a, const float *b, int64_t ldb,
       float v = (accumulate ? dst : 0.0f) + tile[r * kPanelCols + q];
       if (finish) {
         v += finish->bias ? finish->bias[r] : 0.0f;
+        v += finish->residual ? (&dst)[finish->residualOffset] : 0.0f;
         if (finish->clamps) {
           v = v < finish->lo ? finish->lo : v;
           v = finish->hi < v ? finish->hi : v;

@@ -113,6 +113,9 @@ void microKernel(int64_t kc, const TileOperands &op, float *c, int64_t ldc,
       if (finish) {
         if (finish->bias)
           sum = _mm512_add_ps(sum, _mm512_set1_ps(finish->bias[r]));
+        if (finish->residual)
+          sum = _mm512_add_ps(
+              sum, _mm512_maskz_loadu_ps(mask, at + finish->residualOffset));
         if (finish->clamps)
           sum = _mm512_min_ps(_mm512_max_ps(sum, _mm512_set1_ps(finish->lo)),
                               _mm512_set1_ps(finish->hi));

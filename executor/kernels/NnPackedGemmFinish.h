@@ -19,18 +19,24 @@ namespace geflow::kernels::nn {
 namespace {
 
 /// An in-register epilogue for one tile: bias of its first row (or null),
-/// clamp bounds.
+/// the residual's offset from C, clamp bounds.
 struct Finish {
   const float *bias = nullptr;
   float lo = 0.0f, hi = 0.0f;
   bool clamps = false; // false for [-inf, inf]: NaNs pass as they are
+  bool residual = false;
+  int64_t residualOffset = 0;
 
   /// The finish of the tile starting at row `row0` under `epilogue`: only
-  /// an epilogue without `apply` (bias and clamp only) runs in registers.
+  /// an epilogue without `apply` (bias, residual, clamp) runs in registers.
   static Finish forRows(const RowEpilogue &epilogue, int64_t row0) {
     constexpr float kInf = std::numeric_limits<float>::infinity();
-    return {epilogue.bias ? epilogue.bias + row0 : nullptr, epilogue.lo,
-            epilogue.hi, epilogue.lo > -kInf || epilogue.hi < kInf};
+    return {epilogue.bias ? epilogue.bias + row0 : nullptr,
+            epilogue.lo,
+            epilogue.hi,
+            epilogue.lo > -kInf || epilogue.hi < kInf,
+            epilogue.residual,
+            epilogue.residualOffset};
   }
 };
 

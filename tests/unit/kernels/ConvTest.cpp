@@ -216,8 +216,8 @@ TEST(FusedConvKernel, RejectsUnknownActivation) {
 }
 
 // Y = act(conv(X, W) + B + Z): Z is added before the activation, on the
-// im2col, pointwise and depthwise paths, with and without a bias (an absent
-// B is a placeholder input before Z).
+// im2col, pointwise, positions-as-rows and depthwise paths, with and without
+// a bias (an absent B is a placeholder input before Z).
 TEST(FusedConvKernel, AddsResidualBeforeActivation) {
   std::vector<ConvCase> cases = {
       {{1, 3, 7, 8}, {5, 3, 3, 3}, 1, {}, {1, 1, 1, 1}, {}, "", true},
@@ -226,6 +226,10 @@ TEST(FusedConvKernel, AddsResidualBeforeActivation) {
       {{2, 8, 5, 5}, {6, 8, 1, 1}, 1, {}, {}, {}, "", false},
       {{1, 64, 3, 3}, {96, 64, 1, 1}, 1, {}, {}, {}, "", true},
       {{1, 24, 7, 7}, {40, 24, 3, 3}, 1, {}, {1, 1, 1, 1}, {}, "", true},
+      // Maps large enough for the column tiles (1x1 and strided im2col),
+      // whose packed GEMM adds Z in registers.
+      {{1, 16, 12, 12}, {24, 16, 1, 1}, 1, {}, {}, {}, "", true},
+      {{1, 8, 40, 40}, {12, 8, 3, 3}, 1, {2, 2}, {1, 1, 1, 1}, {}, "", false},
   };
   unsigned seed = 1300;
   for (const ConvCase &c : cases) {
