@@ -28,6 +28,13 @@ function(geflow_link_whole target)
                         -Wl,--no-whole-archive)
 endfunction()
 
+# Every symbol resolved inside the libraries, except in a sanitized build:
+# there the sanitizer's runtime comes with the executable that loads them.
+set(_geflow_so_options -Wl,--version-script=${PROJECT_SOURCE_DIR}/cmake/geflow.map)
+if(NOT GEFLOW_SANITIZE)
+  list(APPEND _geflow_so_options -Wl,--no-undefined)
+endif()
+
 set(_geflow_acl_parts GeflowSoc GeflowRuntime GeflowOmProto GeflowOm
     GeflowKernels GeflowExecutor)
 add_library(geflow_acl SHARED cmake/Empty.c)
@@ -37,8 +44,7 @@ target_link_libraries(geflow_acl PRIVATE ${_geflow_acl_parts})
 set_target_properties(geflow_acl PROPERTIES
   VERSION ${GEFLOW_VERSION} SOVERSION ${GEFLOW_SOVERSION}
   LINK_DEPENDS ${PROJECT_SOURCE_DIR}/cmake/geflow.map)
-target_link_options(geflow_acl PRIVATE
-  -Wl,--version-script=${PROJECT_SOURCE_DIR}/cmake/geflow.map -Wl,--no-undefined)
+target_link_options(geflow_acl PRIVATE ${_geflow_so_options})
 
 add_library(geflow_compiler SHARED cmake/Empty.c)
 # Over libgeflow_acl.so: one runtime in a process. The compiler's static
@@ -55,8 +61,7 @@ target_link_libraries(geflow_compiler PRIVATE geflow_acl MLIRIR MLIRPass
 set_target_properties(geflow_compiler PROPERTIES
   VERSION ${GEFLOW_VERSION} SOVERSION ${GEFLOW_SOVERSION}
   LINK_DEPENDS ${PROJECT_SOURCE_DIR}/cmake/geflow.map)
-target_link_options(geflow_compiler PRIVATE
-  -Wl,--version-script=${PROJECT_SOURCE_DIR}/cmake/geflow.map -Wl,--no-undefined)
+target_link_options(geflow_compiler PRIVATE ${_geflow_so_options})
 set_target_properties(geflow_acl geflow_compiler PROPERTIES
   INSTALL_RPATH "$ORIGIN")
 
