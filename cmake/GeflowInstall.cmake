@@ -29,9 +29,12 @@ function(geflow_link_whole target)
 endfunction()
 
 # Every symbol resolved inside the libraries, except in a sanitized build:
-# there the sanitizer's runtime comes with the executable that loads them.
+# there the sanitizer's runtime comes with the executable that loads them
+# (-z undefs overrides the -z defs of LLVM's build flags).
 set(_geflow_so_options -Wl,--version-script=${PROJECT_SOURCE_DIR}/cmake/geflow.map)
-if(NOT GEFLOW_SANITIZE)
+if(GEFLOW_SANITIZE)
+  list(APPEND _geflow_so_options -Wl,-z,undefs)
+else()
   list(APPEND _geflow_so_options -Wl,--no-undefined)
 endif()
 
