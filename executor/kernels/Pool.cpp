@@ -204,32 +204,45 @@ private:
   /// window's count. Visiting windows one output at a time was 15 % of
   /// Inception v3 (its 3x3 stride-1 average pools).
   void averagePlaneByRows(const float *in, float *out) const {
-    const Window &w = p_.w;
-    const int64_t ow = w.out[2];
     // Taps a window counts: those inside the input, or inside the padded
     // input with count_include_pad.
     auto taps = [&](const std::array<int64_t, 4> &t) {
       return p_.countIncludePad ? t[3] - t[2] : t[1] - t[0];
     };
+    sweepRows(
+        in, out, 0.0f, [](float a, float b) { return a + b; },
+        [&](int64_t o0, int64_t o1, float *row) {
+          const int64_t outer = taps(p_.taps[0][o0]) * taps(p_.taps[1][o1]);
+          for (int64_t j = 0; j < p_.w.out[2]; ++j) {
+            const int64_t n = outer * taps(p_.taps[2][j]);
+            row[j] = n > 0 ? row[j] / static_cast<float>(n) : 0.0f;
+          }
+        });
+  }
+
+  /// For each output row (o0, o1): the row set to `init`, every tap of its
+  /// windows combined into it a whole input row at a time (rowTap, taps in
+  /// window order), then finish(o0, o1, row).
+  template <class Combine, class Finish>
+  void sweepRows(const float *in, float *out, float init, Combine combine,
+                 Finish finish) const {
+    const Window &w = p_.w;
+    const int64_t ow = w.out[2];
     for (int64_t o0 = 0; o0 < w.out[0]; ++o0) {
       const std::array<int64_t, 4> &t0 = p_.taps[0][o0];
       for (int64_t o1 = 0; o1 < w.out[1]; ++o1, out += ow) {
         const std::array<int64_t, 4> &t1 = p_.taps[1][o1];
-        std::fill(out, out + ow, 0.0f);
+        std::fill(out, out + ow, init);
         for (int64_t k0 = t0[0]; k0 < t0[1]; ++k0) {
           int64_t i0 = o0 * w.stride[0] - w.padBegin[0] + k0 * w.dilation[0];
           for (int64_t k1 = t1[0]; k1 < t1[1]; ++k1) {
             int64_t i1 = o1 * w.stride[1] - w.padBegin[1] + k1 * w.dilation[1];
             const float *row = in + (i0 * w.in[1] + i1) * w.in[2];
             for (int64_t k2 = 0; k2 < w.kernel[2]; ++k2)
-              rowTap(row, k2, out, [](float a, float b) { return a + b; });
+              rowTap(row, k2, out, combine);
           }
         }
-        const int64_t outer = taps(t0) * taps(t1);
-        for (int64_t j = 0; j < ow; ++j) {
-          const int64_t n = outer * taps(p_.taps[2][j]);
-          out[j] = n > 0 ? out[j] / static_cast<float>(n) : 0.0f;
-        }
+        finish(o0, o1, out);
       }
     }
   }
@@ -285,32 +298,18 @@ private:
   /// element maxPlane's first strict maximum names.
   void maxPlaneByRows(const float *in, float *out, int64_t *idx,
                       int64_t base) const {
-    const Window &w = p_.w;
-    const int64_t ow = w.out[2];
-    for (int64_t o0 = 0; o0 < w.out[0]; ++o0) {
-      const std::array<int64_t, 4> &t0 = p_.taps[0][o0];
-      for (int64_t o1 = 0; o1 < w.out[1]; ++o1, out += ow) {
-        const std::array<int64_t, 4> &t1 = p_.taps[1][o1];
-        std::fill(out, out + ow, -std::numeric_limits<float>::infinity());
-        for (int64_t k0 = t0[0]; k0 < t0[1]; ++k0) {
-          int64_t i0 = o0 * w.stride[0] - w.padBegin[0] + k0 * w.dilation[0];
-          for (int64_t k1 = t1[0]; k1 < t1[1]; ++k1) {
-            int64_t i1 = o1 * w.stride[1] - w.padBegin[1] + k1 * w.dilation[1];
-            const float *row = in + (i0 * w.in[1] + i1) * w.in[2];
-            for (int64_t k2 = 0; k2 < w.kernel[2]; ++k2)
-              rowTap(row, k2, out,
-                     [](float a, float b) { return std::max(a, b); });
+    sweepRows(
+        in, out, -std::numeric_limits<float>::infinity(),
+        [](float a, float b) { return std::max(a, b); },
+        [&](int64_t o0, int64_t o1, float *row) {
+          if (!idx)
+            return;
+          int64_t o[3] = {o0, o1, 0};
+          for (o[2] = 0; o[2] < p_.w.out[2]; ++o[2], ++idx) {
+            int64_t at = firstAt(in, o, row[o[2]]);
+            *idx = at < 0 ? -1 : base + indexInPlane(at);
           }
-        }
-        if (!idx)
-          continue;
-        int64_t o[3] = {o0, o1, 0};
-        for (o[2] = 0; o[2] < ow; ++o[2], ++idx) {
-          int64_t at = firstAt(in, o, out[o[2]]);
-          *idx = at < 0 ? -1 : base + indexInPlane(at);
-        }
-      }
-    }
+        });
   }
 
   /// The row-major offset of the first valid tap of window `o` (window
