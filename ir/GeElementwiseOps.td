@@ -148,6 +148,14 @@ def Ge_GeluOp : Ge_UnaryOp<"gelu", Ge_FloatTensor> {
   let hasVerifier = 1;
 }
 
+// ONNX 24 Swish; the importer's opset has none, ge-fuse-swish makes it from
+// x * Sigmoid(x), PyTorch's SiLU as exporters write it.
+def Ge_SwishOp : Ge_UnaryOp<"swish", Ge_FloatTensor> {
+  let summary = "x * sigmoid(alpha * x)";
+  let arguments = (ins Ge_FloatTensor:$X,
+                   DefaultValuedAttr<F32Attr, "1.0f">:$alpha);
+}
+
 def Ge_ClipOp : Ge_Op<"clip", [Pure, AttrSizedOperandSegments,
                                AllTypesMatch<["input", "output"]>]> {
   let summary = "clamp to [min, max]; min and max are optional scalars";

@@ -151,6 +151,17 @@ def FuseGelu : Pass<"ge-fuse-gelu", "::mlir::func::FuncOp"> {
   }];
 }
 
+def FuseSwish : Pass<"ge-fuse-swish", "::mlir::func::FuncOp"> {
+  let summary = "Recognise SiLU / Swish: x * sigmoid(alpha x)";
+  let description = [{
+    Op fusion (pipeline step 3). `x * sigmoid(x)` (PyTorch's SiLU) and
+    `x * sigmoid(c * x)` for a scalar constant c (QuickGELU's 1.702) become
+    `ge.swish %x {alpha = c}`, ONNX 24's Swish, in either operand order. The
+    Sigmoid and the scaling Mul must have no other user. Runs before
+    ge-fuse-bias-activation, which folds ge.swish into a conv or matmul.
+  }];
+}
+
 def FuseAttention : Pass<"ge-fuse-attention", "::mlir::func::FuncOp"> {
   let summary = "Fuse MatMul -> [scale] -> [mask] -> Softmax -> MatMul";
   let description = [{

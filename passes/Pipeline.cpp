@@ -57,7 +57,7 @@ struct GePipelineOptions : mlir::PassPipelineOptions<GePipelineOptions> {
 
 /// The fusion passes `--no-fuse=NAME` switches off, in pipeline order: the
 /// one list of valid names. A pattern pass that makes an op a later one
-/// absorbs (ge.gelu for bias-activation) comes before it.
+/// absorbs (ge.gelu, ge.swish for bias-activation) comes before it.
 struct FusionPass {
   llvm::StringLiteral name;
   std::unique_ptr<mlir::Pass> (*create)();
@@ -65,6 +65,7 @@ struct FusionPass {
 const FusionPass kFusionPasses[] = {
     {"layernorm", [] { return createFuseLayerNorm(); }},
     {"gelu", [] { return createFuseGelu(); }},
+    {"swish", [] { return createFuseSwish(); }},
     {"attention", [] { return createFuseAttention(); }},
     {"layout", [] { return createFuseLayout(); }},
     {"batchnorm", [] { return createFuseBatchNorm(); }},

@@ -1,7 +1,7 @@
 //===- FusedElementwise.cpp - elementwise programs in one pass ------------===//
 //
 // fused_elementwise (ir/GeFusedOps.td: inputs, `steps`, `step_operands`,
-// `step_params`) and gelu, which is a one-step program.
+// `step_params`), and gelu and swish, which are one-step programs.
 //
 // Block split: contiguous ranges of output elements (grain kGrain).
 // Computation: each block walks its range in tiles of kTile elements. A tile
@@ -86,6 +86,12 @@ rt::Status parseStep(const om::OpDef &op, size_t index, const std::string &name,
     *flops = 14;
     return rt::Status::ok();
   }
+  if (name == "swish") {
+    step->activation.kind = nn::Activation::kSwish;
+    step->activation.a = p[0];
+    *flops = 12;
+    return rt::Status::ok();
+  }
   if (const UnaryOpInfo *unary = findUnary(name)) {
     step->unary = unary->lookup(om::DT_FLOAT);
     if (!step->unary)
@@ -134,8 +140,8 @@ public:
       k->inputs_.push_back(std::move(input));
     }
     double flops = 0;
-    if (op.type() == "gelu")
-      GEFLOW_RT_RETURN_IF_ERROR(k->makeGelu(op, &flops));
+    if (op.type() == "gelu" || op.type() == "swish")
+      GEFLOW_RT_RETURN_IF_ERROR(k->makeSingleStep(op, &flops));
     else
       GEFLOW_RT_RETURN_IF_ERROR(k->makeProgram(op, &flops));
     k->setPlan(op, k->n_, kGrain, flops * static_cast<double>(k->n_));
@@ -189,16 +195,23 @@ private:
 
   FusedElementwiseKernel() = default;
 
-  /// gelu: one step on its one input, `approximate` choosing the form.
-  rt::Status makeGelu(const om::OpDef &op, double *flops) {
-    std::string approximate = attrString(op, "approximate", "none");
-    if (approximate != "none" && approximate != "tanh")
-      return opError(op, "approximate is \"" + approximate +
-                             "\" but must be \"none\" or \"tanh\"");
+  /// gelu or swish: one step on its one input (gelu's `approximate` choosing
+  /// the form, swish's `alpha` its param).
+  rt::Status makeSingleStep(const om::OpDef &op, double *flops) {
+    std::string name = op.type();
+    std::array<float, 2> params = defaultParams(name);
+    if (name == "gelu") {
+      std::string approximate = attrString(op, "approximate", "none");
+      if (approximate != "none" && approximate != "tanh")
+        return opError(op, "approximate is \"" + approximate +
+                               "\" but must be \"none\" or \"tanh\"");
+      if (approximate == "tanh")
+        name = "gelu_tanh";
+    } else {
+      params[0] = attrFloat(op, "alpha", params[0]);
+    }
     Step step;
-    std::string name = approximate == "tanh" ? "gelu_tanh" : "gelu";
-    GEFLOW_RT_RETURN_IF_ERROR(
-        parseStep(op, 0, name, defaultParams(name), &step, flops));
+    GEFLOW_RT_RETURN_IF_ERROR(parseStep(op, 0, name, params, &step, flops));
     steps_.push_back(step);
     return rt::Status::ok();
   }

@@ -142,6 +142,22 @@ void nn::applyBiasActivation(const Activation &act, float bias,
   case Activation::kClip:
     y = (x + bias).max(act.a).min(act.b);
     return;
+  // The vector bodies add the bias as they load: one pass over the row.
+  case Activation::kSigmoid:
+    vmath::sigmoid(src, dst, n, bias);
+    return;
+  case Activation::kHardSwish:
+    vmath::hardSwish(src, dst, n, bias);
+    return;
+  case Activation::kSwish:
+    vmath::swish(src, dst, n, act.a, bias);
+    return;
+  case Activation::kGelu:
+    vmath::gelu(src, dst, n, bias);
+    return;
+  case Activation::kGeluTanh:
+    vmath::geluTanh(src, dst, n, bias);
+    return;
   default:
     y = x + bias;
     applyActivation(act, dst, n);
@@ -218,6 +234,9 @@ void nn::applyActivation(const Activation &act, float *data, int64_t n) {
     break;
   case Activation::kHardSwish:
     vmath::hardSwish(data, data, n);
+    break;
+  case Activation::kSwish:
+    vmath::swish(data, data, n, act.a);
     break;
   case Activation::kLeakyRelu:
     x = (x < 0.0f).select(x * act.a, x);

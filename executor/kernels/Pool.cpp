@@ -17,8 +17,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "executor/kernels/CpuIsa.h"
 #include "executor/kernels/KernelRegistry.h"
 #include "executor/kernels/NnSupport.h"
+#include "executor/kernels/PoolRows.h"
 
 #include <Eigen/Core>
 
@@ -144,9 +146,22 @@ rt::Status planPool(const om::OpDef &op, KernelPlan *out) {
   return rt::Status::ok();
 }
 
+} // namespace
+
+namespace geflow::kernels::pool::baseline {
+#include "executor/kernels/PoolRowsBody.inc"
+} // namespace geflow::kernels::pool::baseline
+
+namespace {
+
 class PoolKernel final : public Kernel {
 public:
-  explicit PoolKernel(const PoolPlan &p) : p_(p) {}
+  explicit PoolKernel(const PoolPlan &p) : p_(p) {
+    for (int64_t k2 = 0; k2 < p_.w.kernel[2]; ++k2)
+      cols_.push_back(nn::tapColumns(p_.w, k2));
+    for (const std::array<int64_t, 4> &t : p_.taps[2])
+      rowTaps_.push_back(static_cast<float>(countedTaps(t)));
+  }
 
   rt::Status run(const TensorView *inputs, const TensorView *outputs,
                  uint32_t blockIdx, uint32_t blockDim) const override {
@@ -198,50 +213,62 @@ public:
   }
 
 private:
-  /// average_pool by rows, as maxPlaneByRows: each tap adds a whole input
-  /// row into the output row (taps in window order, so each sum is the one
-  /// a window-at-a-time loop makes), then one division per output by its
+  /// Of a dim's taps `t` at one output, those average_pool counts: inside
+  /// the input, or inside the padded input with count_include_pad.
+  int64_t countedTaps(const std::array<int64_t, 4> &t) const {
+    return p_.countIncludePad ? t[3] - t[2] : t[1] - t[0];
+  }
+
+  /// average_pool by rows, as maxPlaneByRows: the taps of each output row
+  /// summed a whole input row at a time, then one division per output by its
   /// window's count. Visiting windows one output at a time was 15 % of
   /// Inception v3 (its 3x3 stride-1 average pools).
   void averagePlaneByRows(const float *in, float *out) const {
-    // Taps a window counts: those inside the input, or inside the padded
-    // input with count_include_pad.
-    auto taps = [&](const std::array<int64_t, 4> &t) {
-      return p_.countIncludePad ? t[3] - t[2] : t[1] - t[0];
-    };
-    sweepRows(
-        in, out, 0.0f, [](float a, float b) { return a + b; },
-        [&](int64_t o0, int64_t o1, float *row) {
-          const int64_t outer = taps(p_.taps[0][o0]) * taps(p_.taps[1][o1]);
-          for (int64_t j = 0; j < p_.w.out[2]; ++j) {
-            const int64_t n = outer * taps(p_.taps[2][j]);
-            row[j] = n > 0 ? row[j] / static_cast<float>(n) : 0.0f;
-          }
-        });
+    sweepRows(in, out, GEFLOW_PICK_BODY(pool, sumRow),
+              [&](int64_t o0, int64_t o1, float *__restrict row) {
+                const float outer = static_cast<float>(
+                    countedTaps(p_.taps[0][o0]) * countedTaps(p_.taps[1][o1]));
+                const float *__restrict inner = rowTaps_.data();
+                for (int64_t j = 0; j < p_.w.out[2]; ++j) {
+                  const float n = outer * inner[j];
+                  row[j] = n > 0.0f ? row[j] / n : 0.0f;
+                }
+              });
   }
 
-  /// For each output row (o0, o1): the row set to `init`, every tap of its
-  /// windows combined into it a whole input row at a time (rowTap, taps in
-  /// window order), then finish(o0, o1, row).
-  template <class Combine, class Finish>
-  void sweepRows(const float *in, float *out, float init, Combine combine,
+  /// For each output row (o0, o1): the taps of its windows combined by
+  /// `combineRow` (the window's input rows, each at every tap column), then
+  /// finish(o0, o1, row).
+  template <class Finish>
+  void sweepRows(const float *in, float *out, pool::RowFn combineRow,
                  Finish finish) const {
     const Window &w = p_.w;
     const int64_t ow = w.out[2];
+    // The window's rows: on the stack unless the window is unusually tall.
+    constexpr int64_t kStackRows = 64;
+    const float *stackRows[kStackRows];
+    std::vector<const float *> heapRows;
+    const float **rows = stackRows;
+    if (w.kernel[0] * w.kernel[1] > kStackRows) {
+      heapRows.resize(w.kernel[0] * w.kernel[1]);
+      rows = heapRows.data();
+    }
+    pool::PoolRow r{
+        rows,        0,  cols_.data(), static_cast<int64_t>(cols_.size()),
+        w.stride[2], ow, w.in[2],      nn::scratch(w.in[2], 0)};
     for (int64_t o0 = 0; o0 < w.out[0]; ++o0) {
       const std::array<int64_t, 4> &t0 = p_.taps[0][o0];
       for (int64_t o1 = 0; o1 < w.out[1]; ++o1, out += ow) {
         const std::array<int64_t, 4> &t1 = p_.taps[1][o1];
-        std::fill(out, out + ow, init);
+        r.numRows = 0;
         for (int64_t k0 = t0[0]; k0 < t0[1]; ++k0) {
           int64_t i0 = o0 * w.stride[0] - w.padBegin[0] + k0 * w.dilation[0];
           for (int64_t k1 = t1[0]; k1 < t1[1]; ++k1) {
             int64_t i1 = o1 * w.stride[1] - w.padBegin[1] + k1 * w.dilation[1];
-            const float *row = in + (i0 * w.in[1] + i1) * w.in[2];
-            for (int64_t k2 = 0; k2 < w.kernel[2]; ++k2)
-              rowTap(row, k2, out, combine);
+            rows[r.numRows++] = in + (i0 * w.in[1] + i1) * w.in[2];
           }
         }
+        combineRow(r, out);
         finish(o0, o1, out);
       }
     }
@@ -298,18 +325,16 @@ private:
   /// element maxPlane's first strict maximum names.
   void maxPlaneByRows(const float *in, float *out, int64_t *idx,
                       int64_t base) const {
-    sweepRows(
-        in, out, -std::numeric_limits<float>::infinity(),
-        [](float a, float b) { return std::max(a, b); },
-        [&](int64_t o0, int64_t o1, float *row) {
-          if (!idx)
-            return;
-          int64_t o[3] = {o0, o1, 0};
-          for (o[2] = 0; o[2] < p_.w.out[2]; ++o[2], ++idx) {
-            int64_t at = firstAt(in, o, row[o[2]]);
-            *idx = at < 0 ? -1 : base + indexInPlane(at);
-          }
-        });
+    sweepRows(in, out, GEFLOW_PICK_BODY(pool, maxRow),
+              [&](int64_t o0, int64_t o1, float *row) {
+                if (!idx)
+                  return;
+                int64_t o[3] = {o0, o1, 0};
+                for (o[2] = 0; o[2] < p_.w.out[2]; ++o[2], ++idx) {
+                  int64_t at = firstAt(in, o, row[o[2]]);
+                  *idx = at < 0 ? -1 : base + indexInPlane(at);
+                }
+              });
   }
 
   /// The row-major offset of the first valid tap of window `o` (window
@@ -336,25 +361,6 @@ private:
       }
     }
     return first;
-  }
-
-  /// out[j] = op(out[j], row[j * stride + off]) over tap k2's columns.
-  template <class Op>
-  void rowTap(const float *row, int64_t k2, float *__restrict out,
-              Op op) const {
-    auto [off, lo, hi] = nn::tapColumns(p_.w, k2);
-    const int64_t s = p_.w.stride[2];
-    const float *__restrict src = row + off;
-    if (s == 1) {
-      for (int64_t j = lo; j < hi; ++j)
-        out[j] = op(out[j], src[j]);
-    } else if (s == 2) {
-      for (int64_t j = lo; j < hi; ++j)
-        out[j] = op(out[j], src[2 * j]);
-    } else {
-      for (int64_t j = lo; j < hi; ++j)
-        out[j] = op(out[j], src[j * s]);
-    }
   }
 
   /// Calls f(o, r, pad) for every output position o of a plane in row-major
@@ -414,6 +420,9 @@ private:
   }
 
   const PoolPlan p_;
+  std::vector<nn::TapColumns> cols_; // per tap along the row
+  // Per output along the row: the taps average_pool counts there.
+  std::vector<float> rowTaps_;
 };
 
 template <PoolKind Kind>

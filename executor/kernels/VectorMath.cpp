@@ -29,9 +29,10 @@ Body body() {
   return Body::kBaseline;
 }
 
-template <class F> void map(const float *x, float *y, int64_t n, F f) {
+template <class F>
+void map(const float *x, float *y, int64_t n, F f, float bias = 0.0f) {
   for (int64_t i = 0; i < n; ++i)
-    y[i] = f(x[i]);
+    y[i] = f(bias == 0.0f ? x[i] : x[i] + bias);
 }
 
 } // namespace
@@ -60,33 +61,49 @@ void erf(const float *x, float *y, int64_t n) {
   map(x, y, n, [](float v) { return std::erf(v); });
 }
 
-void gelu(const float *x, float *y, int64_t n) {
-  GEFLOW_VMATH_DISPATCH(gelu, x, y, n)
-  map(x, y, n, [](float v) {
-    return 0.5f * v * (1.0f + std::erf(v * static_cast<float>(M_SQRT1_2)));
-  });
+void gelu(const float *x, float *y, int64_t n, float bias) {
+  GEFLOW_VMATH_DISPATCH(gelu, x, y, n, bias)
+  map(
+      x, y, n,
+      [](float v) {
+        return 0.5f * v * (1.0f + std::erf(v * static_cast<float>(M_SQRT1_2)));
+      },
+      bias);
 }
 
-void geluTanh(const float *x, float *y, int64_t n) {
-  GEFLOW_VMATH_DISPATCH(geluTanh, x, y, n)
+void geluTanh(const float *x, float *y, int64_t n, float bias) {
+  GEFLOW_VMATH_DISPATCH(geluTanh, x, y, n, bias)
   // sqrt(2 / pi)
   constexpr float kSqrt2OverPi = 0.7978845608028654f;
-  map(x, y, n, [](float v) {
-    return 0.5f * v *
-           (1.0f + std::tanh(kSqrt2OverPi * (v + 0.044715f * v * v * v)));
-  });
+  map(
+      x, y, n,
+      [](float v) {
+        return 0.5f * v *
+               (1.0f + std::tanh(kSqrt2OverPi * (v + 0.044715f * v * v * v)));
+      },
+      bias);
 }
 
-void sigmoid(const float *x, float *y, int64_t n) {
-  GEFLOW_VMATH_DISPATCH(sigmoid, x, y, n)
-  map(x, y, n, [](float v) { return 1.0f / (1.0f + std::exp(-v)); });
+void sigmoid(const float *x, float *y, int64_t n, float bias) {
+  GEFLOW_VMATH_DISPATCH(sigmoid, x, y, n, bias)
+  map(x, y, n, [](float v) { return 1.0f / (1.0f + std::exp(-v)); }, bias);
 }
 
-void hardSwish(const float *x, float *y, int64_t n) {
-  GEFLOW_VMATH_DISPATCH(hardSwish, x, y, n)
-  map(x, y, n, [](float v) {
-    return v * std::min(std::max(v * (1.0f / 6.0f) + 0.5f, 0.0f), 1.0f);
-  });
+void hardSwish(const float *x, float *y, int64_t n, float bias) {
+  GEFLOW_VMATH_DISPATCH(hardSwish, x, y, n, bias)
+  map(
+      x, y, n,
+      [](float v) {
+        return v * std::min(std::max(v * (1.0f / 6.0f) + 0.5f, 0.0f), 1.0f);
+      },
+      bias);
+}
+
+void swish(const float *x, float *y, int64_t n, float alpha, float bias) {
+  GEFLOW_VMATH_DISPATCH(swish, x, y, n, alpha, bias)
+  map(
+      x, y, n, [alpha](float v) { return v / (1.0f + std::exp(-alpha * v)); },
+      bias);
 }
 
 void softmax(const float *x, float *y, int64_t n) {

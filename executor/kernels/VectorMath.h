@@ -22,14 +22,19 @@ namespace geflow::kernels::vmath {
 void exp(const float *x, float *y, int64_t n);
 /// y = erf(x).
 void erf(const float *x, float *y, int64_t n);
+// The activations take a `bias` added to x first: a conv's bias and its
+// activation in one pass over the output.
 /// y = x * (1 + erf(x / sqrt 2)) / 2: ONNX Gelu, the exact form.
-void gelu(const float *x, float *y, int64_t n);
+void gelu(const float *x, float *y, int64_t n, float bias = 0.0f);
 /// y = x * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 x^3))) / 2: ONNX Gelu,
 /// approximate = "tanh".
-void geluTanh(const float *x, float *y, int64_t n);
-/// y = 1 / (1 + exp(-x)): ONNX Sigmoid, and the gate of SiLU / Swish.
-void sigmoid(const float *x, float *y, int64_t n);
-void hardSwish(const float *x, float *y, int64_t n);
+void geluTanh(const float *x, float *y, int64_t n, float bias = 0.0f);
+/// y = 1 / (1 + exp(-x)): ONNX Sigmoid.
+void sigmoid(const float *x, float *y, int64_t n, float bias = 0.0f);
+/// y = x * clamp(x / 6 + 1/2, 0, 1): ONNX HardSwish.
+void hardSwish(const float *x, float *y, int64_t n, float bias = 0.0f);
+/// y = x * sigmoid(alpha x): ONNX Swish, PyTorch's SiLU at alpha 1.
+void swish(const float *x, float *y, int64_t n, float alpha, float bias = 0.0f);
 /// y = softmax(x) over n contiguous floats (max-subtracted: exp cannot
 /// overflow); y may be x.
 void softmax(const float *x, float *y, int64_t n);

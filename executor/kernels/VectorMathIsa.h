@@ -12,11 +12,12 @@
 #define GEFLOW_VMATH_DECLARE                                                   \
   void exp(const float *x, float *y, int64_t n);                               \
   void erf(const float *x, float *y, int64_t n);                               \
-  void gelu(const float *x, float *y, int64_t n);                              \
-  void geluTanh(const float *x, float *y, int64_t n);                          \
+  void gelu(const float *x, float *y, int64_t n, float bias);                  \
+  void geluTanh(const float *x, float *y, int64_t n, float bias);              \
   void softmax(const float *x, float *y, int64_t n);                           \
-  void sigmoid(const float *x, float *y, int64_t n);                           \
-  void hardSwish(const float *x, float *y, int64_t n);
+  void sigmoid(const float *x, float *y, int64_t n, float bias);               \
+  void hardSwish(const float *x, float *y, int64_t n, float bias);             \
+  void swish(const float *x, float *y, int64_t n, float alpha, float bias);
 
 namespace geflow::kernels::vmath {
 #if GEFLOW_HAVE_X86_KERNELS

@@ -1,8 +1,8 @@
 // RUN: geflow-opt %s -split-input-file -verify-diagnostics
 
 func.func @activation(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) {
-  // expected-error @+1 {{'ge.fused_conv' op activation "swish" is not one of none, hard_sigmoid, hard_swish, leaky_relu, relu, sigmoid, tanh, clip, gelu, gelu_tanh}}
-  %0 = ge.fused_conv %x, %w {activation = "swish"} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32>
+  // expected-error @+1 {{'ge.fused_conv' op activation "mish" is not one of none, hard_sigmoid, hard_swish, leaky_relu, relu, sigmoid, tanh, clip, gelu, swish, gelu_tanh}}
+  %0 = ge.fused_conv %x, %w {activation = "mish"} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32>
   return
 }
 

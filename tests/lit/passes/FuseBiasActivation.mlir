@@ -120,3 +120,19 @@ func.func @gelu(%a: tensor<2x8xf32>, %b: tensor<8x4xf32>) -> (tensor<2x4xf32>, t
   %3 = ge.gelu %2 {approximate = "tanh"} : tensor<2x4xf32>
   return %1, %3 : tensor<2x4xf32>, tensor<2x4xf32>
 }
+
+// -----
+
+// ge.swish (made by ge-fuse-swish) fuses with its alpha as the param.
+// CHECK-LABEL: func.func @swish
+func.func @swish(%x: tensor<1x3x8x8xf32>) -> (tensor<1x2x6x6xf32>, tensor<1x2x6x6xf32>) {
+  %w = ge.constant dense<1.0> : tensor<2x3x3x3xf32>
+  // CHECK: ge.fused_conv {{.*}} {activation = "swish", activation_params = array<f32: 1.000000e+00>}
+  // CHECK: ge.fused_conv {{.*}} {activation = "swish", activation_params = array<f32: 1.702000e+00>}
+  // CHECK-NOT: ge.swish
+  %0 = ge.conv %x, %w : (tensor<1x3x8x8xf32>, tensor<2x3x3x3xf32>) -> tensor<1x2x6x6xf32>
+  %1 = ge.swish %0 : tensor<1x2x6x6xf32>
+  %2 = ge.conv %x, %w : (tensor<1x3x8x8xf32>, tensor<2x3x3x3xf32>) -> tensor<1x2x6x6xf32>
+  %3 = ge.swish %2 {alpha = 1.702 : f32} : tensor<1x2x6x6xf32>
+  return %1, %3 : tensor<1x2x6x6xf32>, tensor<1x2x6x6xf32>
+}

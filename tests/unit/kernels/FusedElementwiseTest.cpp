@@ -102,6 +102,25 @@ TEST(GeluKernel, ErfAndTanhForms) {
   }
 }
 
+TEST(SwishKernel, SiluAndScaledGate) {
+  // Beyond +-88 exp overflows: the gate must give x and -0, not NaN.
+  std::vector<float> x = random(5000, 5, -100, 100);
+  x[0] = -1000.0f;
+  std::vector<HostTensor> in = {tensor<float>({5000}, x)};
+  for (float alpha : {1.0f, 1.702f}) {
+    OpBuilder builder("swish");
+    builder.input(in[0]).output(om::DT_FLOAT, {5000});
+    if (alpha != 1.0f)
+      builder.attr("alpha", alpha);
+    std::vector<float> want;
+    for (float v : x) {
+      double d = v;
+      want.push_back(static_cast<float>(d / (1 + std::exp(-alpha * d))));
+    }
+    expectNear(runAll<float>(builder.op(), in), want, 1e-5);
+  }
+}
+
 TEST(FusedElementwiseKernel, RejectsBadPrograms) {
   std::vector<HostTensor> in = {tensor<float>({4}, {1, 2, 3, 4})};
   struct Case {

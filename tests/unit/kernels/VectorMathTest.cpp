@@ -48,6 +48,12 @@ void expectClose(const std::vector<float> &x, Fn fn, Want want, Tol tol) {
 
 double relative(float, double want) { return 1e-6 * std::abs(want); }
 
+/// An activation of vmath's without its bias, as expectClose calls it.
+template <void (*Fn)(const float *, float *, int64_t, float)>
+void noBias(const float *x, float *y, int64_t n) {
+  Fn(x, y, n, 0.0f);
+}
+
 TEST(VectorMath, ExpWithinOneMillionth) {
   expectClose(
       sweep(-87.3f, 88.3f), vmath::exp, [](double x) { return std::exp(x); },
@@ -91,10 +97,10 @@ TEST(VectorMath, GeluBothForms) {
     return 1e-6 * std::abs(w) + 1e-7 * std::abs(x) + 1e-30;
   };
   expectClose(
-      sweep(-12.0f, 12.0f), vmath::gelu,
+      sweep(-12.0f, 12.0f), noBias<vmath::gelu>,
       [](double x) { return 0.5 * x * std::erfc(-x / std::sqrt(2.0)); }, tol);
   expectClose(
-      sweep(-12.0f, 12.0f), vmath::geluTanh,
+      sweep(-12.0f, 12.0f), noBias<vmath::geluTanh>,
       [](double x) {
         return 0.5 * x *
                (1.0 +
@@ -107,7 +113,7 @@ TEST(VectorMath, SigmoidWithinOneMillionth) {
   // Relative, far into both tails: 1 / (1 + e^-x) stays accurate as it
   // underflows towards 0 (x < 0) and saturates at 1.
   expectClose(
-      sweep(-80.0f, 40.0f), vmath::sigmoid,
+      sweep(-80.0f, 40.0f), noBias<vmath::sigmoid>,
       [](double x) { return 1.0 / (1.0 + std::exp(-x)); },
       [](float, double w) { return 1e-6 * std::abs(w) + 1e-45; });
   const float inf = std::numeric_limits<float>::infinity();
@@ -124,9 +130,62 @@ TEST(VectorMath, SigmoidWithinOneMillionth) {
 TEST(VectorMath, HardSwishExact) {
   // Within rounding of the float formula, through both bends (-3 and 3).
   expectClose(
-      sweep(-8.0f, 8.0f), vmath::hardSwish,
+      sweep(-8.0f, 8.0f), noBias<vmath::hardSwish>,
       [](double x) { return x * std::min(std::max(x / 6 + 0.5, 0.0), 1.0); },
       [](float x, double) { return 4e-7 * std::abs(x) + 1e-45; });
+}
+
+TEST(VectorMath, SwishWithinOneMillionth) {
+  // x / (1 + e^-x): relative through the far negative tail, where it is
+  // x e^x, and -0 (not NaN) once e^-x overflows.
+  auto silu = [](const float *x, float *y, int64_t n) {
+    vmath::swish(x, y, n, 1.0f);
+  };
+  expectClose(
+      sweep(-80.0f, 40.0f), silu,
+      [](double x) { return x / (1.0 + std::exp(-x)); },
+      [](float, double w) { return 2e-6 * std::abs(w) + 1e-45; });
+  auto quick = [](const float *x, float *y, int64_t n) {
+    vmath::swish(x, y, n, 1.702f);
+  };
+  // alpha x rounds to float: its relative error grows the result's by |alpha
+  // x|.
+  const double alpha = 1.702f;
+  expectClose(
+      sweep(-40.0f, 40.0f), quick,
+      [&](double x) { return x / (1.0 + std::exp(-alpha * x)); },
+      [&](float x, double w) {
+        return (2e-6 + 6e-8 * alpha * std::abs(x)) * std::abs(w) + 1e-45;
+      });
+  std::vector<float> x = {-1000.0f, 1000.0f};
+  for (cpu::Isa isa : machineIsas()) {
+    IsaScope scope(isa);
+    std::vector<float> y(x.size());
+    silu(x.data(), y.data(), 2);
+    EXPECT_EQ(y[0], 0.0f) << scope.name();
+    EXPECT_EQ(y[1], 1000.0f) << scope.name();
+  }
+}
+
+TEST(VectorMath, ActivationsAddTheirBiasFirst) {
+  // f(x, bias) is f(x + bias) bit for bit: the conv epilogue relies on it.
+  std::vector<float> x = sweep(-9.0f, 9.0f, 1037), shifted;
+  const float bias = 0.3125f;
+  for (float v : x)
+    shifted.push_back(v + bias);
+  using Fn = void (*)(const float *, float *, int64_t, float);
+  auto swish = [](const float *in, float *out, int64_t n, float b) {
+    vmath::swish(in, out, n, 1.5f, b);
+  };
+  for (Fn fn : {Fn(vmath::gelu), Fn(vmath::geluTanh), Fn(vmath::sigmoid),
+                Fn(vmath::hardSwish), Fn(swish)})
+    for (cpu::Isa isa : machineIsas()) {
+      IsaScope scope(isa);
+      std::vector<float> got(x.size()), want(x.size());
+      fn(x.data(), got.data(), static_cast<int64_t>(x.size()), bias);
+      fn(shifted.data(), want.data(), static_cast<int64_t>(x.size()), 0.0f);
+      EXPECT_EQ(got, want) << scope.name();
+    }
 }
 
 TEST(VectorMath, SoftmaxRows) {

@@ -1,0 +1,52 @@
+//===- PoolRows.h - one output row of a max or average pool -----*- C++ -*-===//
+//
+// The inner loops of float max_pool and average_pool (Pool.cpp), with one
+// body per instruction set: these short strided loops over rows of a few
+// dozen floats were a tenth of Inception v3 at the baseline's 4 lanes.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GEFLOW_EXECUTOR_KERNELS_POOLROWS_H
+#define GEFLOW_EXECUTOR_KERNELS_POOLROWS_H
+
+#include "executor/kernels/NnSupport.h"
+
+#include <cstdint>
+
+namespace geflow::kernels::pool {
+
+/// The input an output row of width `width` reads: `numRows` input rows (the
+/// window's taps along the outer dims, in window order), each read at the
+/// tap columns `cols` (one per tap along the row) with the window `stride`.
+/// `scratch` holds `rowWidth` floats: the rows are combined into it first,
+/// so a k x k window costs k + k passes over a row instead of k * k.
+struct PoolRow {
+  const float *const *rows;
+  int64_t numRows;
+  const nn::TapColumns *cols;
+  int64_t numCols;
+  int64_t stride, width, rowWidth;
+  float *scratch;
+};
+
+/// out[j] = the largest tap of window j (-inf for a window with none).
+using RowFn = void (*)(const PoolRow &row, float *out);
+#define GEFLOW_POOL_ROWS_DECLARE                                               \
+  void maxRow(const PoolRow &row, float *out);                                 \
+  /* out[j] = the sum of window j's taps (0 for none). */                      \
+  void sumRow(const PoolRow &row, float *out);
+namespace baseline {
+GEFLOW_POOL_ROWS_DECLARE
+} // namespace baseline
+#if GEFLOW_HAVE_X86_KERNELS
+namespace avx2 {
+GEFLOW_POOL_ROWS_DECLARE
+} // namespace avx2
+namespace avx512 {
+GEFLOW_POOL_ROWS_DECLARE
+} // namespace avx512
+#endif
+#undef GEFLOW_POOL_ROWS_DECLARE
+
+} // namespace geflow::kernels::pool
+
+#endif // GEFLOW_EXECUTOR_KERNELS_POOLROWS_H

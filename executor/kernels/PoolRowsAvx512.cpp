@@ -1,0 +1,14 @@
+//===- PoolRowsAvx512.cpp - the pool row loops with AVX-512 --------------===//
+//
+// Built with the AVX-512 flags (CMakeLists.txt); Pool.cpp calls it only
+// when cpu::activeIsa() is at least that level.
+//
+//===----------------------------------------------------------------------===//
+
+#include "executor/kernels/PoolRows.h"
+
+#include <algorithm>
+
+namespace geflow::kernels::pool::avx512 {
+#include "executor/kernels/PoolRowsBody.inc"
+} // namespace geflow::kernels::pool::avx512
