@@ -18,6 +18,17 @@ struct S {
   static V set1(float v) { return _mm256_set1_ps(v); }
   static V load(const float *p) { return _mm256_loadu_ps(p); }
   static void store(float *p, V v) { _mm256_storeu_ps(p, v); }
+  /// The first n < kLanes lanes (the rest 0), and their store (vmaskmov).
+  static __m256i firstLanes(int64_t n) {
+    return _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(n)),
+                              _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+  }
+  static V loadFirst(const float *p, int64_t n) {
+    return _mm256_maskload_ps(p, firstLanes(n));
+  }
+  static void storeFirst(float *p, V v, int64_t n) {
+    _mm256_maskstore_ps(p, firstLanes(n), v);
+  }
   static V add(V a, V b) { return _mm256_add_ps(a, b); }
   static V sub(V a, V b) { return _mm256_sub_ps(a, b); }
   static V mul(V a, V b) { return _mm256_mul_ps(a, b); }

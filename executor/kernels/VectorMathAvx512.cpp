@@ -21,6 +21,14 @@ struct S {
   static V set1(float v) { return _mm512_set1_ps(v); }
   static V load(const float *p) { return _mm512_loadu_ps(p); }
   static void store(float *p, V v) { _mm512_storeu_ps(p, v); }
+  /// The first n < kLanes lanes (the rest 0), and their store: masked, so a
+  /// short row's tail costs one vector, not a copy through the stack.
+  static V loadFirst(const float *p, int64_t n) {
+    return _mm512_maskz_loadu_ps(static_cast<M>((1u << n) - 1), p);
+  }
+  static void storeFirst(float *p, V v, int64_t n) {
+    _mm512_mask_storeu_ps(p, static_cast<M>((1u << n) - 1), v);
+  }
   static V add(V a, V b) { return _mm512_add_ps(a, b); }
   static V sub(V a, V b) { return _mm512_sub_ps(a, b); }
   static V mul(V a, V b) { return _mm512_mul_ps(a, b); }
