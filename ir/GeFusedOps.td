@@ -8,6 +8,7 @@
 //   none, relu, sigmoid, tanh, hard_swish   no params
 //   gelu (erf form), gelu_tanh              no params
 //   leaky_relu                              [alpha = 0.01]
+//   swish (x * sigmoid(alpha x))            [alpha = 1]
 //   clip                                    [min = -inf, max = +inf]
 //   hard_sigmoid                            [alpha = 0.2, beta = 0.5]
 // Trailing params may be left out and take those (ONNX's) defaults.
@@ -32,10 +33,11 @@ def Ge_FusedConvOp : Ge_TensorOp<"fused_conv", [SameOperandsAndResultElementType
     OpDef the inputs are X, W, B (or "") and Z.
 
     `activation` names the ONNX op applied last (none, relu, sigmoid, tanh,
-    hard_swish, gelu (erf form), gelu_tanh, leaky_relu, clip, hard_sigmoid);
-    `activation_params` holds its float attributes in ONNX order (leaky_relu
-    [alpha], clip [min, max], hard_sigmoid [alpha, beta]); trailing params may
-    be left out and take ONNX's defaults. The kernel reads the same attributes.
+    hard_swish, gelu (erf form), gelu_tanh, swish, leaky_relu, clip,
+    hard_sigmoid); `activation_params` holds its float attributes in ONNX order
+    (leaky_relu and swish [alpha], clip [min, max], hard_sigmoid [alpha,
+    beta]); trailing params may be left out and take ONNX's defaults. The
+    kernel reads the same attributes.
   }];
   let arguments = (ins Ge_FloatTensor:$X, Ge_FloatTensor:$W, Optional<Ge_FloatTensor>:$B,
                    Optional<Ge_FloatTensor>:$Z,
