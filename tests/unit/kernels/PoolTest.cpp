@@ -1,6 +1,7 @@
 //===- PoolTest.cpp - pooling kernels against direct loops
 //-----------------===//
 
+#include "tests/unit/kernels/IsaTestUtil.h"
 #include "tests/unit/kernels/KernelTestUtil.h"
 
 #include <cmath>
@@ -163,6 +164,10 @@ TEST(AveragePoolKernel, MatchesDirectLoops) {
       {{1, 2, 4, 5, 6}, {2, 3, 2}, {2, 1, 2}, {1, 0, 1, 0, 1, 1}, {}, "", 0, 0},
       {{1, 2, 4, 5, 6}, {2, 3, 2}, {2, 1, 2}, {1, 0, 1, 0, 1, 1}, {}, "", 0, 1},
       {{3, 5, 8, 8}, {2, 2}, {2, 2}, {}, {}, ""},
+      // Rows wider than a vector (Inception's 35x35 3x3 stride-1 pools).
+      {{1, 3, 35, 35}, {3, 3}, {}, {1, 1, 1, 1}, {}, "", 0, 0},
+      {{1, 3, 35, 35}, {3, 3}, {}, {1, 1, 1, 1}, {}, "", 0, 1},
+      {{1, 2, 9, 40}, {5, 5}, {2, 2}, {2, 2, 2, 2}, {}, "", 0, 0},
   };
   unsigned seed = 1;
   int index = 0;
@@ -173,15 +178,17 @@ TEST(AveragePoolKernel, MatchesDirectLoops) {
     std::vector<float> x = random(count(c.x), seed++);
     std::vector<float> want;
     reference(c, g, false, x, &want, nullptr);
-    for (uint32_t blocks : {1u, 3u, 7u}) {
-      SCOPED_TRACE("case " + std::to_string(index) + " blocks " +
-                   std::to_string(blocks));
-      std::vector<float> got(want.size(), 12345.0f);
-      rt::Status st = runOp(op, x.data(), {got.data()}, blocks);
-      ASSERT_TRUE(st.isOk()) << st.toString();
-      for (size_t i = 0; i < want.size(); ++i)
-        ASSERT_NEAR(got[i], want[i], 1e-4) << "at " << i;
-    }
+    for (cpu::Isa isa : machineIsas())
+      for (uint32_t blocks : {1u, 3u, 7u}) {
+        IsaScope scope(isa);
+        SCOPED_TRACE("case " + std::to_string(index) + " blocks " +
+                     std::to_string(blocks) + " " + scope.name());
+        std::vector<float> got(want.size(), 12345.0f);
+        rt::Status st = runOp(op, x.data(), {got.data()}, blocks);
+        ASSERT_TRUE(st.isOk()) << st.toString();
+        for (size_t i = 0; i < want.size(); ++i)
+          ASSERT_NEAR(got[i], want[i], 1e-4) << "at " << i;
+      }
     ++index;
   }
 }
@@ -208,6 +215,9 @@ TEST(MaxPoolKernel, MatchesDirectLoopsWithIndices) {
       {{1, 2, 5, 5}, {3, 3}, {2, 2}, {}, {}, "SAME_UPPER"},
       {{1, 2, 6, 6}, {2, 2}, {}, {}, {}, "SAME_LOWER"},
       {{1, 2, 7, 7}, {3, 3}, {2, 2}, {}, {}, "VALID"},
+      {{1, 3, 37, 37}, {3, 3}, {2, 2}, {}, {}, ""},
+      {{1, 2, 20, 40}, {3, 3}, {1, 1}, {1, 1, 1, 1}, {}, ""},
+      {{1, 2, 12, 50}, {3, 3}, {3, 3}, {1, 1, 1, 1}, {}, "", 1},
   };
   unsigned seed = 100;
   int index = 0;
@@ -219,18 +229,21 @@ TEST(MaxPoolKernel, MatchesDirectLoopsWithIndices) {
     std::vector<float> want;
     std::vector<int64_t> wantIdx;
     reference(c, g, true, x, &want, &wantIdx);
-    for (uint32_t blocks : {1u, 3u, 7u}) {
-      SCOPED_TRACE("case " + std::to_string(index) + " blocks " +
-                   std::to_string(blocks));
-      std::vector<float> got(want.size(), 12345.0f);
-      std::vector<int64_t> gotIdx(want.size(), -7);
-      rt::Status st = runOp(op, x.data(), {got.data(), gotIdx.data()}, blocks);
-      ASSERT_TRUE(st.isOk()) << st.toString();
-      for (size_t i = 0; i < want.size(); ++i) {
-        ASSERT_EQ(got[i], want[i]) << "at " << i;
-        ASSERT_EQ(gotIdx[i], wantIdx[i]) << "at " << i;
+    for (cpu::Isa isa : machineIsas())
+      for (uint32_t blocks : {1u, 3u, 7u}) {
+        IsaScope scope(isa);
+        SCOPED_TRACE("case " + std::to_string(index) + " blocks " +
+                     std::to_string(blocks) + " " + scope.name());
+        std::vector<float> got(want.size(), 12345.0f);
+        std::vector<int64_t> gotIdx(want.size(), -7);
+        rt::Status st =
+            runOp(op, x.data(), {got.data(), gotIdx.data()}, blocks);
+        ASSERT_TRUE(st.isOk()) << st.toString();
+        for (size_t i = 0; i < want.size(); ++i) {
+          ASSERT_EQ(got[i], want[i]) << "at " << i;
+          ASSERT_EQ(gotIdx[i], wantIdx[i]) << "at " << i;
+        }
       }
-    }
     ++index;
   }
 }
