@@ -172,26 +172,10 @@ void nn::depthwisePlane(const Window &w, const TapPlanes *planes,
                         const float *plane, const float *taps, float bias,
                         const float *residual, const Activation &act,
                         float *out) {
-  // Per host thread, kept across calls: each tap column's valid outputs and
-  // a zero row standing in for padding rows.
-  thread_local std::vector<TapColumns> columns;
-  thread_local std::vector<float> zeros;
-  columns.clear();
-  for (int64_t kw = 0; kw < w.kernel[2]; ++kw)
-    columns.push_back(tapColumns(w, kw));
   const int64_t ow = w.out[2];
-  const Row3x3Fn row3x3 = row3x3For(cpu::activeIsa(), w.stride[2]);
   const bool is3x3 = w.kernel[1] == 3 && w.kernel[2] == 3 &&
                      w.dilation[1] == 1 && w.dilation[2] == 1 &&
                      (w.stride[2] == 1 || w.stride[2] == 2);
-  // Output columns where all three tap columns are inside the row.
-  int64_t inner0 = 0, inner1 = 0;
-  if (is3x3) {
-    inner0 = columns[0].lo;
-    inner1 = std::max(inner0, columns[2].hi);
-    if (zeros.size() < static_cast<size_t>(w.in[2]))
-      zeros.assign(w.in[2], 0.0f);
-  }
   // relu and clip clamp inside the 3x3 row loop when no residual comes
   // first: no second pass over the row.
   // Everything but the tuned 3x3 stride-1 rows goes through planeTaps.
@@ -226,6 +210,24 @@ void nn::depthwisePlane(const Window &w, const TapPlanes *planes,
           Eigen::Map<const Eigen::ArrayXf>(residual, n);
     applyActivation(act, out, n);
     return;
+  }
+  // The row by row path. Per host thread, kept across calls: each tap
+  // column's valid outputs and a zero row standing in for padding rows (the
+  // plane paths above need neither: a plane of MobileNet's last stages is
+  // not much more work than setting them up).
+  thread_local std::vector<TapColumns> columns;
+  thread_local std::vector<float> zeros;
+  columns.clear();
+  for (int64_t kw = 0; kw < w.kernel[2]; ++kw)
+    columns.push_back(tapColumns(w, kw));
+  const Row3x3Fn row3x3 = row3x3For(cpu::activeIsa(), w.stride[2]);
+  // Output columns where all three tap columns are inside the row.
+  int64_t inner0 = 0, inner1 = 0;
+  if (is3x3) {
+    inner0 = columns[0].lo;
+    inner1 = std::max(inner0, columns[2].hi);
+    if (zeros.size() < static_cast<size_t>(w.in[2]))
+      zeros.assign(w.in[2], 0.0f);
   }
   for (int64_t oh = 0; oh < w.out[1]; ++oh) {
     float *row = out + oh * ow;
