@@ -205,6 +205,55 @@ void fourBranches(ModelWriter &w) {
   w.save("four_branches", b, inputs);
 }
 
+/// Issue 18's target: four independent 3-deep branches of [16,64]x[64,64]
+/// MatMul + Relu, joined by a Concat along rows, which the producers can
+/// write in place.
+void fourBranches16(ModelWriter &w) {
+  OnnxModelBuilder b;
+  TensorMap inputs;
+  w.input(b, inputs, "x", {16, 64});
+  std::vector<std::string> outs;
+  for (int i = 0; i < 4; ++i) {
+    std::string p = "branch" + std::to_string(i) + "/", last = "x";
+    for (int d = 1; d <= 3; ++d) {
+      std::string n = p + std::to_string(d);
+      w.weight(b, n + "/w", 64, 64);
+      b.node("MatMul", {last, n + "/w"}, {n + "/h"}, n + "/mm");
+      b.node("Relu", {n + "/h"}, {n + "/a"}, n + "/relu");
+      last = n + "/a";
+    }
+    outs.push_back(last);
+  }
+  setInt(b.node("Concat", outs, {"y"}, "concat"), "axis", 0);
+  b.output("y");
+  w.save("four_branches_16", b, inputs);
+}
+
+/// A Split whose parts the branches read in place, a Concat they write in
+/// place and a Reshape of the result: no task for any of the three.
+void splitJoin(ModelWriter &w) {
+  OnnxModelBuilder b;
+  TensorMap inputs;
+  w.input(b, inputs, "x", {64, 64});
+  std::vector<std::string> parts, outs;
+  for (int i = 0; i < 4; ++i)
+    parts.push_back("part" + std::to_string(i));
+  setInt(b.node("Split", {"x"}, parts, "split"), "axis", 0);
+  for (int i = 0; i < 4; ++i) {
+    std::string p = "branch" + std::to_string(i) + "/";
+    w.weight(b, p + "w", 64, 64);
+    b.node("MatMul", {parts[i], p + "w"}, {p + "h"}, p + "mm");
+    b.node("Relu", {p + "h"}, {p + "a"}, p + "relu");
+    outs.push_back(p + "a");
+  }
+  setInt(b.node("Concat", outs, {"joined"}, "concat"), "axis", 0);
+  b.int64Init("shape", {2}, {16, 256});
+  b.node("Reshape", {"joined", "shape"}, {"wide"}, "reshape");
+  b.node("Tanh", {"wide"}, {"y"}, "tanh");
+  b.output("y");
+  w.save("split_join", b, inputs);
+}
+
 /// Eight ops, each consuming the previous one's result only.
 void chain(ModelWriter &w) {
   OnnxModelBuilder b;
@@ -259,6 +308,8 @@ int main(int argc, char **argv) {
   for (bool annotated : {false, true})
     moe(w, annotated);
   fourBranches(w);
+  fourBranches16(w);
+  splitJoin(w);
   chain(w);
   badAnnotation(w, "_user_stream_label",
                 [](auto &n) { setString(n, "_user_stream_label", ""); });
