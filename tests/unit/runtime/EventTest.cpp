@@ -98,6 +98,45 @@ TEST(Event, EventLatencyDelaysTheWaiter) {
   EXPECT_DOUBLE_EQ(us(recordOf(*dev, "b").startNs), 12.0);
 }
 
+// The latency runs from the record (SocSpec: record -> wait wake-up): waits
+// queued back to back ahead of one kernel pay once, for the latest record.
+TEST(Event, WaitsAheadOfOneKernelPayTheLatencyOnce) {
+  SocSpec spec = roundSpec();
+  spec.eventLatencyUs = 2;
+  auto dev = makeDevice(spec);
+  Stream *a, *b, *c;
+  Event *e, *f;
+  ASSERT_OK(createTwoStreamsAndEvent(*dev, &a, &b, &e));
+  ASSERT_OK(dev->createStream(0, &c));
+  ASSERT_OK(dev->createEvent(&f));
+  ASSERT_OK(dev->launchKernel(a, kernel("a", Engine::kAic, 1, 10)));
+  ASSERT_OK(dev->recordEvent(e, a));
+  ASSERT_OK(dev->launchKernel(c, kernel("c", Engine::kAic, 1, 10)));
+  ASSERT_OK(dev->recordEvent(f, c));
+  ASSERT_OK(dev->streamWaitEvent(b, e));
+  ASSERT_OK(dev->streamWaitEvent(b, f));
+  ASSERT_OK(dev->launchKernel(b, kernel("b", Engine::kAic, 1, 10)));
+  ASSERT_OK(dev->synchronizeDevice());
+  EXPECT_DOUBLE_EQ(us(recordOf(*dev, "b").startNs), 12.0);
+}
+
+// A wait on a record done a latency or more ago costs nothing.
+TEST(Event, WaitOnAnOldRecordIsFree) {
+  SocSpec spec = roundSpec();
+  spec.eventLatencyUs = 2;
+  auto dev = makeDevice(spec);
+  Stream *a, *b;
+  Event *e;
+  ASSERT_OK(createTwoStreamsAndEvent(*dev, &a, &b, &e));
+  ASSERT_OK(dev->recordEvent(e, a));
+  ASSERT_OK(dev->launchKernel(b, kernel("first", Engine::kAic, 1, 10)));
+  ASSERT_OK(dev->streamWaitEvent(b, e));
+  ASSERT_OK(dev->launchKernel(b, kernel("second", Engine::kAic, 1, 10)));
+  ASSERT_OK(dev->synchronizeDevice());
+  EXPECT_DOUBLE_EQ(us(recordOf(*dev, "second").startNs),
+                   us(recordOf(*dev, "first").endNs));
+}
+
 TEST(Callback, HoldsItsStreamUntilItReturns) {
   auto dev = makeDevice();
   std::atomic<bool> called{false};
