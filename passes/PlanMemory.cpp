@@ -76,6 +76,11 @@ mlir::LogicalResult planMemory(mlir::func::FuncOp func, bool reuse,
   for (mlir::Operation &op : body) {
     if (!isComputeOp(&op) || !isNoTaskOp(&op))
       continue;
+    llvm::SmallVector<int64_t> parts = partOffsets(&op);
+    if (parts.empty())
+      return op.emitOpError()
+             << "has ge.no_task but is no Reshape, Flatten, Squeeze, "
+                "Unsqueeze, Split or Concat";
     if (llvm::isa<mlir::ge::ConcatOp>(op)) {
       for (mlir::OpOperand &in : op.getOpOperands()) {
         mlir::Operation *producer = in.get().getDefiningOp();
@@ -85,18 +90,13 @@ mlir::LogicalResult planMemory(mlir::func::FuncOp func, bool reuse,
                  << "is an in-place concat (ge.no_task) but its operand "
                  << in.getOperandNumber()
                  << " is not the only use of a kernel's result";
-        home[in.get()] = {op.getResult(0),
-                          concatSliceOffset(&op, in.getOperandNumber())};
+        home[in.get()] = {op.getResult(0), parts[in.getOperandNumber()]};
       }
       continue;
     }
     auto [root, offset] = resolve(op.getOperand(0));
-    for (mlir::OpResult result : op.getResults()) {
-      std::optional<ViewOf> view = viewOf(&op, result.getResultNumber());
-      if (!view)
-        return op.emitOpError() << "has ge.no_task but is no view";
-      home[result] = {root, offset + view->offset};
-    }
+    for (mlir::OpResult result : op.getResults())
+      home[result] = {root, offset + parts[result.getResultNumber()]};
   }
 
   // One buffer per home, with the writers and readers of every value in it.

@@ -101,23 +101,18 @@ void markNoTaskOps(func::FuncOp func) {
       op.setAttr(kNoTaskAttr, unit);
 }
 
-std::optional<ViewOf> viewOf(Operation *op, unsigned result) {
-  if (isView(op))
-    return ViewOf{0};
-  auto split = dyn_cast<ge::SplitOp>(op);
-  if (!split)
-    return std::nullopt;
+llvm::SmallVector<int64_t> partOffsets(Operation *op) {
+  llvm::SmallVector<int64_t> offsets;
+  if (!isView(op) && !isa<ge::ConcatOp, ge::SplitOp>(op))
+    return offsets;
   int64_t offset = 0;
-  for (unsigned k = 0; k < result; ++k)
-    offset += tensorBytes(split.getOutputs()[k].getType());
-  return ViewOf{offset};
-}
-
-int64_t concatSliceOffset(Operation *concat, unsigned operand) {
-  int64_t offset = 0;
-  for (unsigned k = 0; k < operand; ++k)
-    offset += tensorBytes(concat->getOperand(k).getType());
-  return offset;
+  auto parts = isa<ge::ConcatOp>(op) ? ValueRange(op->getOperands())
+                                     : ValueRange(op->getResults());
+  for (Value part : parts) {
+    offsets.push_back(isView(op) ? 0 : offset);
+    offset += tensorBytes(part.getType());
+  }
+  return offsets;
 }
 
 } // namespace geflow::passes

@@ -23,10 +23,10 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Operation.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
-#include <optional>
 
 namespace geflow::passes {
 
@@ -43,16 +43,11 @@ inline bool isNoTaskOp(mlir::Operation *op) {
 /// Marks every qualifying op of `func`'s body with kNoTaskAttr (idempotent).
 void markNoTaskOps(mlir::func::FuncOp func);
 
-/// A result of a no-task view (Reshape..Unsqueeze, Split): the bytes of its
-/// operand 0 from `offset` on.
-struct ViewOf {
-  int64_t offset = 0;
-};
-/// nullopt for a Concat (its inputs live in its result: concatSliceOffset).
-std::optional<ViewOf> viewOf(mlir::Operation *op, unsigned result);
-
-/// Byte offset of a no-task Concat's operand `operand` in its result.
-int64_t concatSliceOffset(mlir::Operation *concat, unsigned operand);
+/// Where the parts of a no-task op lie, in bytes: for a Concat, each
+/// operand's offset in its result (the producers write there); for a Split
+/// or a view, each result's offset in its operand 0 (the consumers read
+/// there). Empty for any other op.
+llvm::SmallVector<int64_t> partOffsets(mlir::Operation *op);
 
 } // namespace geflow::passes
 
