@@ -140,11 +140,10 @@ mlir::LogicalResult planMemory(mlir::func::FuncOp func, bool reuse,
       mlir::Operation *producer = value.getDefiningOp();
       if (!arg && isNoTaskOp(producer))
         continue;
-      writers.push_back(
-          {arg ? 0 : position.lookup(producer),
-           !timeline ? 0
-           : arg     ? timeline->inputCopies[arg.getArgNumber()]
-                     : timeline->kernels.lookup(producer)});
+      writers.push_back({arg ? 0 : position.lookup(producer),
+                         !timeline ? 0
+                         : arg     ? timeline->inputCopies[arg.getArgNumber()]
+                                   : timeline->kernels.lookup(producer)});
     }
     llvm::sort(writers);
     request.def = writers.front().first;
@@ -156,10 +155,9 @@ mlir::LogicalResult planMemory(mlir::func::FuncOp func, bool reuse,
     if (timeline) {
       request.horizon = INT64_MAX;
       for (auto &writer : writers)
-        request.horizon =
-            std::min(request.horizon, orderedHorizon(timeline->order,
-                                                     writer.second,
-                                                     streamPositions));
+        request.horizon = std::min(
+            request.horizon,
+            orderedHorizon(timeline->order, writer.second, streamPositions));
     }
     for (mlir::Value value : members)
       for (mlir::OpOperand &use : value.getUses()) {

@@ -83,11 +83,11 @@ OrderedBefore orderedByHappensBefore(const HappensBefore &order) {
       auto done = [&](HappensBefore::TaskId task) {
         return order.completesBefore(task, writer);
       };
-      return done(earlier.writer) &&
-             llvm::all_of(earlier.moreWriters, done) &&
+      return done(earlier.writer) && llvm::all_of(earlier.moreWriters, done) &&
              llvm::all_of(earlier.readers, done);
     };
-    return doneBefore(later.writer) && llvm::all_of(later.moreWriters, doneBefore);
+    return doneBefore(later.writer) &&
+           llvm::all_of(later.moreWriters, doneBefore);
   };
 }
 

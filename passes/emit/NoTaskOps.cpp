@@ -14,8 +14,7 @@ namespace {
 using namespace mlir;
 
 bool isView(Operation *op) {
-  return isa<ge::ReshapeOp, ge::FlattenOp, ge::SqueezeOp, ge::UnsqueezeOp>(
-      op);
+  return isa<ge::ReshapeOp, ge::FlattenOp, ge::SqueezeOp, ge::UnsqueezeOp>(op);
 }
 
 /// The dims of a static shape, or none.
@@ -62,7 +61,8 @@ bool qualifies(Operation *op, Block &body) {
     Value data = op->getOperand(0);
     return !isConstant(data) && staticShape(data) &&
            staticShape(op->getResult(0)) &&
-           tensorBytes(data.getType()) == tensorBytes(op->getResult(0).getType());
+           tensorBytes(data.getType()) ==
+               tensorBytes(op->getResult(0).getType());
   }
   if (auto split = dyn_cast<ge::SplitOp>(op)) {
     std::optional<llvm::ArrayRef<int64_t>> shape =
@@ -80,8 +80,7 @@ bool qualifies(Operation *op, Block &body) {
     for (Value input : concat.getInputs()) {
       Operation *producer = input.getDefiningOp();
       if (!producer || producer->getBlock() != &body ||
-          !isComputeOp(producer) || isNoTaskOp(producer) ||
-          !input.hasOneUse())
+          !isComputeOp(producer) || isNoTaskOp(producer) || !input.hasOneUse())
         return false;
     }
     return true;

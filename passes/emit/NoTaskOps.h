@@ -36,9 +36,7 @@ inline constexpr llvm::StringLiteral kNoTaskAttr =
 /// Byte alignment of every slice (the memory plan's default alignment).
 inline constexpr int64_t kSliceAlignment = 64;
 
-inline bool isNoTaskOp(mlir::Operation *op) {
-  return op->hasAttr(kNoTaskAttr);
-}
+inline bool isNoTaskOp(mlir::Operation *op) { return op->hasAttr(kNoTaskAttr); }
 
 /// Marks every qualifying op of `func`'s body with kNoTaskAttr (idempotent).
 void markNoTaskOps(mlir::func::FuncOp func);

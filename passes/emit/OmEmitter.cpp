@@ -337,7 +337,8 @@ llvm::Expected<om::OmModel> OmEmitter::run(StringRef modelName) {
     attrs["predicted_makespan_ns"].set_i(predicted[2]);
   }
   // [bound, critical path, engine work] (passes/streams/LowerBound.h).
-  if (auto bound = func_->getAttrOfType<DenseI64ArrayAttr>(GeDialect::kLowerBoundAttr);
+  if (auto bound =
+          func_->getAttrOfType<DenseI64ArrayAttr>(GeDialect::kLowerBoundAttr);
       bound && bound.size() == 3) {
     attrs["lower_bound_ns"].set_i(bound[0]);
     attrs["lower_bound_critical_path_ns"].set_i(bound[1]);

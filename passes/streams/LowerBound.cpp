@@ -38,10 +38,11 @@ LowerBound lowerBound(const TaskGraph &graph, const rt::SocSpec &spec,
     // op's limit wins over the global one, as at run time).
     uint32_t cores = cost.engineCores(node.engine);
     bool vector = node.engine == rt::Engine::kAiv;
-    bool cube = node.engine == rt::Engine::kAic || node.engine == rt::Engine::kMix;
+    bool cube =
+        node.engine == rt::Engine::kAic || node.engine == rt::Engine::kMix;
     if (vector)
-      cores = limited(cores, node.vectorcoreNum ? node.vectorcoreNum
-                                                : vectorcoreNum);
+      cores = limited(cores,
+                      node.vectorcoreNum ? node.vectorcoreNum : vectorcoreNum);
     if (cube)
       cores = limited(cores, node.aicoreNum ? node.aicoreNum : aicoreNum);
     uint32_t blocks = std::max<uint32_t>(node.blockDim, 1);
@@ -53,28 +54,21 @@ LowerBound lowerBound(const TaskGraph &graph, const rt::SocSpec &spec,
         double(blocks) *
             double(cost.blockTimeNs(node.engine, node.cost, blocks)) +
         double(cost.launchLatencyNs());
-    switch (node.engine) {
-    case rt::Engine::kAic:
-      work[int(rt::CoreGroup::kCube)] += blockCoreNs;
-      break;
-    case rt::Engine::kAiv:
-      work[int(rt::CoreGroup::kVector)] += blockCoreNs;
-      break;
-    case rt::Engine::kMix:
-      work[int(rt::CoreGroup::kCube)] += blockCoreNs;
+    // Each engine's own group; MIX also takes mixVectorRatio() vector cores
+    // per cube core.
+    rt::CoreGroup group =
+        node.engine == rt::Engine::kAiv     ? rt::CoreGroup::kVector
+        : node.engine == rt::Engine::kAiCpu ? rt::CoreGroup::kAiCpu
+        : node.engine == rt::Engine::kDvpp  ? rt::CoreGroup::kDvpp
+                                            : rt::CoreGroup::kCube;
+    work[int(group)] += blockCoreNs;
+    if (node.engine == rt::Engine::kMix)
       work[int(rt::CoreGroup::kVector)] += blockCoreNs * cost.mixVectorRatio();
-      break;
-    case rt::Engine::kAiCpu:
-      work[int(rt::CoreGroup::kAiCpu)] += blockCoreNs;
-      break;
-    case rt::Engine::kDvpp:
-      work[int(rt::CoreGroup::kDvpp)] += blockCoreNs;
-      break;
-    }
   }
   for (int g = 0; g < rt::kNumCoreGroups; ++g)
     if (groupCores[g] > 0)
-      bound.engineWorkNs = std::max(bound.engineWorkNs, work[g] / groupCores[g]);
+      bound.engineWorkNs =
+          std::max(bound.engineWorkNs, work[g] / groupCores[g]);
   return bound;
 }
 

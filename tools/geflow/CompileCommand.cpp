@@ -155,7 +155,8 @@ void printEfficiency(const om::ModelDef &model) {
     auto it = model.attr().find(name);
     return it == model.attr().end() ? 0.0 : double(it->second.i());
   };
-  double bound = attr("lower_bound_ns"), predicted = attr("predicted_makespan_ns");
+  double bound = attr("lower_bound_ns"),
+         predicted = attr("predicted_makespan_ns");
   if (bound <= 0 || predicted <= 0)
     return;
   outs() << formatv("  lower bound   {0:F1} us (critical path {1:F1} us, "

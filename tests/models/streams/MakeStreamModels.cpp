@@ -205,6 +205,16 @@ void fourBranches(ModelWriter &w) {
   w.save("four_branches", b, inputs);
 }
 
+/// A [64,64] MatMul of `in` with a fresh weight, then a Relu, named
+/// `prefix`mm / `prefix`relu; returns the Relu's output.
+std::string matmulRelu(ModelWriter &w, OnnxModelBuilder &b,
+                       const std::string &in, const std::string &prefix) {
+  w.weight(b, prefix + "w", 64, 64);
+  b.node("MatMul", {in, prefix + "w"}, {prefix + "h"}, prefix + "mm");
+  b.node("Relu", {prefix + "h"}, {prefix + "a"}, prefix + "relu");
+  return prefix + "a";
+}
+
 /// Issue 18's target: four independent 3-deep branches of [16,64]x[64,64]
 /// MatMul + Relu, joined by a Concat along rows, which the producers can
 /// write in place.
@@ -214,14 +224,11 @@ void fourBranches16(ModelWriter &w) {
   w.input(b, inputs, "x", {16, 64});
   std::vector<std::string> outs;
   for (int i = 0; i < 4; ++i) {
-    std::string p = "branch" + std::to_string(i) + "/", last = "x";
-    for (int d = 1; d <= 3; ++d) {
-      std::string n = p + std::to_string(d);
-      w.weight(b, n + "/w", 64, 64);
-      b.node("MatMul", {last, n + "/w"}, {n + "/h"}, n + "/mm");
-      b.node("Relu", {n + "/h"}, {n + "/a"}, n + "/relu");
-      last = n + "/a";
-    }
+    std::string last = "x";
+    for (int d = 1; d <= 3; ++d)
+      last = matmulRelu(w, b, last,
+                        "branch" + std::to_string(i) + "/" + std::to_string(d) +
+                            "/");
     outs.push_back(last);
   }
   setInt(b.node("Concat", outs, {"y"}, "concat"), "axis", 0);
@@ -239,13 +246,9 @@ void splitJoin(ModelWriter &w) {
   for (int i = 0; i < 4; ++i)
     parts.push_back("part" + std::to_string(i));
   setInt(b.node("Split", {"x"}, parts, "split"), "axis", 0);
-  for (int i = 0; i < 4; ++i) {
-    std::string p = "branch" + std::to_string(i) + "/";
-    w.weight(b, p + "w", 64, 64);
-    b.node("MatMul", {parts[i], p + "w"}, {p + "h"}, p + "mm");
-    b.node("Relu", {p + "h"}, {p + "a"}, p + "relu");
-    outs.push_back(p + "a");
-  }
+  for (int i = 0; i < 4; ++i)
+    outs.push_back(
+        matmulRelu(w, b, parts[i], "branch" + std::to_string(i) + "/"));
   setInt(b.node("Concat", outs, {"joined"}, "concat"), "axis", 0);
   b.int64Init("shape", {2}, {16, 256});
   b.node("Reshape", {"joined", "shape"}, {"wide"}, "reshape");
