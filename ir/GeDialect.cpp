@@ -94,7 +94,8 @@ verifyScheduleAttr(NamedAttribute attr,
       name == GeDialect::kRecvEventsAttr ||
       name == GeDialect::kOutputOffsetsAttr ||
       name == GeDialect::kInputOffsetsAttr ||
-      name == GeDialect::kPredictedMakespanAttr) {
+      name == GeDialect::kPredictedMakespanAttr ||
+      name == GeDialect::kLowerBoundAttr) {
     auto ids = dyn_cast<DenseI64ArrayAttr>(value);
     if (!ids)
       return emitError() << "attribute '" << name << "' must be an array<i64>";
@@ -102,6 +103,11 @@ verifyScheduleAttr(NamedAttribute attr,
       if (id < 0)
         return emitError() << "attribute '" << name << "' has " << id
                            << " but its values must be >= 0";
+    return success();
+  }
+  if (name == GeDialect::kNoTaskAttr) {
+    if (!isa<UnitAttr>(value))
+      return emitError() << "attribute '" << name << "' must be a unit";
     return success();
   }
   return emitError()

@@ -47,6 +47,8 @@ def Ge_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral kFlopsAttr = "ge.flops";
     static constexpr ::llvm::StringLiteral kBytesAttr = "ge.bytes";
     static constexpr ::llvm::StringLiteral kPredictedMakespanAttr = "ge.predicted_makespan_ns";
+    static constexpr ::llvm::StringLiteral kLowerBoundAttr = "ge.lower_bound_ns";
+    static constexpr ::llvm::StringLiteral kNoTaskAttr = "ge.no_task";
     static constexpr ::llvm::StringLiteral kOutputOffsetsAttr = "ge.output_offsets";
     static constexpr ::llvm::StringLiteral kInputOffsetsAttr = "ge.input_offsets";
     static constexpr ::llvm::StringLiteral kWorkspaceSizeAttr = "ge.workspace_size";

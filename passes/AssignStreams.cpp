@@ -12,7 +12,9 @@
 #include "ir/GeDialect.h"
 #include "passes/ScheduleAttrs.h"
 #include "passes/emit/KernelPlanning.h"
+#include "passes/emit/NoTaskOps.h"
 #include "passes/emit/OpDefBuilder.h"
+#include "passes/streams/LowerBound.h"
 #include "passes/streams/StreamAssignment.h"
 
 #include "runtime/soc/CostModel.h"
@@ -93,6 +95,7 @@ TaskGraph buildTaskGraph(mlir::func::FuncOp func,
             op->getAttrOfType<mlir::BoolAttr>(GeDialect::kInnerParallelAttr))
       node.innerParallel = inner.getValue();
     node.priority = intAttrOr(op, GeDialect::kStreamPriorityAttr, 0);
+    node.noTask = isNoTaskOp(op);
     index[op] = int(graph.nodes.size());
     graph.nodes.push_back(std::move(node));
     ops.push_back(op);
@@ -142,11 +145,26 @@ struct AssignStreamsPass : impl::AssignStreamsBase<AssignStreamsPass> {
     mlir::Builder b(func.getContext());
     for (auto [op, stream] : llvm::zip(ops, assignment->streamOf))
       op->setAttr(GeDialect::kStreamAttr, b.getI64IntegerAttr(stream));
-    if (*streamMode == StreamMode::kAuto)
-      func->setAttr(GeDialect::kPredictedMakespanAttr,
-                    b.getDenseI64ArrayAttr({int64_t(assignment->singleNs),
-                                            int64_t(assignment->labelsOnlyNs),
-                                            int64_t(assignment->chosenNs)}));
+    // Every mode reports its prediction against the bound (issue 18); auto
+    // has timed the alternatives already.
+    if (*streamMode != StreamMode::kAuto) {
+      assignment->chosenNs = predictor.predictNs(graph, assignment->streamOf);
+      assignment->labelsOnlyNs = assignment->chosenNs;
+      assignment->singleNs =
+          assignment->streamCount == 1
+              ? assignment->chosenNs
+              : predictor.predictNs(graph,
+                                    std::vector<int>(graph.nodes.size(), 0));
+    }
+    func->setAttr(GeDialect::kPredictedMakespanAttr,
+                  b.getDenseI64ArrayAttr({int64_t(assignment->singleNs),
+                                          int64_t(assignment->labelsOnlyNs),
+                                          int64_t(assignment->chosenNs)}));
+    LowerBound bound = lowerBound(graph, spec, aicoreNum, vectorcoreNum);
+    func->setAttr(GeDialect::kLowerBoundAttr,
+                  b.getDenseI64ArrayAttr({int64_t(bound.ns()),
+                                          int64_t(bound.criticalPathNs),
+                                          int64_t(bound.engineWorkNs)}));
   }
 };
 

@@ -11,6 +11,7 @@
 #include "ir/GeDialect.h"
 #include "passes/ScheduleAttrs.h"
 #include "passes/emit/KernelPlanning.h"
+#include "passes/emit/NoTaskOps.h"
 #include "passes/emit/OpDefBuilder.h"
 
 #include "runtime/soc/CostModel.h"
@@ -39,6 +40,9 @@ static uint32_t coreLimitFor(mlir::Operation *op, rt::Engine engine) {
 mlir::LogicalResult annotateTasks(mlir::func::FuncOp func,
                                   const rt::CostModel &costModel,
                                   bool requireKernels) {
+  // Views and in-place joins launch nothing; they are still sized, so every
+  // compute op carries the same attributes.
+  markNoTaskOps(func);
   mlir::Builder builder(func.getContext());
   mlir::WalkResult result = func.walk([&](mlir::Operation *op) {
     if (!isComputeOp(op))

@@ -81,12 +81,11 @@ void EventInserter::orderBefore(mlir::Operation *consumer, uint32_t stream,
     if (order_.streamOf(dep) == stream)
       continue; // stream order
     ++crossStreamDependencies_;
-    if (order_.completesBeforeNext(dep, stream))
-      continue; // implied by earlier waits
+    if (!order_.orderBeforeNext(dep, stream))
+      continue; // implied by the stream's own order and earlier waits
     int64_t event = nextEvent_++;
     sends_[recorderOf_.lookup(dep)].push_back(event);
     recvs_[consumer].push_back(event);
-    order_.waitForTask(stream, dep);
   }
 }
 

@@ -14,10 +14,12 @@
 #include "ir/GeOps.h"
 #include "passes/ScheduleAttrs.h"
 #include "passes/emit/MemoryPlanner.h"
+#include "passes/emit/NoTaskOps.h"
 #include "passes/emit/OpDefBuilder.h"
 #include "passes/streams/TaskTimeline.h"
 
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/MapVector.h"
 
 namespace geflow::passes {
 
@@ -63,45 +65,53 @@ mlir::LogicalResult planMemory(mlir::func::FuncOp func, bool reuse,
       streamPositions[order.streamOf(task)].push_back(taskPosition[task]);
   }
 
-  std::vector<BufferRequest> requests;
-  llvm::SmallVector<mlir::Value> values;
-  auto addBuffer = [&](mlir::Value value, int64_t def) -> mlir::LogicalResult {
-    int64_t bytes = tensorBytes(value.getType());
-    if (bytes < 0)
+  // Views and in-place joins (passes/emit/NoTaskOps.h): a value lives in its
+  // home's buffer at an offset; a home is an argument, a kernel's result or
+  // an in-place Concat's result.
+  llvm::DenseMap<mlir::Value, std::pair<mlir::Value, int64_t>> home;
+  auto resolve = [&](mlir::Value v) {
+    auto it = home.find(v);
+    return it == home.end() ? std::make_pair(v, int64_t(0)) : it->second;
+  };
+  for (mlir::Operation &op : body) {
+    if (!isComputeOp(&op) || !isNoTaskOp(&op))
+      continue;
+    llvm::SmallVector<int64_t> parts = partOffsets(&op);
+    if (parts.empty())
+      return op.emitOpError()
+             << "has ge.no_task but is no Reshape, Flatten, Squeeze, "
+                "Unsqueeze, Split or Concat";
+    if (llvm::isa<mlir::ge::ConcatOp>(op)) {
+      for (mlir::OpOperand &in : op.getOpOperands()) {
+        mlir::Operation *producer = in.get().getDefiningOp();
+        if (!producer || !isComputeOp(producer) || isNoTaskOp(producer) ||
+            !in.get().hasOneUse())
+          return op.emitOpError()
+                 << "is an in-place concat (ge.no_task) but its operand "
+                 << in.getOperandNumber()
+                 << " is not the only use of a kernel's result";
+        home[in.get()] = {op.getResult(0), parts[in.getOperandNumber()]};
+      }
+      continue;
+    }
+    auto [root, offset] = resolve(op.getOperand(0));
+    for (mlir::OpResult result : op.getResults())
+      home[result] = {root, offset + parts[result.getResultNumber()]};
+  }
+
+  // One buffer per home, with the writers and readers of every value in it.
+  llvm::MapVector<mlir::Value, llvm::SmallVector<mlir::Value, 1>> groups;
+  auto addValue = [&](mlir::Value value) -> mlir::LogicalResult {
+    if (tensorBytes(value.getType()) < 0)
       return mlir::emitError(value.getLoc())
              << "memory planning needs a static tensor shape and a GE dtype, "
                 "got "
              << value.getType();
-    BufferRequest request;
-    request.size = static_cast<uint64_t>(bytes);
-    request.def = def;
-    request.lastUse = def;
-    if (timeline) {
-      auto arg = llvm::dyn_cast<mlir::BlockArgument>(value);
-      request.writer = arg ? timeline->inputCopies[arg.getArgNumber()]
-                           : timeline->kernels.lookup(value.getDefiningOp());
-      request.horizon =
-          orderedHorizon(timeline->order, request.writer, streamPositions);
-    } else {
-      request.horizon = def;
-    }
-    for (mlir::OpOperand &use : value.getUses()) {
-      mlir::Operation *user = body.findAncestorOpInBlock(*use.getOwner());
-      bool isResult = !user || user->hasTrait<mlir::OpTrait::IsTerminator>();
-      int64_t at = isResult ? end : position.lookup(user);
-      request.lastUse = std::max(request.lastUse, at);
-      if (timeline)
-        request.readers.push_back(
-            isResult ? timeline->outputCopies[use.getOperandNumber()]
-                     : timeline->kernels.lookup(user));
-    }
-    requests.push_back(request);
-    values.push_back(value);
+    groups[resolve(value).first].push_back(value);
     return mlir::success();
   };
-
   for (mlir::BlockArgument arg : body.getArguments())
-    if (mlir::failed(addBuffer(arg, 0)))
+    if (mlir::failed(addValue(arg)))
       return mlir::failure();
   for (mlir::Operation &op : body) {
     // Its result aliases %self, whose readers it would hide.
@@ -114,8 +124,54 @@ mlir::LogicalResult planMemory(mlir::func::FuncOp func, bool reuse,
       return op.emitOpError() << "memory planning runs after annotation "
                                  "scopes are lowered";
     for (mlir::Value result : op.getResults())
-      if (mlir::failed(addBuffer(result, position[&op])))
+      if (mlir::failed(addValue(result)))
         return mlir::failure();
+  }
+
+  std::vector<BufferRequest> requests;
+  llvm::DenseMap<mlir::Value, size_t> requestOf;
+  for (auto &[root, members] : groups) {
+    BufferRequest request;
+    request.size = static_cast<uint64_t>(tensorBytes(root.getType()));
+    // (position, task) of every writer, the earliest first.
+    llvm::SmallVector<std::pair<int64_t, HappensBefore::TaskId>, 1> writers;
+    for (mlir::Value value : members) {
+      auto arg = llvm::dyn_cast<mlir::BlockArgument>(value);
+      mlir::Operation *producer = value.getDefiningOp();
+      if (!arg && isNoTaskOp(producer))
+        continue;
+      writers.push_back({arg ? 0 : position.lookup(producer),
+                         !timeline ? 0
+                         : arg     ? timeline->inputCopies[arg.getArgNumber()]
+                                   : timeline->kernels.lookup(producer)});
+    }
+    llvm::sort(writers);
+    request.def = writers.front().first;
+    request.lastUse = writers.back().first;
+    request.writer = writers.front().second;
+    for (auto &writer : llvm::drop_begin(writers))
+      request.moreWriters.push_back(writer.second);
+    request.horizon = request.def;
+    if (timeline) {
+      request.horizon = INT64_MAX;
+      for (auto &writer : writers)
+        request.horizon = std::min(
+            request.horizon,
+            orderedHorizon(timeline->order, writer.second, streamPositions));
+    }
+    for (mlir::Value value : members)
+      for (mlir::OpOperand &use : value.getUses()) {
+        mlir::Operation *user = body.findAncestorOpInBlock(*use.getOwner());
+        bool isResult = !user || user->hasTrait<mlir::OpTrait::IsTerminator>();
+        int64_t at = isResult ? end : position.lookup(user);
+        request.lastUse = std::max(request.lastUse, at);
+        if (timeline)
+          request.readers.push_back(
+              isResult ? timeline->outputCopies[use.getOperandNumber()]
+                       : timeline->kernels.lookup(user));
+      }
+    requestOf[root] = requests.size();
+    requests.push_back(std::move(request));
   }
 
   MemoryPlanOptions options;
@@ -128,22 +184,20 @@ mlir::LogicalResult planMemory(mlir::func::FuncOp func, bool reuse,
   MemoryPlanResult plan = planBuffers(requests, options);
 
   mlir::Builder builder(func.getContext());
+  auto offsetOf = [&](mlir::Value value) {
+    auto [root, offset] = resolve(value);
+    return static_cast<int64_t>(plan.offsets[requestOf.lookup(root)]) + offset;
+  };
   llvm::SmallVector<int64_t> inputOffsets;
-  llvm::DenseMap<mlir::Operation *, llvm::SmallVector<int64_t>> outputOffsets;
-  for (size_t i = 0; i < values.size(); ++i) {
-    int64_t offset = static_cast<int64_t>(plan.offsets[i]);
-    if (auto result = llvm::dyn_cast<mlir::OpResult>(values[i])) {
-      auto &list = outputOffsets[result.getOwner()];
-      list.resize(result.getOwner()->getNumResults(), 0);
-      list[result.getResultNumber()] = offset;
-    } else {
-      inputOffsets.push_back(offset);
-    }
-  }
+  for (mlir::BlockArgument arg : body.getArguments())
+    inputOffsets.push_back(offsetOf(arg));
   for (mlir::Operation &op : body) {
-    auto it = outputOffsets.find(&op);
-    if (it != outputOffsets.end())
-      op.setAttr(kOutputOffsetsAttr, builder.getDenseI64ArrayAttr(it->second));
+    if (!isComputeOp(&op))
+      continue;
+    llvm::SmallVector<int64_t> offsets;
+    for (mlir::Value result : op.getResults())
+      offsets.push_back(offsetOf(result));
+    op.setAttr(kOutputOffsetsAttr, builder.getDenseI64ArrayAttr(offsets));
   }
   func->setAttr(kInputOffsetsAttr, builder.getDenseI64ArrayAttr(inputOffsets));
   func->setAttr(

@@ -5,6 +5,12 @@
 // none yet it binds to the first record to come, so a wait on an event that
 // is never recorded can never be met and shows up as a deadlock.
 //
+// The SoC's event latency is the time from a record to the wake-up of a wait
+// on it (SocSpec::eventLatencyUs), so the sim keeps the completion times of
+// the records that may still be inside that window: a wait bound to one ends
+// at its record's time plus the latency, and a wait bound to an older record
+// costs nothing (docs/streams.md, "Event waits").
+//
 //===----------------------------------------------------------------------===//
 #ifndef GEFLOW_RUNTIME_EVENT_H
 #define GEFLOW_RUNTIME_EVENT_H
@@ -14,6 +20,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <map>
 #include <set>
 #include <vector>
 
@@ -37,12 +44,23 @@ private:
   friend class Device;
   friend class Scheduler;
 
+  /// Sim side: when a wait bound to the completed record `seq` can end, at
+  /// the earliest: the record's time plus `latency`, or 0 when the record is
+  /// older than the last `latency` window.
+  VirtualNs wakeNs(uint64_t seq, VirtualNs latency) const {
+    auto it = recentNs_.find(seq);
+    return it == recentNs_.end() ? 0 : addNs(it->second, latency);
+  }
   /// Sim side: has record number `seq` run?
   bool isComplete(uint64_t seq) const {
     return seq <= watermark_ || outOfOrder_.count(seq) != 0;
   }
-  /// Sim side: record `seq` ran at `now`.
-  void markComplete(uint64_t seq, VirtualNs now) {
+  /// Sim side: record `seq` ran at `now`; records done `latency` or more
+  /// before `now` are forgotten (a wait on them has nothing left to wait).
+  void markComplete(uint64_t seq, VirtualNs now, VirtualNs latency) {
+    for (auto it = recentNs_.begin(); it != recentNs_.end();)
+      it = addNs(it->second, latency) <= now ? recentNs_.erase(it) : ++it;
+    recentNs_[seq] = now;
     if (seq >= latestSeq_) {
       latestSeq_ = seq;
       latestNs_ = now;
@@ -71,6 +89,7 @@ private:
   std::set<uint64_t> outOfOrder_;
   uint64_t latestSeq_ = 0;
   VirtualNs latestNs_ = 0;
+  std::map<uint64_t, VirtualNs> recentNs_; // seq -> completion, see wakeNs
   std::vector<Stream *> waiters_;
 };
 

@@ -116,7 +116,10 @@ void Scheduler::tryDispatch(Stream *s) {
       t->event->waiters_.push_back(s);
       return;
     }
-    dur = cost_.eventLatencyNs();
+    // The latency runs from the record, not from this dispatch: waits
+    // queued back to back overlap, and one on an old record is free.
+    dur = t->event->wakeNs(t->eventSeq, cost_.eventLatencyNs());
+    dur = dur > now_ ? dur - now_ : 0;
     break;
   case TaskKind::kEventRecord:
     break;
@@ -263,7 +266,7 @@ void Scheduler::complete(Stream *s) {
     }
   }
   if (t.kind == TaskKind::kEventRecord) {
-    t.event->markComplete(t.eventSeq, now_);
+    t.event->markComplete(t.eventSeq, now_, cost_.eventLatencyNs());
     for (Stream *w : t.event->waiters_) {
       w->blockedOn_ = nullptr;
       markDirty(w);

@@ -2,6 +2,8 @@
 
 #include "passes/emit/MemoryPlanner.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 #include <algorithm>
 #include <numeric>
 
@@ -77,11 +79,15 @@ bool orderedOnOneStream(const BufferRequest &earlier,
 
 OrderedBefore orderedByHappensBefore(const HappensBefore &order) {
   return [&order](const BufferRequest &earlier, const BufferRequest &later) {
-    auto done = [&](HappensBefore::TaskId task) {
-      return order.completesBefore(task, later.writer);
+    auto doneBefore = [&](HappensBefore::TaskId writer) {
+      auto done = [&](HappensBefore::TaskId task) {
+        return order.completesBefore(task, writer);
+      };
+      return done(earlier.writer) && llvm::all_of(earlier.moreWriters, done) &&
+             llvm::all_of(earlier.readers, done);
     };
-    return done(earlier.writer) &&
-           std::all_of(earlier.readers.begin(), earlier.readers.end(), done);
+    return doneBefore(later.writer) &&
+           llvm::all_of(later.moreWriters, doneBefore);
   };
 }
 

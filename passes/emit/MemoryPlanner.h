@@ -36,6 +36,9 @@ struct BufferRequest {
   /// For stream-aware orderings: the tasks (HappensBefore ids) that write
   /// and read the buffer.
   HappensBefore::TaskId writer = 0;
+  /// Further writers of disjoint slices (an in-place Concat's producers,
+  /// passes/emit/NoTaskOps.h); `writer` is the one at `def`.
+  std::vector<HappensBefore::TaskId> moreWriters;
   std::vector<HappensBefore::TaskId> readers;
   /// A position before which every use of an earlier buffer orders it before
   /// this one: a buffer whose lastUse < horizon never conflicts with it. It
@@ -54,8 +57,8 @@ using OrderedBefore = std::function<bool(const BufferRequest &earlier,
 bool orderedOnOneStream(const BufferRequest &earlier,
                         const BufferRequest &later);
 
-/// Several streams: `earlier`'s writer and every reader complete before
-/// `later`'s writer starts, by stream order or events (pipeline step 8).
+/// Several streams: `earlier`'s writers and readers complete before each of
+/// `later`'s writers starts, by stream order or events (pipeline step 8).
 /// `order` must outlive the predicate.
 OrderedBefore orderedByHappensBefore(const HappensBefore &order);
 

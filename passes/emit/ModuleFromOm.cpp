@@ -289,6 +289,8 @@ llvm::Error ModuleFromOm::addCompute(const om::OpDef &def, int index) {
   for (const GeAttrName &names : kGeAttrNames)
     irNameOf[names.geName] = names.irName;
   for (const auto &[name, value] : def.attr()) {
+    if (name == "_no_task")
+      continue; // set below
     auto candidates = attrCandidates(context_, value);
     if (!candidates)
       return nodeError(def, "attribute '" + name +
@@ -313,6 +315,10 @@ llvm::Error ModuleFromOm::addCompute(const om::OpDef &def, int index) {
     op->setAttr(kFlopsAttr, b_.getF64FloatAttr(task->flops()));
     op->setAttr(kBytesAttr, b_.getF64FloatAttr(task->bytes()));
   }
+  // A view or in-place join (passes/emit/NoTaskOps.h) stays without a task.
+  if (auto noTask = def.attr().find("_no_task");
+      noTask != def.attr().end() && noTask->second.b())
+    op->setAttr(GeDialect::kNoTaskAttr, b_.getUnitAttr());
   llvm::SmallVector<int64_t> offsets = outputOffsets(index);
   if (offsets.size() == op->getNumResults())
     op->setAttr(kOutputOffsetsAttr, b_.getDenseI64ArrayAttr(offsets));

@@ -9,6 +9,7 @@
 #include "passes/ScheduleAttrs.h"
 #include "passes/emit/GraphBuilder.h"
 #include "passes/emit/KernelPlanning.h"
+#include "passes/emit/NoTaskOps.h"
 #include "passes/emit/OpDefBuilder.h"
 
 #include "runtime/soc/CostModel.h"
@@ -260,14 +261,6 @@ llvm::Error OmEmitter::emitCompute(om::OpDef &def, Operation *op) {
     blockDim = std::min(blockDim, limit);
   (*def.mutable_attr())["_block_dim"].set_i(blockDim);
 
-  om::TaskDef &task = addTask(om::KERNEL, def);
-  task.set_engine(*engine);
-  task.set_block_dim(static_cast<uint32_t>(blockDim));
-  task.set_flops(floatAttr(op, kFlopsAttr));
-  task.set_bytes(floatAttr(op, kBytesAttr));
-  task.set_aicore_num(static_cast<uint32_t>(aicoreNum));
-  task.set_vectorcore_num(static_cast<uint32_t>(vectorcoreNum));
-
   ArrayRef<int64_t> offsets = i64Array(op, kOutputOffsetsAttr);
   if (offsets.size() != op->getNumResults())
     return opError(op, "has no workspace offsets for its results (run "
@@ -275,6 +268,19 @@ llvm::Error OmEmitter::emitCompute(om::OpDef &def, Operation *op) {
   for (int k = 0; k < def.output_desc_size(); ++k)
     place(def, k, memRef(om::MemRef::WORKSPACE, 0, offsets[k]),
           def.output_desc(k).size());
+  // A view or in-place join: its results are placed, nothing runs.
+  if (isNoTaskOp(op)) {
+    (*def.mutable_attr())["_no_task"].set_b(true);
+    return llvm::Error::success();
+  }
+
+  om::TaskDef &task = addTask(om::KERNEL, def);
+  task.set_engine(*engine);
+  task.set_block_dim(static_cast<uint32_t>(blockDim));
+  task.set_flops(floatAttr(op, kFlopsAttr));
+  task.set_bytes(floatAttr(op, kBytesAttr));
+  task.set_aicore_num(static_cast<uint32_t>(aicoreNum));
+  task.set_vectorcore_num(static_cast<uint32_t>(vectorcoreNum));
   return llvm::Error::success();
 }
 
@@ -329,6 +335,14 @@ llvm::Expected<om::OmModel> OmEmitter::run(StringRef modelName) {
       predicted && predicted.size() == 3) {
     attrs["predicted_makespan_single_stream_ns"].set_i(predicted[0]);
     attrs["predicted_makespan_ns"].set_i(predicted[2]);
+  }
+  // [bound, critical path, engine work] (passes/streams/LowerBound.h).
+  if (auto bound =
+          func_->getAttrOfType<DenseI64ArrayAttr>(GeDialect::kLowerBoundAttr);
+      bound && bound.size() == 3) {
+    attrs["lower_bound_ns"].set_i(bound[0]);
+    attrs["lower_bound_critical_path_ns"].set_i(bound[1]);
+    attrs["lower_bound_engine_work_ns"].set_i(bound[2]);
   }
   *modelDef.add_graph() = std::move(build->graph);
   reserveWeights(build->origin);

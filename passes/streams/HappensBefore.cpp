@@ -57,6 +57,13 @@ void HappensBefore::waitForTask(uint32_t stream, TaskId task) {
   join(streamClock_[stream], completionClock(task));
 }
 
+bool HappensBefore::orderBeforeNext(TaskId task, uint32_t stream) {
+  if (completesBeforeNext(task, stream))
+    return false;
+  waitForTask(stream, task);
+  return true;
+}
+
 bool HappensBefore::completesBefore(TaskId earlier, TaskId later) const {
   assert(earlier < numTasks() && later < numTasks() && "task out of range");
   return covers(taskStart_[later], earlier);

@@ -50,6 +50,11 @@ public:
   /// the task's own stream: what event insertion adds for a dependency.
   void waitForTask(uint32_t stream, TaskId task);
 
+  /// Orders `task` before the next task enqueued on `stream`. True when that
+  /// takes a new wait (waitForTask); false when stream order and the
+  /// stream's earlier waits already imply it (GE's event reduction).
+  bool orderBeforeNext(TaskId task, uint32_t stream);
+
   /// True when `earlier` completes before `later` starts.
   bool completesBefore(TaskId earlier, TaskId later) const;
 

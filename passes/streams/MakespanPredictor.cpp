@@ -2,7 +2,11 @@
 
 #include "passes/streams/MakespanPredictor.h"
 
+#include "passes/streams/HappensBefore.h"
+
 #include "runtime/Device.h"
+
+#include <algorithm>
 
 #include <map>
 
@@ -32,34 +36,52 @@ double MakespanPredictor::predictNs(const TaskGraph &graph,
     return it->second;
   };
 
-  // One event per producer that a node on another stream reads, recorded
-  // right after it; every such consumer waits on it.
+  // The waits event insertion keeps (passes/InsertEvents.cpp): latest
+  // producer first, none that the stream's own order and earlier waits
+  // already imply, so that the prediction times the task list `geflow run`
+  // will see.
+  std::map<int, uint32_t> dense;
+  for (int s : streamOf)
+    dense.try_emplace(s, uint32_t(dense.size()));
+  HappensBefore order(uint32_t(dense.size()));
+  std::vector<std::vector<int>> waitsFor(graph.nodes.size());
   std::vector<bool> recordsEvent(graph.nodes.size(), false);
-  for (size_t i = 0; i < graph.nodes.size(); ++i)
-    for (int dep : graph.nodes[i].deps)
-      if (streamOf[dep] != streamOf[i])
+  for (size_t i = 0; i < graph.nodes.size(); ++i) {
+    uint32_t stream = dense[streamOf[i]];
+    std::vector<int> deps = graph.nodes[i].deps;
+    std::sort(deps.rbegin(), deps.rend());
+    deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
+    for (int dep : deps)
+      if (streamOf[dep] != streamOf[i] &&
+          order.orderBeforeNext(HappensBefore::TaskId(dep), stream)) {
+        waitsFor[i].push_back(dep);
         recordsEvent[dep] = true;
-  std::vector<rt::Event *> doneEvent(graph.nodes.size(), nullptr);
+      }
+    order.addTask(stream);
+  }
 
+  std::vector<rt::Event *> doneEvent(graph.nodes.size(), nullptr);
   for (size_t i = 0; i < graph.nodes.size(); ++i) {
     const TaskNode &node = graph.nodes[i];
     rt::Stream *stream = streamFor(i);
     if (!stream)
       return -1;
-    for (int dep : node.deps)
-      if (doneEvent[dep] && streamOf[dep] != streamOf[i] &&
-          !device->streamWaitEvent(stream, doneEvent[dep]).isOk())
+    for (int dep : waitsFor[i])
+      if (!device->streamWaitEvent(stream, doneEvent[dep]).isOk())
         return -1;
-    rt::KernelLaunch launch;
-    launch.name = node.name;
-    launch.engine = node.engine;
-    launch.blockDim = node.blockDim;
-    launch.cost = node.cost;
-    launch.aicoreNum = node.aicoreNum ? node.aicoreNum : aicoreNum_;
-    launch.vectorcoreNum =
-        node.vectorcoreNum ? node.vectorcoreNum : vectorcoreNum_;
-    if (!device->launchKernel(stream, std::move(launch)).isOk())
-      return -1;
+    // A no-task op (a view) only passes its waits on.
+    if (!node.noTask) {
+      rt::KernelLaunch launch;
+      launch.name = node.name;
+      launch.engine = node.engine;
+      launch.blockDim = node.blockDim;
+      launch.cost = node.cost;
+      launch.aicoreNum = node.aicoreNum ? node.aicoreNum : aicoreNum_;
+      launch.vectorcoreNum =
+          node.vectorcoreNum ? node.vectorcoreNum : vectorcoreNum_;
+      if (!device->launchKernel(stream, std::move(launch)).isOk())
+        return -1;
+    }
     if (recordsEvent[i] && (!device->createEvent(&doneEvent[i]).isOk() ||
                             !device->recordEvent(doneEvent[i], stream).isOk()))
       return -1;

@@ -6,8 +6,9 @@
 // hardware, the predictor replays the candidate's kernels, cost only, through
 // the runtime's own hardware scheduler (runtime/Scheduler.h): the prediction
 // and a later `geflow run` come from the same simulation. A producer read on
-// another stream records one event that its readers wait on (event insertion
-// later drops the waits that stream order already implies).
+// another stream records one event that its readers wait on, except where
+// stream order and earlier waits already imply the order: the same reduction
+// event insertion makes, so the simulated task lists match.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEFLOW_PASSES_STREAMS_MAKESPANPREDICTOR_H

@@ -35,6 +35,9 @@ struct TaskNode {
   /// inside the label's scope.
   bool innerParallel = true;
   int64_t priority = 0;
+  /// A view or in-place op (passes/emit/NoTaskOps.h): no kernel, only the
+  /// ordering its position on the stream gives.
+  bool noTask = false;
 };
 
 struct TaskGraph {

@@ -54,13 +54,15 @@ llvm::Error writeRunProfile(rt::Device &device, const exec::LoadedModel &model,
 
 /// The same for executions spread over several models' streams (`streams`,
 /// runtime ids, become model streams 0..N-1 in order), with host work as a
-/// track of its own (run-time shape resolution).
+/// track of its own (run-time shape resolution). `lowerBoundNs`: the OM's
+/// lower bound, for the efficiency line (0: none).
 llvm::Error writeStreamsProfile(rt::Device &device, const std::string &model,
                                 const std::string &soc,
                                 const std::vector<uint32_t> &streams,
                                 std::vector<profile::HostSpan> spans,
                                 const std::string &dir, double gapThresholdUs,
-                                om::OutputFiles &files);
+                                om::OutputFiles &files,
+                                double lowerBoundNs = 0);
 
 /// Prints `geflow: error: <message>` as one line and returns exit status 1.
 int reportError(llvm::Error error);

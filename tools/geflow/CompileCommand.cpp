@@ -148,6 +148,25 @@ void printGears(const driver::CompileResult &result) {
   }
 }
 
+/// The schedule against its lower bound (passes/streams/LowerBound.h), from
+/// the OM's attributes: efficiency = predicted makespan / bound.
+void printEfficiency(const om::ModelDef &model) {
+  auto attr = [&](const char *name) -> double {
+    auto it = model.attr().find(name);
+    return it == model.attr().end() ? 0.0 : double(it->second.i());
+  };
+  double bound = attr("lower_bound_ns"),
+         predicted = attr("predicted_makespan_ns");
+  if (bound <= 0 || predicted <= 0)
+    return;
+  outs() << formatv("  lower bound   {0:F1} us (critical path {1:F1} us, "
+                    "busiest engine {2:F1} us)\n",
+                    bound / 1e3, attr("lower_bound_critical_path_ns") / 1e3,
+                    attr("lower_bound_engine_work_ns") / 1e3);
+  outs() << formatv("  efficiency    {0:F2} (predicted / bound)\n",
+                    predicted / bound);
+}
+
 int runCompile() {
   auto importOptions = parseImportOptions(inputShapes);
   if (!importOptions)
@@ -250,6 +269,7 @@ int runCompile() {
         "  predicted     {0:F1} us on {1} stream(s), {2:F1} us on "
         "one (simulated)\n",
         s.predictedNs / 1e3, s.streamCount, s.predictedSingleStreamNs / 1e3);
+  printEfficiency(result->model.modelDef);
   outs() << formatv("  weights       {0}\n", humanBytes(s.weightsBytes));
   outs() << formatv("  workspace     {0} ({1} without reuse)\n",
                     humanBytes(s.workspaceBytes),

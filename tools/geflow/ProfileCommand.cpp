@@ -47,15 +47,21 @@ Command &geflow::cli::profileCommand() { return command; }
 Error geflow::cli::writeRunProfile(
     rt::Device &device, const exec::LoadedModel &model, const std::string &soc,
     const std::string &dir, double gapThresholdUs, om::OutputFiles &files) {
+  auto bound = model.om().modelDef().attr().find("lower_bound_ns");
+  double lowerBoundNs = bound == model.om().modelDef().attr().end()
+                            ? 0.0
+                            : double(bound->second.i());
   return writeStreamsProfile(device, model.name(), soc, model.streamIds(), {},
-                             dir, gapThresholdUs, files);
+                             dir, gapThresholdUs, files, lowerBoundNs);
 }
 
 Error geflow::cli::writeStreamsProfile(
     rt::Device &device, const std::string &model, const std::string &soc,
     const std::vector<uint32_t> &streams, std::vector<profile::HostSpan> spans,
-    const std::string &dir, double gapThresholdUs, om::OutputFiles &files) {
+    const std::string &dir, double gapThresholdUs, om::OutputFiles &files,
+    double lowerBoundNs) {
   profile::Timeline timeline;
+  timeline.lowerBoundNs = lowerBoundNs;
   timeline.model = model;
   timeline.soc = soc;
   timeline.hostIsa = hostIsaText();

@@ -24,3 +24,12 @@ func.func @wait_without_record(%x: tensor<16xf32>) -> tensor<16xf32> {
   %b = ge.relu %a {ge.send_events = array<i64: 3>} : tensor<16xf32>
   return %b : tensor<16xf32>
 }
+
+// -----
+
+// Only views and in-place joins may skip their task (passes/emit/NoTaskOps.h).
+func.func @no_task_relu(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'ge.relu' op has ge.no_task but is no Reshape, Flatten, Squeeze, Unsqueeze, Split or Concat}}
+  %a = ge.relu %x {ge.no_task} : tensor<4xf32>
+  return %a : tensor<4xf32>
+}

@@ -205,6 +205,58 @@ void fourBranches(ModelWriter &w) {
   w.save("four_branches", b, inputs);
 }
 
+/// A [64,64] MatMul of `in` with a fresh weight, then a Relu, named
+/// `prefix`mm / `prefix`relu; returns the Relu's output.
+std::string matmulRelu(ModelWriter &w, OnnxModelBuilder &b,
+                       const std::string &in, const std::string &prefix) {
+  w.weight(b, prefix + "w", 64, 64);
+  b.node("MatMul", {in, prefix + "w"}, {prefix + "h"}, prefix + "mm");
+  b.node("Relu", {prefix + "h"}, {prefix + "a"}, prefix + "relu");
+  return prefix + "a";
+}
+
+/// Issue 18's target: four independent 3-deep branches of [16,64]x[64,64]
+/// MatMul + Relu, joined by a Concat along rows, which the producers can
+/// write in place.
+void fourBranches16(ModelWriter &w) {
+  OnnxModelBuilder b;
+  TensorMap inputs;
+  w.input(b, inputs, "x", {16, 64});
+  std::vector<std::string> outs;
+  for (int i = 0; i < 4; ++i) {
+    std::string last = "x";
+    for (int d = 1; d <= 3; ++d)
+      last = matmulRelu(w, b, last,
+                        "branch" + std::to_string(i) + "/" + std::to_string(d) +
+                            "/");
+    outs.push_back(last);
+  }
+  setInt(b.node("Concat", outs, {"y"}, "concat"), "axis", 0);
+  b.output("y");
+  w.save("four_branches_16", b, inputs);
+}
+
+/// A Split whose parts the branches read in place, a Concat they write in
+/// place and a Reshape of the result: no task for any of the three.
+void splitJoin(ModelWriter &w) {
+  OnnxModelBuilder b;
+  TensorMap inputs;
+  w.input(b, inputs, "x", {64, 64});
+  std::vector<std::string> parts, outs;
+  for (int i = 0; i < 4; ++i)
+    parts.push_back("part" + std::to_string(i));
+  setInt(b.node("Split", {"x"}, parts, "split"), "axis", 0);
+  for (int i = 0; i < 4; ++i)
+    outs.push_back(
+        matmulRelu(w, b, parts[i], "branch" + std::to_string(i) + "/"));
+  setInt(b.node("Concat", outs, {"joined"}, "concat"), "axis", 0);
+  b.int64Init("shape", {2}, {16, 256});
+  b.node("Reshape", {"joined", "shape"}, {"wide"}, "reshape");
+  b.node("Tanh", {"wide"}, {"y"}, "tanh");
+  b.output("y");
+  w.save("split_join", b, inputs);
+}
+
 /// Eight ops, each consuming the previous one's result only.
 void chain(ModelWriter &w) {
   OnnxModelBuilder b;
@@ -259,6 +311,8 @@ int main(int argc, char **argv) {
   for (bool annotated : {false, true})
     moe(w, annotated);
   fourBranches(w);
+  fourBranches16(w);
+  splitJoin(w);
   chain(w);
   badAnnotation(w, "_user_stream_label",
                 [](auto &n) { setString(n, "_user_stream_label", ""); });

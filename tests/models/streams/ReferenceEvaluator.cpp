@@ -106,8 +106,13 @@ public:
   }
 
   TensorMap run() {
-    for (const auto &node : graph.node())
+    for (const auto &node : graph.node()) {
+      if (node.op_type() == "Split") {
+        split(node);
+        continue;
+      }
       values[node.output(0)] = evaluate(node);
+    }
     TensorMap outputs;
     for (const auto &output : graph.output())
       outputs[output.name()] = values.at(output.name());
@@ -153,6 +158,11 @@ private:
       return slice(node);
     if (type == "Concat")
       return concat(node);
+    if (type == "Reshape") {
+      FloatTensor out = in(node, 0);
+      out.shape = intsIn(node, 1);
+      return out;
+    }
     throw std::runtime_error("node '" + node.name() + "': no reference for " +
                              type);
   }
@@ -169,6 +179,23 @@ private:
     Eigen::Map<RowMajor>(out.data.data(), r1 - r0, c1 - c0) =
         view(a).block(r0, c0, r1 - r0, c1 - c0);
     return out;
+  }
+
+  /// Equal parts along axis 0 (rows), one per output.
+  void split(const onnx::NodeProto &node) {
+    const FloatTensor &a = in(node, 0);
+    int64_t parts = node.output_size();
+    if (intAttr(node, "axis", 0) != 0 || node.input_size() != 1 ||
+        rows(a) % parts != 0)
+      throw std::runtime_error("node '" + node.name() +
+                               "': equal row splits only");
+    int64_t r = rows(a) / parts;
+    for (int64_t k = 0; k < parts; ++k) {
+      FloatTensor out = matrix(r, cols(a));
+      Eigen::Map<RowMajor>(out.data.data(), r, cols(a)) =
+          view(a).block(k * r, 0, r, cols(a));
+      values[node.output(int(k))] = std::move(out);
+    }
   }
 
   FloatTensor concat(const onnx::NodeProto &node) {

@@ -98,4 +98,17 @@ TEST(HappensBefore, WaitForTaskIsARecordRightAfterIt) {
   EXPECT_TRUE(chain.completesBefore(x, z));
 }
 
+// Event reduction (ge-insert-events and the makespan predictor): a stream
+// that already waited for a later task of another stream needs no wait for an
+// earlier one; its own order carries the first wait forward.
+TEST(HappensBefore, OrderBeforeNextDropsWaitsTheStreamsOrderImplies) {
+  HappensBefore order(2);
+  auto a = order.addTask(0), b = order.addTask(0);
+  EXPECT_TRUE(order.orderBeforeNext(b, 1));
+  auto c = order.addTask(1);
+  EXPECT_FALSE(order.orderBeforeNext(a, 1));
+  EXPECT_FALSE(order.orderBeforeNext(b, 1));
+  EXPECT_TRUE(order.completesBefore(a, c));
+}
+
 } // namespace

@@ -83,19 +83,60 @@ TEST(Event, QuerySynchronizeAndElapsedTime) {
   ASSERT_OK(dev->synchronizeEvent(never)); // nothing recorded: returns at once
 }
 
+/// A device whose events take 2 us from record to wake-up, with streams a
+/// and b and an event e.
+struct LatencyRig {
+  std::unique_ptr<Device> dev;
+  Stream *a = nullptr, *b = nullptr;
+  Event *e = nullptr;
+
+  LatencyRig() {
+    SocSpec spec = roundSpec();
+    spec.eventLatencyUs = 2;
+    dev = makeDevice(spec);
+    EXPECT_TRUE(createTwoStreamsAndEvent(*dev, &a, &b, &e).isOk());
+  }
+};
+
 TEST(Event, EventLatencyDelaysTheWaiter) {
-  SocSpec spec = roundSpec();
-  spec.eventLatencyUs = 2;
-  auto dev = makeDevice(spec);
-  Stream *a, *b;
-  Event *e;
-  ASSERT_OK(createTwoStreamsAndEvent(*dev, &a, &b, &e));
-  ASSERT_OK(dev->launchKernel(a, kernel("a", Engine::kAic, 1, 10)));
-  ASSERT_OK(dev->recordEvent(e, a));
-  ASSERT_OK(dev->streamWaitEvent(b, e));
-  ASSERT_OK(dev->launchKernel(b, kernel("b", Engine::kAic, 1, 10)));
-  ASSERT_OK(dev->synchronizeDevice());
-  EXPECT_DOUBLE_EQ(us(recordOf(*dev, "b").startNs), 12.0);
+  LatencyRig r;
+  ASSERT_OK(r.dev->launchKernel(r.a, kernel("a", Engine::kAic, 1, 10)));
+  ASSERT_OK(r.dev->recordEvent(r.e, r.a));
+  ASSERT_OK(r.dev->streamWaitEvent(r.b, r.e));
+  ASSERT_OK(r.dev->launchKernel(r.b, kernel("b", Engine::kAic, 1, 10)));
+  ASSERT_OK(r.dev->synchronizeDevice());
+  EXPECT_DOUBLE_EQ(us(recordOf(*r.dev, "b").startNs), 12.0);
+}
+
+// The latency runs from the record (SocSpec: record -> wait wake-up): waits
+// queued back to back ahead of one kernel pay once, for the latest record.
+TEST(Event, WaitsAheadOfOneKernelPayTheLatencyOnce) {
+  LatencyRig r;
+  Stream *c;
+  Event *f;
+  ASSERT_OK(r.dev->createStream(0, &c));
+  ASSERT_OK(r.dev->createEvent(&f));
+  ASSERT_OK(r.dev->launchKernel(r.a, kernel("a", Engine::kAic, 1, 10)));
+  ASSERT_OK(r.dev->recordEvent(r.e, r.a));
+  ASSERT_OK(r.dev->launchKernel(c, kernel("c", Engine::kAic, 1, 10)));
+  ASSERT_OK(r.dev->recordEvent(f, c));
+  ASSERT_OK(r.dev->streamWaitEvent(r.b, r.e));
+  ASSERT_OK(r.dev->streamWaitEvent(r.b, f));
+  ASSERT_OK(r.dev->launchKernel(r.b, kernel("b", Engine::kAic, 1, 10)));
+  ASSERT_OK(r.dev->synchronizeDevice());
+  EXPECT_DOUBLE_EQ(us(recordOf(*r.dev, "b").startNs), 12.0);
+}
+
+// A wait on a record done a latency or more ago costs nothing.
+TEST(Event, WaitOnAnOldRecordIsFree) {
+  LatencyRig r;
+  ASSERT_OK(r.dev->recordEvent(r.e, r.a));
+  ASSERT_OK(r.dev->launchKernel(r.b, kernel("first", Engine::kAic, 1, 10)));
+  ASSERT_OK(r.dev->streamWaitEvent(r.b, r.e));
+  ASSERT_OK(r.dev->launchKernel(r.b, kernel("second", Engine::kAic, 1, 10)));
+  ASSERT_OK(r.dev->synchronizeDevice());
+  EXPECT_DOUBLE_EQ(us(recordOf(*r.dev, "second").startNs),
+                   us(recordOf(*r.dev, "first").endNs));
 }
 
 TEST(Callback, HoldsItsStreamUntilItReturns) {

@@ -52,6 +52,9 @@ struct Timeline {
   /// Host work between the device's tasks: a track of its own, since it
   /// runs on no stream.
   std::vector<HostSpan> hostSpans;
+  /// The compiled schedule's lower bound (the OM's lower_bound_ns, 0 when it
+  /// has none): the summary sets the kernels' span against it.
+  double lowerBoundNs = 0;
 };
 
 /// Keeps the records of `modelStreams` (runtime ids, indexed by model stream

@@ -54,6 +54,12 @@ std::string formatReport(const json &summary) {
       format("profile of %s on %s: %zu stream(s), makespan %.3f us\n",
              text(summary, "model").c_str(), text(summary, "soc").c_str(),
              streams.size(), number(summary, "makespan_us"));
+  if (summary.contains("efficiency"))
+    report +=
+        format("  efficiency         %.2f (kernels span %.3f us, lower "
+               "bound %.3f us)\n",
+               number(summary, "efficiency"), number(summary, "kernel_span_us"),
+               number(summary, "lower_bound_us"));
   if (!text(summary, "host_isa").empty())
     report +=
         format("  host isa           %s\n", text(summary, "host_isa").c_str());

@@ -2,6 +2,7 @@
 #include "tools/geflow/profile/Profile.h"
 
 #include <algorithm>
+#include <limits>
 #include <map>
 
 namespace geflow::profile {
@@ -268,6 +269,22 @@ json summarize(const Timeline &t, const SummaryOptions &options) {
                   {"core_groups", groups},
                   {"stream_pairs", pairs},
                   {"idle_gaps", gaps}};
+  // Efficiency as `geflow compile` gives it: the copies in and out are the
+  // executor's, the same for every schedule, so the schedule is measured over
+  // the span of its kernels (docs/streams.md, "Lower bound").
+  if (t.lowerBoundNs > 0) {
+    VirtualNs first = std::numeric_limits<VirtualNs>::max(), last = 0;
+    for (const TaskRecord &r : t.records)
+      if (r.kind == TaskKind::kKernel) {
+        first = std::min(first, r.startNs);
+        last = std::max(last, r.endNs);
+      }
+    if (last > first) {
+      summary["lower_bound_us"] = t.lowerBoundNs / 1000.0;
+      summary["kernel_span_us"] = us(last - first);
+      summary["efficiency"] = double(last - first) / t.lowerBoundNs;
+    }
+  }
   if (!t.hostSpans.empty()) {
     double hostNs = 0;
     for (const HostSpan &span : t.hostSpans)

@@ -1,0 +1,46 @@
+//===- LowerBound.h - no schedule of a task graph is faster than this -*- C++
+//-*-===//
+//
+// `geflow compile` and `geflow profile` say how far a schedule is from the
+// best possible (issue 18): efficiency = makespan / bound, 1.0 at best. The
+// bound takes the makespan predictor's own cost model (the runtime's
+// CostModel and SoC), so bound and prediction are comparable, and is the
+// larger of two bounds that hold for any stream assignment and event list:
+//
+//   critical path  the longest dependency chain, each kernel timed alone on
+//                  the chip at its block dim (the cost model's best split,
+//                  chosen by ge-emit-tasks) with its launch latency: the
+//                  fixed cost no schedule avoids. Event latency is not
+//                  counted: one stream needs no events.
+//   engine work    per core group, the core time of its kernels (each block
+//                  once, plus one core for each launch) over the group's
+//                  cores, within the global core limits.
+//
+// No-task ops (views) cost nothing. docs/streams.md has the definition and
+// the figures.
+//
+//===----------------------------------------------------------------------===//
+#ifndef GEFLOW_PASSES_STREAMS_LOWERBOUND_H
+#define GEFLOW_PASSES_STREAMS_LOWERBOUND_H
+
+#include "passes/streams/TaskGraph.h"
+
+#include "runtime/soc/SocSpec.h"
+
+#include <algorithm>
+
+namespace geflow::passes {
+
+struct LowerBound {
+  double criticalPathNs = 0;
+  double engineWorkNs = 0; // the busiest core group's
+  double ns() const { return std::max(criticalPathNs, engineWorkNs); }
+};
+
+/// `aicoreNum`/`vectorcoreNum`: the global core limits (0: the chip's).
+LowerBound lowerBound(const TaskGraph &graph, const rt::SocSpec &spec,
+                      uint32_t aicoreNum = 0, uint32_t vectorcoreNum = 0);
+
+} // namespace geflow::passes
+
+#endif // GEFLOW_PASSES_STREAMS_LOWERBOUND_H
