@@ -1,4 +1,4 @@
-//===- LibOnnxConverter.cpp - libonnx's converter, and what it would change ===//
+//===- LibOnnxConverter.cpp - what the version converter would change ---===//
 //
 // The question "would the converter change this node" is answered from the
 // converter's own tables (its schemas by op and version, its adapters by
@@ -46,12 +46,10 @@ bool LibOnnxConverter::adapts(const onnx::NodeProto &node, int64_t from,
       continue;
     if (opAdapters == adapters.end())
       return true;
-    auto stepsFrom =
-        opAdapters->second.find(onnx::OpSetID(version).toString());
+    auto stepsFrom = opAdapters->second.find(onnx::OpSetID(version).toString());
     if (stepsFrom == opAdapters->second.end())
       return true;
-    auto step =
-        stepsFrom->second.find(onnx::OpSetID(version + 1).toString());
+    auto step = stepsFrom->second.find(onnx::OpSetID(version + 1).toString());
     if (step == stepsFrom->second.end() ||
         !dynamic_cast<const onnx::version_conversion::CompatibleAdapter *>(
             step->second.get()))

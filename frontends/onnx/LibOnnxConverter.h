@@ -1,4 +1,5 @@
-//===- LibOnnxConverter.h - libonnx's converter, and what it would change -*-===//
+//===- LibOnnxConverter.h - what the version converter would change -*- C++
+//-*-===//
 //
 // libonnx's version converter walks every node through every opset between
 // the model's and the target, applying the adapter it registered for each
@@ -37,8 +38,7 @@ public:
   bool adapts(const onnx::NodeProto &node, int64_t from, int64_t to) const;
 
   /// True when `adapts` holds for some node of `model`'s main graph.
-  bool adaptsAny(const onnx::ModelProto &model, int64_t from,
-                 int64_t to) const;
+  bool adaptsAny(const onnx::ModelProto &model, int64_t from, int64_t to) const;
 
 private:
   LibOnnxConverter() = default;
