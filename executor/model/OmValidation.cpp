@@ -15,6 +15,7 @@
 #include <set>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace geflow::om {
 namespace {
@@ -89,6 +90,9 @@ public:
 private:
   rt::Status bad(const std::string &msg) const {
     return rt::makeStatus(rt::StatusCode::kInvalidSpec, src_ + ": " + msg);
+  }
+  static uint64_t outputKey(uint32_t op, uint32_t output) {
+    return uint64_t(op) << 32 | output;
   }
   std::string opRef(int i) const {
     const OpDef &op = graph_->op(i);
@@ -434,7 +438,7 @@ private:
         return bad(where + ": WEIGHT offset " +
                    std::to_string(p.location().offset()) + " is not " +
                    std::to_string(kWeightAlignment) + "-byte aligned");
-      if (!placed_.insert({p.op_index(), p.output_index()}).second)
+      if (!placed_.insert(outputKey(p.op_index(), p.output_index())).second)
         return bad(where + ": output " + std::to_string(p.output_index()) +
                    " placed twice");
     }
@@ -449,7 +453,7 @@ private:
         int p, k;
         GEFLOW_RT_RETURN_IF_ERROR(
             resolve(in, [&] { return opRef(i); }, &p, &k));
-        if (!placed_.count({uint32_t(p), uint32_t(k)}))
+        if (!placed_.count(outputKey(uint32_t(p), uint32_t(k))))
           return bad(opRef(i) + ": input '" + clean(in) +
                      "' has no placement in MEMORY");
       }
@@ -497,7 +501,7 @@ private:
                      " flops, " + shortNumber(t.bytes()) +
                      " bytes outside 0..1e18");
         for (int k = 0; k < op.output_desc_size(); ++k)
-          if (!placed_.count({t.op_index(), uint32_t(k)}))
+          if (!placed_.count(outputKey(t.op_index(), uint32_t(k))))
             return bad(where + ": output " + std::to_string(k) + " of " +
                        opRef(t.op_index()) + " has no placement in MEMORY");
         break;
@@ -540,7 +544,8 @@ private:
   // Keys point into the graph's op names, which outlive the validator.
   std::unordered_map<std::string_view, int> byName_;
   std::vector<int64_t> inputBytes_, outputBytes_;
-  std::set<std::pair<uint32_t, uint32_t>> placed_;
+  /// The placed outputs, by outputKey (a hash set: 100k ops' outputs).
+  std::unordered_set<uint64_t> placed_;
 };
 
 } // namespace
