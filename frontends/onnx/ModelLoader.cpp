@@ -455,8 +455,10 @@ static llvm::Error convertOpset(onnx::ModelProto &model, int64_t target) {
   int64_t opset = getDefaultOpset(model);
   if (opset == target)
     return llvm::Error::success();
-  // Nothing for an adapter to change: the opset number is the conversion.
+  // Nothing for an adapter to change: the opset number is the conversion
+  // (after the legacy PRelu slope the converter's path also fixes).
   if (!LibOnnxConverter::get().adaptsAny(model, opset, target)) {
+    fixLegacyPRelu(model);
     setDefaultOpset(model, target);
     return llvm::Error::success();
   }
