@@ -200,8 +200,7 @@ struct FuseAttentionPass : impl::FuseAttentionBase<FuseAttentionPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<FuseAttentionCore>(&getContext());
-    (void)applyPatternsAndFoldGreedily(getOperation(), std::move(patterns),
-                                       fusion::graphRewriteConfig());
+    (void)fusion::applyPatternsWhereRooted(getOperation(), std::move(patterns));
   }
 };
 

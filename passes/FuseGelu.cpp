@@ -141,8 +141,7 @@ struct FuseGeluPass : impl::FuseGeluBase<FuseGeluPass> {
     RewritePatternSet patterns(&getContext());
     patterns.add<FuseDecomposedGelu<ErfOp>, FuseDecomposedGelu<TanhOp>>(
         &getContext());
-    (void)applyPatternsAndFoldGreedily(getOperation(), std::move(patterns),
-                                       fusion::graphRewriteConfig());
+    (void)fusion::applyPatternsWhereRooted(getOperation(), std::move(patterns));
   }
 };
 

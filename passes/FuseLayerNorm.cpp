@@ -206,8 +206,7 @@ struct FuseLayerNormPass : impl::FuseLayerNormBase<FuseLayerNormPass> {
     patterns.add<FuseDecomposedLayerNorm>(&getContext());
     // Not converging within the driver's iteration cap leaves a correct,
     // partly rewritten function.
-    (void)applyPatternsAndFoldGreedily(getOperation(), std::move(patterns),
-                                       fusion::graphRewriteConfig());
+    (void)fusion::applyPatternsWhereRooted(getOperation(), std::move(patterns));
   }
 };
 

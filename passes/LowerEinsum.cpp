@@ -233,8 +233,8 @@ struct LowerEinsumPass : public impl::LowerEinsumBase<LowerEinsumPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<LowerEinsumOp>(&getContext());
-    if (failed(applyPatternsAndFoldGreedily(getOperation(), std::move(patterns),
-                                            fusion::graphRewriteConfig())))
+    if (failed(fusion::applyPatternsWhereRooted(getOperation(),
+                                                std::move(patterns))))
       signalPassFailure();
   }
 };

@@ -99,8 +99,8 @@ struct LowerRecurrentPass
     patterns.add<LowerToRecurrence<LSTMOp, LstmRecurrenceOp>,
                  LowerToRecurrence<GRUOp, GruRecurrenceOp>,
                  LowerToRecurrence<RNNOp, RnnRecurrenceOp>>(&getContext());
-    if (failed(applyPatternsAndFoldGreedily(getOperation(), std::move(patterns),
-                                            fusion::graphRewriteConfig())))
+    if (failed(fusion::applyPatternsWhereRooted(getOperation(),
+                                                std::move(patterns))))
       signalPassFailure();
   }
 };

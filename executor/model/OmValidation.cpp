@@ -13,7 +13,9 @@
 #include <cstdio>
 #include <map>
 #include <set>
+#include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace geflow::om {
 namespace {
@@ -41,6 +43,34 @@ std::string shortNumber(double v) {
   return text;
 }
 
+/// Where a check looks ("op 7 'conv' (Conv2D): input 1"), formatted only
+/// when a message needs it: formatting it for every op, input and placement
+/// of a 100k-op graph cost more than the checks themselves.
+class Where {
+public:
+  Where(std::string text) : text_(std::move(text)) {}
+  Where(const char *text) : text_(text) {}
+  template <typename Format,
+            typename = decltype(std::string(std::declval<Format &>()()))>
+  Where(const Format &format)
+      : context_(&format), format_([](const void *context) {
+          return std::string((*static_cast<const Format *>(context))());
+        }) {}
+
+  std::string str() const { return format_ ? format_(context_) : text_; }
+  friend std::string operator+(const Where &where, const std::string &rest) {
+    return where.str() + rest;
+  }
+  friend std::string operator+(const Where &where, const char *rest) {
+    return where.str() + rest;
+  }
+
+private:
+  std::string text_;
+  const void *context_ = nullptr;
+  std::string (*format_)(const void *) = nullptr;
+};
+
 class Validator {
 public:
   Validator(const ModelDef &m, const ModelTaskDef &t, const MemoryPlan &mem,
@@ -61,6 +91,9 @@ private:
   rt::Status bad(const std::string &msg) const {
     return rt::makeStatus(rt::StatusCode::kInvalidSpec, src_ + ": " + msg);
   }
+  static uint64_t outputKey(uint32_t op, uint32_t output) {
+    return uint64_t(op) << 32 | output;
+  }
   std::string opRef(int i) const {
     const OpDef &op = graph_->op(i);
     return "op " + std::to_string(i) + " '" + clean(op.name()) + "' (" +
@@ -76,13 +109,14 @@ private:
   }
 
   /// Resolves "producer:k" to (op index, k). Empty string = absent input.
-  rt::Status resolve(const std::string &ref, const std::string &where, int *op,
+  rt::Status resolve(const std::string &ref, const Where &where, int *op,
                      int *k) const {
     size_t colon = ref.rfind(':');
     if (colon == std::string::npos || colon == 0 || colon + 1 == ref.size())
       return bad(where + ": input reference '" + clean(ref) +
                  "' is not of the form 'producer:k'");
-    std::string name = ref.substr(0, colon), idx = ref.substr(colon + 1);
+    std::string_view name = std::string_view(ref).substr(0, colon),
+                     idx = std::string_view(ref).substr(colon + 1);
     for (char c : idx)
       if (c < '0' || c > '9')
         return bad(where + ": input reference '" + clean(ref) +
@@ -95,12 +129,13 @@ private:
       return bad(where + ": input '" + clean(ref) +
                  "': output index out of range");
     *op = it->second;
-    *k = std::stoi(idx);
+    *k = std::stoi(std::string(idx));
     int outs = graph_->op(*op).output_desc_size();
     if (*k >= outs)
       return bad(where + ": input '" + clean(ref) + "': output " +
-                 std::to_string(*k) + " out of range ('" + clean(name) +
-                 "' has " + std::to_string(outs) + " outputs)");
+                 std::to_string(*k) + " out of range ('" +
+                 clean(std::string(name)) + "' has " + std::to_string(outs) +
+                 " outputs)");
     return rt::Status::ok();
   }
 
@@ -130,7 +165,7 @@ private:
   /// Every descriptor's type and shape describe at most `size` bytes, so a
   /// kernel that walks the shape stays inside the buffer.
   rt::Status checkDescriptor(const TensorDescriptor &d,
-                             const std::string &where) const {
+                             const Where &where) const {
     // An absent optional input keeps its place with an empty descriptor.
     if (d.dtype() == DT_UNDEFINED && d.shape_size() == 0 && d.size() == 0)
       return rt::Status::ok();
@@ -163,11 +198,13 @@ private:
     for (int i = 0; i < g.op_size(); ++i) {
       const OpDef &op = g.op(i);
       for (int k = 0; k < op.input_desc_size(); ++k)
-        GEFLOW_RT_RETURN_IF_ERROR(checkDescriptor(
-            op.input_desc(k), opRef(i) + ": input " + std::to_string(k)));
+        GEFLOW_RT_RETURN_IF_ERROR(checkDescriptor(op.input_desc(k), [&] {
+          return opRef(i) + ": input " + std::to_string(k);
+        }));
       for (int k = 0; k < op.output_desc_size(); ++k)
-        GEFLOW_RT_RETURN_IF_ERROR(checkDescriptor(
-            op.output_desc(k), opRef(i) + ": output " + std::to_string(k)));
+        GEFLOW_RT_RETURN_IF_ERROR(checkDescriptor(op.output_desc(k), [&] {
+          return opRef(i) + ": output " + std::to_string(k);
+        }));
     }
     return rt::Status::ok();
   }
@@ -183,7 +220,8 @@ private:
     std::set<int64_t> dataIndices;
     for (int i = 0; i < g.op_size(); ++i) {
       const OpDef &op = g.op(i);
-      const std::string where = opRef(i);
+      auto format = [&] { return opRef(i); };
+      const Where where(format);
       GEFLOW_RT_RETURN_IF_ERROR(checkOpEdges(op, where));
       if (op.type() == kDataType) {
         GEFLOW_RT_RETURN_IF_ERROR(checkDataOp(op, where, dataIndices));
@@ -217,12 +255,12 @@ private:
 
   /// Inputs resolve (data inputs first, then control inputs), one input
   /// descriptor per data input, and no output of negative size.
-  rt::Status checkOpEdges(const OpDef &op, const std::string &where) const {
+  rt::Status checkOpEdges(const OpDef &op, const Where &where) const {
     int dataInputs = 0;
     bool sawControl = false;
     for (const std::string &in : op.input()) {
       if (!in.empty() && in[0] == '^') {
-        if (!byName_.count(in.substr(1)))
+        if (!byName_.count(std::string_view(in).substr(1)))
           return bad(where + ": control input '" + clean(in) +
                      "' names no op of the graph");
         sawControl = true;
@@ -248,7 +286,7 @@ private:
     return rt::Status::ok();
   }
 
-  rt::Status checkDataOp(const OpDef &op, const std::string &where,
+  rt::Status checkDataOp(const OpDef &op, const Where &where,
                          std::set<int64_t> &dataIndices) const {
     const GraphDef &g = *graph_;
     int64_t v;
@@ -266,7 +304,7 @@ private:
     return rt::Status::ok();
   }
 
-  rt::Status checkConstOp(const OpDef &op, const std::string &where) const {
+  rt::Status checkConstOp(const OpDef &op, const Where &where) const {
     int64_t off, size;
     if (!intAttr(op, "weight_offset", &off) ||
         !intAttr(op, "weight_size", &size))
@@ -289,7 +327,7 @@ private:
   }
 
   /// Send and Recv name one of the model's events.
-  rt::Status checkEventOp(const OpDef &op, const std::string &where) const {
+  rt::Status checkEventOp(const OpDef &op, const Where &where) const {
     int64_t v;
     if (!intAttr(op, "event_id", &v))
       return bad(where + ": missing int attr 'event_id'");
@@ -326,7 +364,7 @@ private:
   }
 
   rt::Status checkMemRef(const MemRef &m, uint64_t size, bool isDst,
-                         const std::string &where) const {
+                         const Where &where) const {
     const char *kinds[] = {"WORKSPACE", "INPUT", "OUTPUT", "WEIGHT"};
     if (m.kind() < MemRef::WORKSPACE || m.kind() > MemRef::WEIGHT)
       return bad(where + ": unknown MemRef kind " + std::to_string(m.kind()));
@@ -371,13 +409,16 @@ private:
     const GraphDef &g = *graph_;
     for (int i = 0; i < mem_.placement_size(); ++i) {
       const TensorPlacement &p = mem_.placement(i);
-      std::string where = "placement " + std::to_string(i);
       if (p.op_index() >= uint32_t(g.op_size()))
-        return bad(where + ": op_index " + std::to_string(p.op_index()) +
-                   " out of range (model has " + std::to_string(g.op_size()) +
-                   " ops)");
+        return bad("placement " + std::to_string(i) + ": op_index " +
+                   std::to_string(p.op_index()) + " out of range (model has " +
+                   std::to_string(g.op_size()) + " ops)");
       const OpDef &op = g.op(p.op_index());
-      where += " (" + opRef(p.op_index()) + ")";
+      auto format = [&] {
+        return "placement " + std::to_string(i) + " (" + opRef(p.op_index()) +
+               ")";
+      };
+      const Where where(format);
       if (p.output_index() >= uint32_t(op.output_desc_size()))
         return bad(where + ": output_index " +
                    std::to_string(p.output_index()) + " out of range (op has " +
@@ -397,7 +438,7 @@ private:
         return bad(where + ": WEIGHT offset " +
                    std::to_string(p.location().offset()) + " is not " +
                    std::to_string(kWeightAlignment) + "-byte aligned");
-      if (!placed_.insert({p.op_index(), p.output_index()}).second)
+      if (!placed_.insert(outputKey(p.op_index(), p.output_index())).second)
         return bad(where + ": output " + std::to_string(p.output_index()) +
                    " placed twice");
     }
@@ -410,8 +451,9 @@ private:
         if (in.empty() || in[0] == '^')
           continue;
         int p, k;
-        GEFLOW_RT_RETURN_IF_ERROR(resolve(in, opRef(i), &p, &k));
-        if (!placed_.count({uint32_t(p), uint32_t(k)}))
+        GEFLOW_RT_RETURN_IF_ERROR(
+            resolve(in, [&] { return opRef(i); }, &p, &k));
+        if (!placed_.count(outputKey(uint32_t(p), uint32_t(k))))
           return bad(opRef(i) + ": input '" + clean(in) +
                      "' has no placement in MEMORY");
       }
@@ -431,7 +473,8 @@ private:
     std::vector<bool> recorded(events, false);
     for (int i = 0; i < tasks_.task_size(); ++i) {
       const TaskDef &t = tasks_.task(i);
-      const std::string where = "task " + std::to_string(i);
+      auto format = [&] { return "task " + std::to_string(i); };
+      const Where where(format);
       if (t.stream_id() >= streams)
         return bad(where + ": stream_id " + std::to_string(t.stream_id()) +
                    " out of range (model has " + std::to_string(streams) +
@@ -458,7 +501,7 @@ private:
                      " flops, " + shortNumber(t.bytes()) +
                      " bytes outside 0..1e18");
         for (int k = 0; k < op.output_desc_size(); ++k)
-          if (!placed_.count({t.op_index(), uint32_t(k)}))
+          if (!placed_.count(outputKey(t.op_index(), uint32_t(k))))
             return bad(where + ": output " + std::to_string(k) + " of " +
                        opRef(t.op_index()) + " has no placement in MEMORY");
         break;
@@ -477,10 +520,10 @@ private:
                      " before any EVENT_RECORD of it");
         break;
       case MEMCPY_ASYNC:
-        GEFLOW_RT_RETURN_IF_ERROR(
-            checkMemRef(t.src(), t.size(), false, where + ": src"));
-        GEFLOW_RT_RETURN_IF_ERROR(
-            checkMemRef(t.dst(), t.size(), true, where + ": dst"));
+        GEFLOW_RT_RETURN_IF_ERROR(checkMemRef(t.src(), t.size(), false,
+                                              [&] { return where + ": src"; }));
+        GEFLOW_RT_RETURN_IF_ERROR(checkMemRef(t.dst(), t.size(), true,
+                                              [&] { return where + ": dst"; }));
         break;
       default:
         return bad(where + ": unknown task type " + std::to_string(t.type()));
@@ -498,9 +541,11 @@ private:
   /// A gear's graph (OmGearValidation.cpp); -1: the only one.
   const int graphIndex_;
   const GraphDef *graph_ = nullptr;
-  std::unordered_map<std::string, int> byName_;
+  // Keys point into the graph's op names, which outlive the validator.
+  std::unordered_map<std::string_view, int> byName_;
   std::vector<int64_t> inputBytes_, outputBytes_;
-  std::set<std::pair<uint32_t, uint32_t>> placed_;
+  /// The placed outputs, by outputKey (a hash set: 100k ops' outputs).
+  std::unordered_set<uint64_t> placed_;
 };
 
 } // namespace

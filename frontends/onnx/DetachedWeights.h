@@ -25,6 +25,9 @@ public:
   /// Smaller ones keep what shape inference reads (shapes, axes, pads, scales:
   /// a shape of 512 dims would already be 4 KiB); larger ones are weights.
   static constexpr size_t kMinBytes = 4096;
+  /// Floating-point initializers of more values than this are detached
+  /// whatever their size: inference reads at most one float per dim.
+  static constexpr int64_t kMaxFloatValues = 64;
 
   /// Replaces each large initializer of `graph` by a stand-in of the same name,
   /// type and dims, and keeps its data here.

@@ -104,44 +104,51 @@ class Cutter {
 public:
   explicit Cutter(MappedTensors &mapped) : mapped(mapped) {}
 
-  /// The message `in` re-encoded with `rewrite` applied to each LEN field
-  /// numbered `number`; false when malformed.
+  /// The message `in` re-encoded into `out` with `rewrite` applied to each
+  /// LEN field numbered `number`; false when malformed. Without `out` the
+  /// message is only read: what would be cut is recorded, nothing is copied.
   template <typename Rewrite>
-  bool rewriteFields(llvm::StringRef in, uint32_t number, std::string &out,
+  bool rewriteFields(llvm::StringRef in, uint32_t number, std::string *out,
                      Rewrite rewrite) {
     Field field;
     while (!in.empty()) {
       if (!nextField(in, field))
         return false;
       if (field.number != number || field.wireType != kLen) {
-        out.append(field.whole.data(), field.whole.size());
+        if (out)
+          out->append(field.whole.data(), field.whole.size());
+        continue;
+      }
+      if (!out) {
+        if (!rewrite(field.payload, nullptr))
+          return false;
         continue;
       }
       // At most the field's own size: one allocation, never regrown (a
       // graph's copy is megabytes of small initializers).
       std::string inner;
       inner.reserve(field.payload.size());
-      if (!rewrite(field.payload, inner))
+      if (!rewrite(field.payload, &inner))
         return false;
-      appendLenField(out, field, inner);
+      appendLenField(*out, field, inner);
     }
     return true;
   }
 
-  bool model(llvm::StringRef in, std::string &out) {
+  bool model(llvm::StringRef in, std::string *out) {
     return rewriteFields(
         in, kModelGraphField, out,
-        [&](llvm::StringRef g, std::string &o) { return graph(g, o); });
+        [&](llvm::StringRef g, std::string *o) { return graph(g, o); });
   }
 
 private:
-  bool graph(llvm::StringRef in, std::string &out) {
+  bool graph(llvm::StringRef in, std::string *out) {
     return rewriteFields(
         in, kGraphInitializerField, out,
-        [&](llvm::StringRef t, std::string &o) { return tensor(t, o); });
+        [&](llvm::StringRef t, std::string *o) { return tensor(t, o); });
   }
 
-  bool tensor(llvm::StringRef in, std::string &out) {
+  bool tensor(llvm::StringRef in, std::string *out) {
     llvm::StringRef name, raw;
     int rawCount = 0;
     bool external = false;
@@ -163,15 +170,18 @@ private:
     // External data replaces raw_data when it is read (ModelLoader), so such
     // a tensor is left to that path.
     if (rawCount != 1 || external || raw.size() < MappedTensors::kMinBytes) {
-      out.append(in.data(), in.size());
+      if (out)
+        out->append(in.data(), in.size());
       return rawCount <= 1;
     }
     if (!mapped.rawData.try_emplace(name, raw.data(), raw.size()).second)
       return false; // two initializers of one name: let the parser decide
+    if (!out)
+      return true;
     for (llvm::StringRef rest = in; !rest.empty();) {
       nextField(rest, field);
       if (field.number != kTensorRawDataField)
-        out.append(field.whole.data(), field.whole.size());
+        out->append(field.whole.data(), field.whole.size());
     }
     return true;
   }
@@ -183,9 +193,15 @@ private:
 
 std::optional<std::string>
 geflow::onnxfe::cutLargeRawData(llvm::StringRef model, MappedTensors &mapped) {
+  // A reading pass first: a model of small weights only is not copied.
+  bool readable = Cutter(mapped).model(model, nullptr);
+  bool anyCut = !mapped.rawData.empty();
+  mapped.rawData.clear();
+  if (!readable || !anyCut)
+    return std::nullopt;
   std::string slim;
   slim.reserve(model.size());
-  if (!Cutter(mapped).model(model, slim) || mapped.rawData.empty()) {
+  if (!Cutter(mapped).model(model, &slim)) {
     mapped.rawData.clear();
     return std::nullopt;
   }

@@ -4,6 +4,7 @@
 #include "frontends/onnx/ContainedLibOnnx.h"
 #include "frontends/onnx/DetachedWeights.h"
 #include "frontends/onnx/EinsumShapes.h"
+#include "frontends/onnx/LibOnnxConverter.h"
 #include "frontends/onnx/ModelChecks.h"
 #include "frontends/onnx/OpTable.h"
 #include "frontends/onnx/PiecewiseConversion.h"
@@ -70,6 +71,12 @@ int64_t onnxfe::getDefaultOpset(const onnx::ModelProto &model) {
     if (isDefaultDomain(opset.domain()))
       return opset.version();
   return -1;
+}
+
+void onnxfe::setDefaultOpset(onnx::ModelProto &model, int64_t version) {
+  for (auto &entry : *model.mutable_opset_import())
+    if (isDefaultDomain(entry.domain()))
+      entry.set_version(version);
 }
 
 static int64_t getDomainOpset(const onnx::ModelProto &model,
@@ -426,11 +433,7 @@ static llvm::Error convertWithLibOnnx(onnx::ModelProto &model, int64_t target) {
       model, target, [&](onnx::ModelProto &piece) -> llvm::Error {
         std::string failure;
         try {
-          // ConvertVersion, with its converter built once: building one
-          // copies every schema of every opset (milliseconds per piece).
-          static const onnx::version_conversion::DefaultVersionConverter
-              converter;
-          onnx::ModelProto result = converter.convert_version(
+          onnx::ModelProto result = LibOnnxConverter::get().convert_version(
               piece, onnx::OpSetID(getDefaultOpset(piece)),
               onnx::OpSetID(target));
           piece.Swap(&result);
@@ -452,6 +455,13 @@ static llvm::Error convertOpset(onnx::ModelProto &model, int64_t target) {
   int64_t opset = getDefaultOpset(model);
   if (opset == target)
     return llvm::Error::success();
+  // Nothing for an adapter to change: the opset number is the conversion
+  // (after the legacy PRelu slope the converter's path also fixes).
+  if (!LibOnnxConverter::get().adaptsAny(model, opset, target)) {
+    fixLegacyPRelu(model);
+    setDefaultOpset(model, target);
+    return llvm::Error::success();
+  }
   return runContained(model, describeConversion(opset, target),
                       convertWithLibOnnx, target);
 }

@@ -40,6 +40,9 @@ bool isDefaultDomain(llvm::StringRef domain);
 /// The model's ai.onnx opset, or -1 when it imports none.
 int64_t getDefaultOpset(const onnx::ModelProto &model);
 
+/// Sets the version of every ai.onnx entry of the model's opset imports.
+void setDefaultOpset(onnx::ModelProto &model, int64_t version);
+
 /// Parses a serialized ModelProto and checks the minimum every model has.
 llvm::Expected<onnx::ModelProto> parseModel(llvm::StringRef bytes,
                                             llvm::StringRef sourceName);

@@ -102,21 +102,37 @@ geflow::importOnnxBytes(mlir::MLIRContext &context, llvm::StringRef bytes,
   return importOnnxModel(context, std::move(*model), sourceName, options);
 }
 
+llvm::Expected<ReadOnnxFile>
+geflow::readOnnxFile(llvm::StringRef path, const OnnxImportOptions &options) {
+  mlir::TimingScope timing(options.timing ? options.timing->nest("read model")
+                                          : mlir::Timer());
+  ReadOnnxFile file;
+  file.path = path.str();
+  file.mapped = std::make_shared<MappedTensors>();
+  try {
+    llvm::Expected<onnx::ModelProto> model =
+        readModelFile(path, file.mapped.get(), options.limits);
+    if (!model)
+      return model.takeError();
+    file.model = std::make_shared<onnx::ModelProto>(std::move(*model));
+  } catch (const std::exception &e) {
+    return makeError("cannot read '" + path + "': " + e.what());
+  }
+  return file;
+}
+
+llvm::Expected<mlir::OwningOpRef<mlir::ModuleOp>>
+geflow::importReadOnnxFile(mlir::MLIRContext &context, ReadOnnxFile &file,
+                           const OnnxImportOptions &options) {
+  return importParsedModel(context, *file.model, file.path, options,
+                           file.mapped.get());
+}
+
 llvm::Expected<mlir::OwningOpRef<mlir::ModuleOp>>
 geflow::importOnnxFile(mlir::MLIRContext &context, llvm::StringRef path,
                        const OnnxImportOptions &options) {
-  MappedTensors mapped;
-  llvm::Expected<onnx::ModelProto> model =
-      [&]() -> llvm::Expected<onnx::ModelProto> {
-    mlir::TimingScope timing(options.timing ? options.timing->nest("read model")
-                                            : mlir::Timer());
-    try {
-      return readModelFile(path, &mapped, options.limits);
-    } catch (const std::exception &e) {
-      return makeError("cannot read '" + path + "': " + e.what());
-    }
-  }();
-  if (!model)
-    return model.takeError();
-  return importParsedModel(context, *model, path, options, &mapped);
+  llvm::Expected<ReadOnnxFile> file = readOnnxFile(path, options);
+  if (!file)
+    return file.takeError();
+  return importReadOnnxFile(context, *file, options);
 }

@@ -27,6 +27,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -41,6 +42,10 @@ class ModelProto;
 } // namespace onnx
 
 namespace geflow {
+
+namespace onnxfe {
+struct MappedTensors;
+} // namespace onnxfe
 
 /// One `--input-shape` entry: graph input name and its full static shape.
 using InputShape = std::pair<std::string, std::vector<int64_t>>;
@@ -111,6 +116,26 @@ readOnnxInputSignature(llvm::StringRef path, const ImportLimits &limits = {});
 llvm::Expected<mlir::OwningOpRef<mlir::ModuleOp>>
 importOnnxFile(mlir::MLIRContext &context, llvm::StringRef path,
                const OnnxImportOptions &options = {});
+
+/// A `.onnx` file read and parsed but not imported yet, for a caller that
+/// looks at the model first (a 100k-node model takes a second to parse).
+/// Its large weights stay in the file's mapping.
+struct ReadOnnxFile {
+  std::string path;
+  std::shared_ptr<onnx::ModelProto> model;
+  std::shared_ptr<onnxfe::MappedTensors> mapped;
+};
+
+/// importOnnxFile's first half: reads and parses `path` (external data
+/// included), timed as "read model".
+llvm::Expected<ReadOnnxFile>
+readOnnxFile(llvm::StringRef path, const OnnxImportOptions &options = {});
+
+/// importOnnxFile's second half, on a file readOnnxFile read; the import
+/// rewrites `file.model`.
+llvm::Expected<mlir::OwningOpRef<mlir::ModuleOp>>
+importReadOnnxFile(mlir::MLIRContext &context, ReadOnnxFile &file,
+                   const OnnxImportOptions &options = {});
 
 /// Imports a serialized ModelProto held in memory (tests, fuzzing).
 /// `sourceName` is used in locations and messages; external data is not

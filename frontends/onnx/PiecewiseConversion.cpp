@@ -1,9 +1,8 @@
 //===- PiecewiseConversion.cpp - version conversion in bounded pieces -----===//
 
 #include "frontends/onnx/PiecewiseConversion.h"
+#include "frontends/onnx/LibOnnxConverter.h"
 #include "frontends/onnx/ModelLoader.h"
-
-#include "onnx/defs/schema.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
@@ -21,16 +20,6 @@ bool hasSubgraphs(const onnx::GraphProto &graph) {
       if (attr.has_g() || attr.graphs_size() > 0)
         return true;
   return false;
-}
-
-/// True when the node's schema changes between the two opsets: only then has
-/// the converter an adapter to apply (or a node it cannot convert to report).
-bool changesBetween(const onnx::NodeProto &node, int64_t from, int64_t to) {
-  const auto *before = onnx::OpSchemaRegistry::Schema(
-      node.op_type(), static_cast<int>(from), node.domain());
-  const auto *after = onnx::OpSchemaRegistry::Schema(
-      node.op_type(), static_cast<int>(to), node.domain());
-  return !before || !after || before->SinceVersion() != after->SinceVersion();
 }
 
 onnx::ValueInfoProto describeTensor(const onnx::TensorProto &tensor) {
@@ -140,6 +129,7 @@ llvm::Error onnxfe::convertPiecewise(onnx::ModelProto &model, int64_t target,
   if (graph.node_size() <= pieceNodes || hasSubgraphs(graph))
     return convert(model);
   int64_t opset = getDefaultOpset(model);
+  const LibOnnxConverter &converter = LibOnnxConverter::get();
   ModelValues values(model);
   google::protobuf::RepeatedPtrField<onnx::NodeProto> nodes;
   std::vector<onnx::TensorProto> addedInitializers;
@@ -147,7 +137,7 @@ llvm::Error onnxfe::convertPiecewise(onnx::ModelProto &model, int64_t target,
     int end = std::min(graph.node_size(), begin + pieceNodes);
     bool changes = false;
     for (int i = begin; i < end && !changes; ++i)
-      changes = changesBetween(graph.node(i), opset, target);
+      changes = converter.adapts(graph.node(i), opset, target);
     if (!changes) {
       for (int i = begin; i < end; ++i)
         *nodes.Add() = graph.node(i);
@@ -185,8 +175,6 @@ llvm::Error onnxfe::convertPiecewise(onnx::ModelProto &model, int64_t target,
   graph.mutable_node()->Swap(&nodes);
   for (onnx::TensorProto &tensor : addedInitializers)
     *graph.add_initializer() = std::move(tensor);
-  for (auto &entry : *model.mutable_opset_import())
-    if (isDefaultDomain(entry.domain()))
-      entry.set_version(target);
+  setDefaultOpset(model, target);
   return llvm::Error::success();
 }

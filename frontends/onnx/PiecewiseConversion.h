@@ -8,8 +8,8 @@
 // So a large graph is converted in pieces of consecutive nodes, each piece a
 // small model of its own whose graph inputs are the values it reads (with the
 // types the model records) and whose graph outputs are every value it makes;
-// pieces without a node whose schema differs between the two opsets are not
-// converted at all. libonnx stays the one reference for what each version
+// pieces without a node the converter would change (LibOnnxConverter.h) are
+// not converted at all. libonnx stays the one reference for what each version
 // means; only the amount of graph it sees at once is bounded.
 //
 // Small graphs and graphs with subgraphs (If, Loop, Scan: a body reads the

@@ -9,6 +9,7 @@
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Matchers.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <cstring>
@@ -253,6 +254,29 @@ SmallVector<NamedAttribute, 2> activationAttrs(Builder &builder,
 Location fusedLoc(Operation *first, Operation *second) {
   return FusedLoc::get(first->getContext(),
                        {first->getLoc(), second->getLoc()});
+}
+
+LogicalResult applyPatternsWhereRooted(Operation *root,
+                                       RewritePatternSet &&patterns,
+                                       GreedyRewriteConfig config) {
+  llvm::SmallDenseSet<OperationName, 8> kinds;
+  bool anyOp = false;
+  for (const std::unique_ptr<RewritePattern> &pattern :
+       patterns.getNativePatterns()) {
+    std::optional<OperationName> kind = pattern->getRootKind();
+    anyOp |= !kind;
+    if (kind)
+      kinds.insert(*kind);
+  }
+  if (!anyOp) {
+    WalkResult found = root->walk([&](Operation *op) {
+      return kinds.contains(op->getName()) ? WalkResult::interrupt()
+                                           : WalkResult::advance();
+    });
+    if (!found.wasInterrupted())
+      return success();
+  }
+  return applyPatternsAndFoldGreedily(root, std::move(patterns), config);
 }
 
 } // namespace geflow::passes::fusion

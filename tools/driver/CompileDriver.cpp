@@ -24,6 +24,15 @@ namespace geflow::driver {
 llvm::Expected<CompileResult> compileOnnxFile(llvm::StringRef path,
                                               const CompileOptions &options) {
   auto start = std::chrono::steady_clock::now();
+  llvm::Expected<ReadOnnxFile> file = readOnnxFile(path, options.import);
+  if (!file)
+    return file.takeError();
+  return compileOnnxFile(std::move(*file), options, start);
+}
+
+llvm::Expected<CompileResult>
+compileOnnxFile(ReadOnnxFile file, const CompileOptions &options,
+                std::chrono::steady_clock::time_point start) {
   // The model's large weights stay in the context's resource blobs (the
   // file's mapping) until it is written: the model keeps the context.
   auto context = std::make_shared<mlir::MLIRContext>(
@@ -36,10 +45,11 @@ llvm::Expected<CompileResult> compileOnnxFile(llvm::StringRef path,
       return plan.takeError();
     importOptions.streamPlan = std::move(*plan);
   }
-  auto module = importOnnxFile(*context, path, importOptions);
+  auto module = importReadOnnxFile(*context, file, importOptions);
   if (!module)
     return module.takeError();
-  return compileImported(context, **module, llvm::sys::path::stem(path),
+  file.model.reset(); // the module holds what the passes need
+  return compileImported(context, **module, llvm::sys::path::stem(file.path),
                          options, start);
 }
 

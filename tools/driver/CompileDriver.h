@@ -16,6 +16,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,12 @@ struct CompileResult {
 /// prefix, like the importer's.
 llvm::Expected<CompileResult>
 compileOnnxFile(llvm::StringRef path, const CompileOptions &options = {});
+
+/// compileOnnxFile on a file readOnnxFile has read (and the caller looked
+/// at); `start` is when the compile began, for CompileStats.
+llvm::Expected<CompileResult>
+compileOnnxFile(ReadOnnxFile file, const CompileOptions &options,
+                std::chrono::steady_clock::time_point start);
 
 /// Compiles a model built in memory (a run-time-shapes stage); `name` names
 /// it in messages and is the ModelDef name unless options.modelName is set.

@@ -293,15 +293,14 @@ driver::compileRuntimeShapesFile(llvm::StringRef path,
 llvm::Expected<CompileResult>
 driver::compileOnnxFileAnyShapes(llvm::StringRef path,
                                  const CompileOptions &options) {
-  {
-    onnxfe::MappedTensors mapped;
-    auto model = onnxfe::readModelFile(path, &mapped, options.import.limits);
-    if (!model)
-      return model.takeError();
-    if (!runtimeShapesReason(*model, options.import.inputShapes).empty())
-      return compileRuntimeShapesFile(path, options);
-  }
-  auto result = compileOnnxFile(path, options);
+  auto start = std::chrono::steady_clock::now();
+  // Read once: the static compile imports the model looked at here.
+  llvm::Expected<ReadOnnxFile> file = readOnnxFile(path, options.import);
+  if (!file)
+    return file.takeError();
+  if (!runtimeShapesReason(*file->model, options.import.inputShapes).empty())
+    return compileRuntimeShapesFile(path, options);
+  auto result = compileOnnxFile(std::move(*file), options, start);
   if (result)
     return result;
   std::string message = llvm::toString(result.takeError());
