@@ -17,7 +17,6 @@
 #include "ir/GeOps.h"
 
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace geflow::passes {
 
@@ -76,10 +75,7 @@ struct FuseSwishPass : impl::FuseSwishBase<FuseSwishPass> {
   using FuseSwishBase::FuseSwishBase;
 
   void runOnOperation() override {
-    RewritePatternSet patterns(&getContext());
-    patterns.add<FuseSigmoidGate>(&getContext());
-    (void)applyPatternsAndFoldGreedily(getOperation(), std::move(patterns),
-                                       fusion::graphRewriteConfig());
+    applyFusionPatterns<FuseSigmoidGate>(getOperation());
   }
 };
 
