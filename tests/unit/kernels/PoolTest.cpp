@@ -149,6 +149,18 @@ void reference(const PoolCase &c, const Geo &g, bool isMax,
         }
 }
 
+/// run(blocks) for case `index` under every ISA body (PoolRows*.cpp) and a
+/// few block splits, the trace naming both.
+template <class Run> void acrossIsasAndBlocks(int index, Run run) {
+  for (cpu::Isa isa : machineIsas())
+    for (uint32_t blocks : {1u, 3u, 7u}) {
+      IsaScope scope(isa);
+      SCOPED_TRACE("case " + std::to_string(index) + " blocks " +
+                   std::to_string(blocks) + " " + scope.name());
+      run(blocks);
+    }
+}
+
 TEST(AveragePoolKernel, MatchesDirectLoops) {
   std::vector<PoolCase> cases = {
       {{1, 2, 5, 5}, {3, 3}, {}, {}, {}, ""},
@@ -178,17 +190,13 @@ TEST(AveragePoolKernel, MatchesDirectLoops) {
     std::vector<float> x = random(count(c.x), seed++);
     std::vector<float> want;
     reference(c, g, false, x, &want, nullptr);
-    for (cpu::Isa isa : machineIsas())
-      for (uint32_t blocks : {1u, 3u, 7u}) {
-        IsaScope scope(isa);
-        SCOPED_TRACE("case " + std::to_string(index) + " blocks " +
-                     std::to_string(blocks) + " " + scope.name());
-        std::vector<float> got(want.size(), 12345.0f);
-        rt::Status st = runOp(op, x.data(), {got.data()}, blocks);
-        ASSERT_TRUE(st.isOk()) << st.toString();
-        for (size_t i = 0; i < want.size(); ++i)
-          ASSERT_NEAR(got[i], want[i], 1e-4) << "at " << i;
-      }
+    acrossIsasAndBlocks(index, [&](uint32_t blocks) {
+      std::vector<float> got(want.size(), 12345.0f);
+      rt::Status st = runOp(op, x.data(), {got.data()}, blocks);
+      ASSERT_TRUE(st.isOk()) << st.toString();
+      for (size_t i = 0; i < want.size(); ++i)
+        ASSERT_NEAR(got[i], want[i], 1e-4) << "at " << i;
+    });
     ++index;
   }
 }
@@ -229,21 +237,16 @@ TEST(MaxPoolKernel, MatchesDirectLoopsWithIndices) {
     std::vector<float> want;
     std::vector<int64_t> wantIdx;
     reference(c, g, true, x, &want, &wantIdx);
-    for (cpu::Isa isa : machineIsas())
-      for (uint32_t blocks : {1u, 3u, 7u}) {
-        IsaScope scope(isa);
-        SCOPED_TRACE("case " + std::to_string(index) + " blocks " +
-                     std::to_string(blocks) + " " + scope.name());
-        std::vector<float> got(want.size(), 12345.0f);
-        std::vector<int64_t> gotIdx(want.size(), -7);
-        rt::Status st =
-            runOp(op, x.data(), {got.data(), gotIdx.data()}, blocks);
-        ASSERT_TRUE(st.isOk()) << st.toString();
-        for (size_t i = 0; i < want.size(); ++i) {
-          ASSERT_EQ(got[i], want[i]) << "at " << i;
-          ASSERT_EQ(gotIdx[i], wantIdx[i]) << "at " << i;
-        }
+    acrossIsasAndBlocks(index, [&](uint32_t blocks) {
+      std::vector<float> got(want.size(), 12345.0f);
+      std::vector<int64_t> gotIdx(want.size(), -7);
+      rt::Status st = runOp(op, x.data(), {got.data(), gotIdx.data()}, blocks);
+      ASSERT_TRUE(st.isOk()) << st.toString();
+      for (size_t i = 0; i < want.size(); ++i) {
+        ASSERT_EQ(got[i], want[i]) << "at " << i;
+        ASSERT_EQ(gotIdx[i], wantIdx[i]) << "at " << i;
       }
+    });
     ++index;
   }
 }
