@@ -1,4 +1,8 @@
 //===- NoTaskOps.cpp - ops that move no data: views and in-place joins ----===//
+//
+// Which ops qualify and where their parts lie: NoTaskOps.h says why.
+//
+//===----------------------------------------------------------------------===//
 
 #include "passes/emit/NoTaskOps.h"
 

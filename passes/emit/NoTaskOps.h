@@ -1,5 +1,4 @@
-//===- NoTaskOps.h - ops that move no data: views and in-place joins -*- C++
-//-*-===//
+//===- NoTaskOps.h - views and in-place joins: no data moved -*- C++ -*-===//
 //
 // What GE does to drop tasks (issue 18): a Reshape, Flatten, Squeeze or
 // Unsqueeze only renames its input's bytes, a Split whose parts are
