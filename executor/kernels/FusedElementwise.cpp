@@ -285,8 +285,8 @@ private:
     if (step.unary) {
       step.unary(a.data, dst, n, step.params);
     } else {
-      std::copy(a.data, a.data + n, dst);
-      nn::applyActivation(step.activation, dst, n);
+      // gelu and swish: from the slot into dst in one pass (no bias).
+      nn::applyBiasActivation(step.activation, 0.0f, a.data, dst, n);
     }
     return {dst, a.repeat};
   }

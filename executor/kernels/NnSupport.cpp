@@ -142,7 +142,8 @@ void nn::applyBiasActivation(const Activation &act, float bias,
   case Activation::kClip:
     y = (x + bias).max(act.a).min(act.b);
     return;
-  // The vector bodies add the bias as they load: one pass over the row.
+  // The vector bodies (polynomials, VectorMath.h, not libm) add the bias as
+  // they load: one pass over the row. Without a bias they add nothing.
   case Activation::kSigmoid:
     vmath::sigmoid(src, dst, n, bias);
     return;
@@ -226,17 +227,15 @@ void nn::applyActivation(const Activation &act, float *data, int64_t n) {
   case Activation::kRelu:
     x = x.max(0.0f);
     break;
-  case Activation::kSigmoid:
-    vmath::sigmoid(data, data, n);
+  case Activation::kSigmoid: // the vector bodies, without a bias
+  case Activation::kHardSwish:
+  case Activation::kSwish:
+  case Activation::kGelu:
+  case Activation::kGeluTanh:
+    applyBiasActivation(act, 0.0f, data, data, n);
     break;
   case Activation::kTanh:
     x = x.tanh();
-    break;
-  case Activation::kHardSwish:
-    vmath::hardSwish(data, data, n);
-    break;
-  case Activation::kSwish:
-    vmath::swish(data, data, n, act.a);
     break;
   case Activation::kLeakyRelu:
     x = (x < 0.0f).select(x * act.a, x);
@@ -246,12 +245,6 @@ void nn::applyActivation(const Activation &act, float *data, int64_t n) {
     break;
   case Activation::kHardSigmoid:
     x = (x * act.a + act.b).max(0.0f).min(1.0f);
-    break;
-  case Activation::kGelu: // vector polynomials (VectorMath.h), not libm
-    vmath::gelu(data, data, n);
-    break;
-  case Activation::kGeluTanh:
-    vmath::geluTanh(data, data, n);
     break;
   default: // not an activation: parseActivation admits none of the others
     break;

@@ -244,17 +244,11 @@ private:
                  Finish finish) const {
     const Window &w = p_.w;
     const int64_t ow = w.out[2];
-    // The window's rows: on the stack unless the window is unusually tall.
-    constexpr int64_t kStackRows = 64;
-    const float *stackRows[kStackRows];
-    std::vector<const float *> heapRows;
-    const float **rows = stackRows;
-    if (w.kernel[0] * w.kernel[1] > kStackRows) {
-      heapRows.resize(w.kernel[0] * w.kernel[1]);
-      rows = heapRows.data();
-    }
+    // A window's input rows, per host thread and kept across calls.
+    thread_local std::vector<const float *> rows;
+    rows.resize(w.kernel[0] * w.kernel[1]);
     pool::PoolRow r{
-        rows,        0,  cols_.data(), static_cast<int64_t>(cols_.size()),
+        rows.data(), 0,  cols_.data(), static_cast<int64_t>(cols_.size()),
         w.stride[2], ow, w.in[2],      nn::scratch(w.in[2], 0)};
     for (int64_t o0 = 0; o0 < w.out[0]; ++o0) {
       const std::array<int64_t, 4> &t0 = p_.taps[0][o0];

@@ -28,11 +28,12 @@ struct PoolRow {
   float *scratch;
 };
 
-/// out[j] = the largest tap of window j (-inf for a window with none).
+/// Fills the output row `out` from `row`'s windows. The bodies:
+/// maxRow: out[j] = the largest tap of window j (-inf for a window with none);
+/// sumRow: out[j] = the sum of window j's taps (0 for none).
 using RowFn = void (*)(const PoolRow &row, float *out);
 #define GEFLOW_POOL_ROWS_DECLARE                                               \
   void maxRow(const PoolRow &row, float *out);                                 \
-  /* out[j] = the sum of window j's taps (0 for none). */                      \
   void sumRow(const PoolRow &row, float *out);
 namespace baseline {
 GEFLOW_POOL_ROWS_DECLARE
