@@ -2,11 +2,20 @@
 #include "runtime/HostWorkers.h"
 
 #include <chrono>
+#include <ctime>
 #include <exception>
 
 namespace geflow::rt {
 namespace {
 thread_local bool tlsInHostWork = false; // this thread only
+
+/// CPU time of the calling thread: a block's cost without the time other
+/// processes held the core (profiles are taken on shared machines).
+uint64_t threadCpuNs() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return uint64_t(ts.tv_sec) * 1000000000u + uint64_t(ts.tv_nsec);
+}
 } // namespace
 
 bool inHostWork() { return tlsInHostWork; }
@@ -25,6 +34,7 @@ void HostJob::runBlock(uint32_t idx) {
   bool outer =
       tlsInHostWork; // the scheduler's thread may nest none, but be safe
   tlsInHostWork = true;
+  const uint64_t started = timed_ ? threadCpuNs() : 0;
   try {
     if (fn_)
       st = (*fn_)(idx, blockDim_);
@@ -37,6 +47,8 @@ void HostJob::runBlock(uint32_t idx) {
     st = makeStatus(StatusCode::kKernelFailed, "threw an unknown exception");
   }
   tlsInHostWork = outer;
+  if (timed_)
+    hostNs_.fetch_add(threadCpuNs() - started, std::memory_order_relaxed);
   if (!st.isOk()) {
     std::lock_guard<std::mutex> lock(mu_);
     if (error_.isOk())

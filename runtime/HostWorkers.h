@@ -56,6 +56,11 @@ public:
   bool done() const {
     return done_.load(std::memory_order_acquire) == blockDim_;
   }
+  /// Times every block from here on; hostNs() is then the CPU time the
+  /// blocks took, summed over the threads that ran them (a profile's host
+  /// time of the kernel). Call before the job is submitted.
+  void timeBlocks() { timed_ = true; }
+  uint64_t hostNs() const { return hostNs_.load(std::memory_order_relaxed); }
 
 private:
   void runBlock(uint32_t idx);
@@ -64,6 +69,8 @@ private:
   const HostFn *callback_ = nullptr;
   const uint32_t blockDim_;
   const bool helpable_ = true;
+  bool timed_ = false;
+  std::atomic<uint64_t> hostNs_{0};
   const std::string *name_ = nullptr; // kernel name, for errors
   const uint32_t stream_;
   // Block claiming: fetch_add hands each index to exactly one thread.

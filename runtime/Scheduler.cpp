@@ -154,6 +154,8 @@ void Scheduler::tryDispatch(Stream *s) {
       if (t->fn && !skipWork) {
         s->job_ =
             std::make_shared<HostJob>(&t->fn, t->blockDim, &t->name, s->id());
+        if (traceEnabled())
+          s->job_->timeBlocks();
         // Blocks start on the workers now; complete() runs whatever they
         // have not claimed by then on this thread. A small kernel wakes
         // nobody: complete() runs it all. With no other job to join first,
@@ -255,8 +257,10 @@ void Scheduler::complete(Stream *s) {
   }
   s->kernelStarted_ = false;
   bool failed = false;
+  uint64_t hostNs = 0;
   if (s->job_) {
     Status st = s->job_->join();
+    hostNs = s->job_->hostNs();
     s->job_.reset();
     --liveJobs_;
     if (!st.isOk()) {
@@ -297,6 +301,7 @@ void Scheduler::complete(Stream *s) {
     r.readyNs = s->readyNs_;
     r.startNs = s->startNs_;
     r.endNs = s->endNs_;
+    r.hostNs = hostNs;
     if (aclRuntimeTraceEnabled())
       printAclTraceLine(r);
     records_.push_back(std::move(r));

@@ -90,6 +90,8 @@ std::string chromeTraceJson(const std::vector<TaskRecord> &records) {
       args["op_type"] = r.opType;
       args["block_dim"] = r.blockDim;
       args["cores"] = r.coresGranted;
+      if (r.hostNs)
+        args["host_us"] = us(r.hostNs);
     }
     if (r.eventId != UINT32_MAX) {
       args["event"] = r.eventId;

@@ -44,6 +44,10 @@ struct TaskRecord {
   VirtualNs readyNs = 0;  // became the stream's head with its submit passed
   VirtualNs startNs = 0;  // dispatched
   VirtualNs endNs = 0;
+  /// Thread CPU ns the host spent computing the kernel's result, summed
+  /// over the threads that ran its blocks (not virtual time: where host
+  /// latency goes, per op).
+  uint64_t hostNs = 0;
 
   /// Time at the head of the stream before dispatch: waits for events and
   /// for cores (msprof's "Task Wait Time").

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <fstream>
 #include <set>
 #include <tuple>
@@ -87,6 +88,31 @@ TEST(Trace, RecordsCarryWhatTheProfilerNeeds) {
   EXPECT_EQ(recs[1].eventId, e->id());
   EXPECT_EQ(recs[2].kind, TaskKind::kEventWait);
   EXPECT_DOUBLE_EQ(us(recs[2].waitNs()), 20.0);
+}
+
+TEST(Trace, KernelsCarryTheHostCpuTimeOfTheirBlocks) {
+  auto dev = makeDevice();
+  Stream *s;
+  ASSERT_OK(dev->createStream(0, &s));
+  // Each of 4 blocks spins ~300 us of its thread's CPU time.
+  auto spin = [](uint32_t, uint32_t) {
+    timespec start{}, now{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &start);
+    do
+      clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+    while ((now.tv_sec - start.tv_sec) * 1000000000L +
+               (now.tv_nsec - start.tv_nsec) <
+           300000L);
+    return Status::ok();
+  };
+  ASSERT_OK(dev->launchKernel(s, kernel("busy", Engine::kAic, 4, 10, spin)));
+  ASSERT_OK(dev->launchKernel(s, kernel("no_host_work", Engine::kAic, 4, 10)));
+  ASSERT_OK(dev->synchronizeDevice());
+  std::vector<TaskRecord> recs = dev->traceRecords();
+  ASSERT_EQ(recs.size(), 2u);
+  EXPECT_GE(recs[0].hostNs, 4u * 300000u); // summed over the blocks
+  EXPECT_LT(recs[0].hostNs, 4u * 300000u * 20u);
+  EXPECT_EQ(recs[1].hostNs, 0u);
 }
 
 TEST(Trace, ChromeJsonHasATrackPerStreamAndCoreGroup) {

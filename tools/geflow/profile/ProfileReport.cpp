@@ -98,6 +98,31 @@ std::string formatReport(const json &summary) {
                      number(g, "duration_us"), number(g, "start_us"),
                      number(g, "end_us"), text(g, "before_op").c_str(),
                      text(g, "waiting_for").c_str());
+  if (summary.contains("host_kernel_us")) {
+    // The op types that hold most of the host time; the rest in one line.
+    constexpr size_t kShown = 8;
+    const json &types = array(summary, "host_by_op_type");
+    report += format("  host kernel time   %.3f us (CPU time summed over host "
+                     "threads)\n",
+                     number(summary, "host_kernel_us"));
+    double restUs = 0;
+    size_t restKernels = 0;
+    for (size_t i = 0; i < types.size(); ++i) {
+      const json &row = types[i];
+      if (i < kShown)
+        report += format("    %-22s %12.3f us %5.1f%% %6lld kernels\n",
+                         text(row, "op_type").c_str(), number(row, "host_us"),
+                         100 * number(row, "share"),
+                         static_cast<long long>(number(row, "kernels")));
+      else {
+        restUs += number(row, "host_us");
+        restKernels += static_cast<size_t>(number(row, "kernels"));
+      }
+    }
+    if (types.size() > kShown)
+      report += format("    %-22s %12.3f us %13zu kernels\n", "(other types)",
+                       restUs, restKernels);
+  }
   if (summary.contains("host_shape_work_us"))
     report += format("  host shape work    %.3f us (wall clock, between the "
                      "stages)\n",

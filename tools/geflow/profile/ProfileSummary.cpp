@@ -161,6 +161,32 @@ json streamGaps(const Timeline &t,
   return gaps;
 }
 
+/// Host time of the kernels by op type, largest first: where host latency
+/// goes. Empty when no kernel was timed (a run without host work).
+json hostTimeByOpType(const Timeline &t) {
+  std::map<std::string, std::pair<uint64_t, size_t>> byType;
+  uint64_t total = 0;
+  for (const TaskRecord &r : t.records)
+    if (r.kind == TaskKind::kKernel && r.hostNs > 0) {
+      auto &[ns, kernels] = byType[r.opType];
+      ns += r.hostNs;
+      ++kernels;
+      total += r.hostNs;
+    }
+  std::vector<std::pair<std::string, std::pair<uint64_t, size_t>>> rows(
+      byType.begin(), byType.end());
+  std::stable_sort(rows.begin(), rows.end(), [](const auto &a, const auto &b) {
+    return a.second.first > b.second.first;
+  });
+  json types = json::array();
+  for (const auto &[type, row] : rows)
+    types.push_back({{"op_type", type},
+                     {"host_us", row.first / 1000.0},
+                     {"share", double(row.first) / double(total)},
+                     {"kernels", row.second}});
+  return types;
+}
+
 } // namespace
 
 const char *overlapVerdict(double overlapPct) {
@@ -284,6 +310,14 @@ json summarize(const Timeline &t, const SummaryOptions &options) {
       summary["kernel_span_us"] = us(last - first);
       summary["efficiency"] = double(last - first) / t.lowerBoundNs;
     }
+  }
+  json hostByType = hostTimeByOpType(t);
+  if (!hostByType.empty()) {
+    double hostUs = 0;
+    for (const json &row : hostByType)
+      hostUs += row["host_us"].get<double>();
+    summary["host_kernel_us"] = hostUs;
+    summary["host_by_op_type"] = std::move(hostByType);
   }
   if (!t.hostSpans.empty()) {
     double hostNs = 0;
