@@ -103,8 +103,8 @@ std::string opSummaryCsv(const Timeline &timeline) {
     csv += csvField(name) + "," + csvField(opType) + "," + type + "," +
            std::to_string(r.stream) + "," + fixed3(r.startNs) + "," +
            fixed3(r.endNs - r.startNs) + "," + fixed3(r.waitNs()) + "," +
-           std::to_string(isEvent ? 0 : r.blockDim) + "," +
-           fixed3(r.hostNs) + "\n";
+           std::to_string(isEvent ? 0 : r.blockDim) + "," + fixed3(r.hostNs) +
+           "\n";
   }
   return csv;
 }
