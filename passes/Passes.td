@@ -162,6 +162,18 @@ def FuseSwish : Pass<"ge-fuse-swish", "::mlir::func::FuncOp"> {
   }];
 }
 
+def FusePadPool : Pass<"ge-fuse-pad-pool", "::mlir::func::FuncOp"> {
+  let summary = "Fold a constant-zero Pad into the AveragePool it feeds";
+  let description = [{
+    Op fusion (pipeline step 3). PyTorch's avg_pool2d with padding and
+    count_include_pad exports as `Pad(0) -> AveragePool`; the Pad's spatial
+    pads become the pool's own, with `count_include_pad = 1`, and the Pad (a
+    copy of its whole input) goes. The Pad must be used only by the pool and
+    pad only spatial dims; a pool with uncounted pads of its own, or with
+    ceil_mode, keeps its Pad.
+  }];
+}
+
 def FuseAttention : Pass<"ge-fuse-attention", "::mlir::func::FuncOp"> {
   let summary = "Fuse MatMul -> [scale] -> [mask] -> Softmax -> MatMul";
   let description = [{

@@ -66,6 +66,7 @@ const FusionPass kFusionPasses[] = {
     {"layernorm", [] { return createFuseLayerNorm(); }},
     {"gelu", [] { return createFuseGelu(); }},
     {"swish", [] { return createFuseSwish(); }},
+    {"pad-pool", [] { return createFusePadPool(); }},
     {"attention", [] { return createFuseAttention(); }},
     {"layout", [] { return createFuseLayout(); }},
     {"batchnorm", [] { return createFuseBatchNorm(); }},

@@ -1,5 +1,4 @@
-//===- Pool.cpp - average/max pooling and their global forms
-//---------------===//
+//===- Pool.cpp - average/max pooling and their global forms -------------===//
 //
 // Vector work (AIV). Block split: N*C planes; a block owns a contiguous run of
 // planes. Cost: one FLOP per window element per output; bytes: input plus
@@ -161,6 +160,12 @@ public:
       cols_.push_back(nn::tapColumns(p_.w, k2));
     for (const std::array<int64_t, 4> &t : p_.taps[2])
       rowTaps_.push_back(static_cast<float>(countedTaps(t)));
+    byPlanes_ = samePlanes();
+    if (byPlanes_ && p_.kind == PoolKind::kAverage)
+      for (int64_t o1 = 0; o1 < p_.w.out[1]; ++o1)
+        for (float inner : rowTaps_)
+          planeCounts_.push_back(
+              static_cast<float>(countedTaps(p_.taps[1][o1])) * inner);
   }
 
   rt::Status run(const TensorView *inputs, const TensorView *outputs,
@@ -198,14 +203,20 @@ public:
             inSize ? plane.maxCoeff() : -std::numeric_limits<float>::infinity();
         break;
       case PoolKind::kAverage:
-        averagePlaneByRows(in, out);
+        if (byPlanes_)
+          sweepPlanes(in, out, GEFLOW_PICK_BODY(pool, sumPlane));
+        else
+          averagePlaneByRows(in, out);
         break;
       case PoolKind::kLp:
         lpPlane(in, out);
         break;
       case PoolKind::kMax:
-        maxPlaneByRows(in, out, indices ? indices + c * outSize : nullptr,
-                       c * inSize);
+        if (byPlanes_ && !indices)
+          sweepPlanes(in, out, GEFLOW_PICK_BODY(pool, maxPlane));
+        else
+          maxPlaneByRows(in, out, indices ? indices + c * outSize : nullptr,
+                         c * inSize);
         break;
       }
     }
@@ -217,6 +228,37 @@ private:
   /// the input, or inside the padded input with count_include_pad.
   int64_t countedTaps(const std::array<int64_t, 4> &t) const {
     return p_.countIncludePad ? t[3] - t[2] : t[1] - t[0];
+  }
+
+  /// Whether PoolPlane's sweep applies: windows along the two inner dims
+  /// with unit strides and dilations, each output row and column at its
+  /// input's, every window with a tap inside (pads under the kernel), and
+  /// the outer dim untouched.
+  bool samePlanes() const {
+    const Window &w = p_.w;
+    bool same = w.kernel[0] == 1 && w.stride[0] == 1 && w.padBegin[0] == 0 &&
+                w.in[0] == w.out[0];
+    for (int d = 1; d < 3; ++d)
+      same = same && w.stride[d] == 1 && w.dilation[d] == 1 &&
+             w.in[d] == w.out[d] && w.padBegin[d] < w.kernel[d] &&
+             w.padEnd[d] < w.kernel[d];
+    return same;
+  }
+
+  /// The planes of the outer dim's slices, one PoolPlane sweep each.
+  void sweepPlanes(const float *in, float *out, pool::PlaneFn sweep) const {
+    const Window &w = p_.w;
+    const int64_t area = w.in[1] * w.in[2];
+    pool::PoolPlane plane{w.in[1],
+                          w.in[2],
+                          w.kernel[1],
+                          w.kernel[2],
+                          w.padBegin[1],
+                          w.padBegin[2],
+                          planeCounts_.empty() ? nullptr : planeCounts_.data(),
+                          nn::scratch(area, 0)};
+    for (int64_t slice = 0; slice < w.in[0]; ++slice)
+      sweep(plane, in + slice * area, out + slice * area);
   }
 
   /// average_pool by rows, as maxPlaneByRows: the taps of each output row
@@ -417,6 +459,10 @@ private:
   std::vector<nn::TapColumns> cols_; // per tap along the row
   // Per output along the row: the taps average_pool counts there.
   std::vector<float> rowTaps_;
+  // Whether PoolPlane's sweep runs the float pools, and average_pool's
+  // counts per output of a plane for it.
+  bool byPlanes_ = false;
+  std::vector<float> planeCounts_;
 };
 
 template <PoolKind Kind>

@@ -1,5 +1,4 @@
-//===- PoolTest.cpp - pooling kernels against direct loops
-//-----------------===//
+//===- PoolTest.cpp - pooling kernels against direct loops ---------------===//
 
 #include "tests/unit/kernels/IsaTestUtil.h"
 #include "tests/unit/kernels/KernelTestUtil.h"
@@ -180,6 +179,15 @@ TEST(AveragePoolKernel, MatchesDirectLoops) {
       {{1, 3, 35, 35}, {3, 3}, {}, {1, 1, 1, 1}, {}, "", 0, 0},
       {{1, 3, 35, 35}, {3, 3}, {}, {1, 1, 1, 1}, {}, "", 0, 1},
       {{1, 2, 9, 40}, {5, 5}, {2, 2}, {2, 2, 2, 2}, {}, "", 0, 0},
+      // Outputs the input's size at unit strides: PoolPlane's sweep, with
+      // windows taller or wider than the map and uneven pads.
+      {{2, 3, 17, 17}, {3, 3}, {}, {1, 1, 1, 1}, {}, "", 0, 1},
+      {{1, 2, 9, 40}, {5, 5}, {}, {2, 2, 2, 2}, {}, "", 0, 0},
+      {{1, 2, 6, 7}, {2, 4}, {}, {0, 2, 1, 1}, {}, "", 0, 0},
+      {{1, 2, 6, 7}, {2, 4}, {}, {1, 1, 0, 2}, {}, "", 0, 1},
+      {{1, 2, 1, 7}, {3, 3}, {}, {1, 1, 1, 1}, {}, "", 0, 0},
+      {{1, 2, 8, 1}, {3, 3}, {}, {1, 1, 1, 1}, {}, "", 0, 1},
+      {{1, 2, 3, 6, 7}, {1, 3, 3}, {}, {0, 1, 1, 0, 1, 1}, {}, "", 0, 1},
   };
   unsigned seed = 1;
   int index = 0;
@@ -299,6 +307,36 @@ TEST(MaxPoolKernel, WithoutIndicesOutput) {
   std::vector<float> got(4);
   ASSERT_TRUE(runOp(op, x.data(), {got.data()}, 2).isOk());
   EXPECT_EQ(got, (std::vector<float>{5, 7, 13, 15}));
+}
+
+TEST(MaxPoolKernel, SameSizePoolsWithoutIndices) {
+  // PoolPlane's sweep (no Indices output): YOLO's SPP pools and smaller.
+  std::vector<PoolCase> cases = {
+      {{1, 3, 20, 20}, {5, 5}, {}, {2, 2, 2, 2}, {}, ""},
+      {{2, 2, 13, 13}, {9, 9}, {}, {4, 4, 4, 4}, {}, ""},
+      {{1, 2, 6, 7}, {2, 4}, {}, {0, 2, 1, 1}, {}, ""},
+      {{1, 2, 1, 5}, {3, 3}, {}, {1, 1, 1, 1}, {}, ""},
+  };
+  unsigned seed = 300;
+  int index = 0;
+  for (const PoolCase &c : cases) {
+    Geo g = geometry(c);
+    Shape y = outShape(c, g);
+    om::OpDef op = makeOp("max_pool", c, y);
+    op.mutable_output_desc()->RemoveLast();
+    std::vector<float> x = random(count(c.x), seed++);
+    std::vector<float> want;
+    std::vector<int64_t> wantIdx;
+    reference(c, g, true, x, &want, &wantIdx);
+    acrossIsasAndBlocks(index, [&](uint32_t blocks) {
+      std::vector<float> got(want.size(), 12345.0f);
+      rt::Status st = runOp(op, x.data(), {got.data()}, blocks);
+      ASSERT_TRUE(st.isOk()) << st.toString();
+      for (size_t i = 0; i < want.size(); ++i)
+        ASSERT_EQ(got[i], want[i]) << "at " << i;
+    });
+    ++index;
+  }
 }
 
 TEST(GlobalPoolKernels, AverageAndMax) {
