@@ -1,5 +1,4 @@
-//===- FuseBatchNorm.cpp - inference batch norm into conv/gemm weights
-//------===//
+//===- FuseBatchNorm.cpp - inference batch norm into conv/gemm weights ---===//
 //
 // Pipeline step 3, op fusion (docs/architecture.md): BatchNormalization
 // (inference) right after a conv, gemm or matmul with constant weights is an
@@ -11,12 +10,18 @@
 // output [M, N] has its channels along N. Everything the fold reads must be
 // constant and the producer's result must have no other user.
 //
+// A batch norm that cannot fold (DenseNet's, after a Concat) but feeds an
+// elementwise op becomes that affine map as a Mul and an Add by per-channel
+// constants, which ge-fuse-elementwise then runs in one pass with the op
+// after it (BN + ReLU: one pass over memory instead of two).
+//
 //===----------------------------------------------------------------------===//
 
 #include "passes/Passes.h"
 #include "passes/fusion/FusionSupport.h"
 
 #include "ir/GeOps.h"
+#include "ir/OpFacts.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/PatternMatch.h"
@@ -141,11 +146,47 @@ struct FoldBatchNormIntoCubeOp
   }
 };
 
+/// A batch norm whose only user is an elementwise op (a step of the fused
+/// elementwise kernel): x * scale + shift with both [1, C, 1, ...]. Tried
+/// only where the fold above does not apply (lower benefit); a batch norm
+/// that ends a chain stays one op, whose kernel needs no broadcast gather.
+struct LowerBatchNormBeforeElementwise
+    : OpRewritePattern<mlir::ge::BatchNormalizationOp> {
+  LowerBatchNormBeforeElementwise(MLIRContext *context)
+      : OpRewritePattern(context, /*benefit=*/0) {}
+
+  LogicalResult matchAndRewrite(mlir::ge::BatchNormalizationOp bn,
+                                PatternRewriter &rewriter) const override {
+    Operation *user = soleUser(bn.getY());
+    if (!user || user->getName().getDialectNamespace() != "ge" ||
+        mlir::ge::elementwiseStepArity(user->getName().stripDialect()) == 0)
+      return rewriter.notifyMatchFailure(bn, "no elementwise op after it");
+    auto type = dyn_cast<RankedTensorType>(bn.getX().getType());
+    if (!type || !type.hasStaticShape() || type.getRank() < 2 ||
+        bn.getY().getType() != type)
+      return rewriter.notifyMatchFailure(bn, "not a static [N, C, ...] map");
+    int64_t channels = type.getDimSize(1);
+    std::optional<ChannelAffine> affine = affineOf(bn, channels);
+    if (!affine)
+      return rewriter.notifyMatchFailure(bn, "statistics not constant");
+    SmallVector<int64_t, 4> shape(type.getRank(), 1);
+    shape[1] = channels;
+    Location loc = bn.getLoc();
+    Value scale = createConstant(rewriter, loc, {shape, affine->scale});
+    Value shift = createConstant(rewriter, loc, {shape, affine->shift});
+    Value scaled =
+        rewriter.create<mlir::ge::MulOp>(loc, type, bn.getX(), scale);
+    rewriter.replaceOpWithNewOp<mlir::ge::AddOp>(bn, type, scaled, shift);
+    return success();
+  }
+};
+
 struct FuseBatchNormPass : impl::FuseBatchNormBase<FuseBatchNormPass> {
   using FuseBatchNormBase::FuseBatchNormBase;
 
   void runOnOperation() override {
-    applyFusionPatterns<FoldBatchNormIntoCubeOp>(getOperation());
+    applyFusionPatterns<FoldBatchNormIntoCubeOp,
+                        LowerBatchNormBeforeElementwise>(getOperation());
   }
 };
 

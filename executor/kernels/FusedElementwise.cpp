@@ -6,7 +6,10 @@
 // Block split: contiguous ranges of output elements (grain kGrain).
 // Computation: each block walks its range in tiles of kTile elements. A tile
 // reads its inputs (a full-shape input in place, a one-element input as a
-// repeated value, any other broadcast input gathered into a tile buffer),
+// repeated value, a per-channel input -- constant over runs of whole planes,
+// as a batch norm's scale -- as the repeated value of the tile's run, the
+// tiles cut at the runs' ends; any other broadcast input gathered into a
+// tile buffer),
 // then runs every step over the tile with the row function of the standalone
 // op (ElementwiseOps.h; gelu with the fused cube ops' activation), each step
 // into its own tile buffer, the last one straight into the output. The
@@ -32,6 +35,9 @@ namespace {
 
 /// Elements per tile: every step's tile buffer stays in L1/L2.
 constexpr int64_t kTile = 1024;
+/// The shortest runs of a per-channel input taken as repeated values rather
+/// than gathered: shorter runs would cut tiles too short.
+constexpr int64_t kMinRun = 16;
 /// Inputs plus steps of one program; the fusion pass stays far below.
 constexpr size_t kMaxValues = 64;
 
@@ -132,6 +138,12 @@ public:
         input.kind = Input::kFull;
       } else if (count == 1) {
         input.kind = Input::kScalar;
+      } else if (input.runs = Runs(outShape, shapeOf(in));
+                 input.runs.length >= kMinRun) {
+        input.kind = Input::kRun;
+        // Runs are products of trailing dims: the shorter divides the longer.
+        k->run_ = k->run_ ? std::min(k->run_, input.runs.length)
+                          : input.runs.length;
       } else {
         input.kind = Input::kGather;
         input.gather = Broadcast(outShape, {shapeOf(in)});
@@ -155,8 +167,10 @@ public:
     float *out = static_cast<float *>(outputs[0].data);
     const size_t numInputs = inputs_.size();
     std::array<Slot, kMaxValues> slots;
-    for (int64_t pos = r.begin; pos < r.end; pos += kTile) {
-      const int64_t len = std::min(kTile, r.end - pos);
+    for (int64_t pos = r.begin, len; pos < r.end; pos += len) {
+      len = std::min(kTile, r.end - pos);
+      if (run_)
+        len = std::min(len, run_ - pos % run_);
       float *next = buffers;
       for (size_t i = 0; i < numInputs; ++i) {
         const float *in = static_cast<const float *>(inputs[i].data);
@@ -166,6 +180,9 @@ public:
           break;
         case Input::kScalar:
           slots[i] = {in, true};
+          break;
+        case Input::kRun:
+          slots[i] = {in + inputs_[i].runs.offsetAt(pos), true};
           break;
         case Input::kGather:
           gatherTile(inputs_[i].gather, in, pos, len, next);
@@ -188,8 +205,39 @@ public:
   }
 
 private:
+  /// An input constant over aligned runs of `length` output elements (the
+  /// output's trailing dims where the input has size 1): the offset of the
+  /// input element of output element `pos`, from the output's outer dims.
+  struct Runs {
+    Runs() = default;
+    Runs(const std::vector<int64_t> &out, std::vector<int64_t> in) {
+      in.insert(in.begin(), out.size() - std::min(out.size(), in.size()), 1);
+      size_t outer = out.size();
+      while (outer > 0 && in[outer - 1] == 1)
+        length *= out[--outer];
+      int64_t inStride = 1;
+      for (size_t d = outer; d-- > 0;) {
+        dims.push_back(out[d]);
+        strides.push_back(in[d] == 1 ? 0 : inStride);
+        inStride *= in[d];
+      }
+    }
+    int64_t offsetAt(int64_t pos) const {
+      int64_t at = pos / length, offset = 0;
+      for (size_t d = 0; d < dims.size(); ++d) {
+        offset += (at % dims[d]) * strides[d];
+        at /= dims[d];
+      }
+      return offset;
+    }
+    int64_t length = 1;
+    // The outer dims, innermost first, and the input's stride along each.
+    std::vector<int64_t> dims, strides;
+  };
+
   struct Input {
-    enum Kind { kFull, kScalar, kGather } kind = kFull;
+    enum Kind { kFull, kScalar, kRun, kGather } kind = kFull;
+    Runs runs;        // kRun
     Broadcast gather; // kGather: output element -> input element
   };
 
@@ -295,6 +343,8 @@ private:
   std::vector<Step> steps_;
   int64_t n_ = 0;
   size_t gathered_ = 0;
+  // The shortest run of the kRun inputs (0: none): no tile crosses one.
+  int64_t run_ = 0;
 };
 
 } // namespace
