@@ -142,8 +142,8 @@ public:
                  input.runs.length >= kMinRun) {
         input.kind = Input::kRun;
         // Runs are products of trailing dims: the shorter divides the longer.
-        k->run_ = k->run_ ? std::min(k->run_, input.runs.length)
-                          : input.runs.length;
+        k->run_ =
+            k->run_ ? std::min(k->run_, input.runs.length) : input.runs.length;
       } else {
         input.kind = Input::kGather;
         input.gather = Broadcast(outShape, {shapeOf(in)});

@@ -78,8 +78,8 @@ constexpr double kWinogradTolerance = 5e-5;
 
 std::vector<ConvCase> winogradCases() {
   return {
-      // The smallest map and channel counts it takes, tiles exact.
-      {{1, 16, 8, 8}, {16, 16, 3, 3}, 1, {}, {1, 1, 1, 1}, {}, "", true},
+      // The fewest channels it takes, tiles exact.
+      {{1, 16, 12, 12}, {16, 16, 3, 3}, 1, {}, {1, 1, 1, 1}, {}, "", true},
       // Tiles cut at the right and bottom edges; output channels off the
       // GEMM's 6-row panels; a batch of two.
       {{2, 40, 9, 11}, {50, 40, 3, 3}, 1, {}, {1, 1, 1, 1}, {}, "", true},
@@ -90,10 +90,10 @@ std::vector<ConvCase> winogradCases() {
       // over work items (more than one 48-channel chunk).
       {{1, 64, 30, 30}, {100, 64, 3, 3}, 1, {}, {1, 1, 1, 1}, {}, "", true},
       // Many input channels: GEMM depth over one chunk.
-      {{1, 300, 8, 9}, {32, 300, 3, 3}, 1, {}, {1, 1, 1, 1}, {}, "", true},
+      {{1, 300, 9, 9}, {32, 300, 3, 3}, 1, {}, {1, 1, 1, 1}, {}, "", true},
       // Rows of more tiles than one vector has lanes (the gather and the
       // scatter in several chunks, the last one cut), right padding only.
-      {{1, 16, 9, 75}, {16, 16, 3, 3}, 1, {}, {1, 0, 0, 2}, {}, "", true},
+      {{1, 16, 10, 75}, {16, 16, 3, 3}, 1, {}, {1, 0, 0, 2}, {}, "", true},
   };
 }
 
@@ -121,6 +121,17 @@ TEST(ConvWinograd, MatchesDirectLoopsUnderEachIsa) {
 
 // fused_conv's epilogue on Winograd's tiles: bias, residual Z, then relu;
 // and clip without a residual.
+// An 8x8 map is 2x2 tiles, GEMMs 4 columns wide: the direct GEMM's plan
+// (all of its FLOPs) rather than Winograd's.
+TEST(ConvWinograd, NotOnMapsUnderNine) {
+  ConvCase c{
+      {1, 448, 8, 8}, {384, 448, 3, 3}, 1, {}, {1, 1, 1, 1}, {}, "", true};
+  Shape y = outputShape(c);
+  KernelPlan plan;
+  ASSERT_TRUE(planKernel(makeOp("conv", c, y), &plan).isOk());
+  EXPECT_GE(plan.cost.flops, 2.0 * 448 * 9 * count(y));
+}
+
 TEST(ConvWinograd, FusedEpilogue) {
   ConvCase c{
       {1, 24, 12, 10}, {30, 24, 3, 3}, 1, {}, {1, 1, 1, 1}, {}, "", true};
