@@ -88,6 +88,11 @@ bool clampBounds(const nn::Activation &act, float *lo, float *hi) {
   }
 }
 
+/// Depthwise maps at most this wide run 16 channels at a time
+/// (nn::depthwiseChannelBlock): on narrower rows the plane paths' vectors
+/// are mostly a row's end and its padding.
+constexpr int64_t kMaxChannelBlockWidth = 14;
+
 class ConvKernel final : public Kernel {
 public:
   /// `weights` is W when it is a constant, else null: then, on CPUs that
@@ -95,6 +100,9 @@ public:
   ConvKernel(const ConvPlan &c, const float *weights) : c_(c) {
     if (c_.groupedTaps || (c_.depthwise && nn::TapPlanes::applies(c_.s.w)))
       planes_ = std::make_unique<nn::TapPlanes>(c_.s.w);
+    const nn::Window &w = c_.s.w;
+    channelBlocks_ = c_.depthwise && c_.s.outPerGroup() == 1 && w.rank == 2 &&
+                     w.out[2] <= kMaxChannelBlockWidth;
     if (c_.groupedTaps)
       return;
     if (c_.winograd) {
@@ -138,6 +146,8 @@ public:
     BlockRange items = fold ? foldedItems(blockIdx, blockDim)
                             : blockRange(c_.items(), blockIdx, blockDim);
     if (c_.depthwise) {
+      if (channelBlocks_ && !residual)
+        return depthwiseBlocks(x, wt, bias, y, items);
       for (int64_t i = items.begin; i < items.end; ++i)
         depthwisePlane(x, wt, bias, residual, y, i);
       return rt::Status::ok();
@@ -516,6 +526,22 @@ private:
         residual ? residual + item * c_.p : nullptr, c_.act, y + item * c_.p);
   }
 
+  /// Output planes `items` of a depthwise conv of one output per input
+  /// channel, up to 16 channels of one image at a time (ConvTaps.h).
+  rt::Status depthwiseBlocks(const float *x, const float *wt, const float *bias,
+                             float *y, BlockRange items) const {
+    const ConvShape &s = c_.s;
+    for (int64_t i = items.begin, next; i < items.end; i = next) {
+      const int64_t n = i / s.outChannels, co = i % s.outChannels;
+      next = std::min({items.end, i + 16, (n + 1) * s.outChannels});
+      nn::depthwiseChannelBlock(s.w, x + (n * s.inChannels + co) * s.w.inSize(),
+                                wt + co * s.w.kernelSize(),
+                                bias ? bias + co : nullptr, next - i, c_.act,
+                                y + i * c_.p);
+    }
+    return rt::Status::ok();
+  }
+
   /// Z and Y share a layout, so a row of Y at offset o adds Z's row at o.
   static void addResidual(const float *z, float *row, int64_t n) {
     ArrayMap(row, n) += Eigen::Map<const Eigen::ArrayXf>(z, n);
@@ -529,6 +555,9 @@ private:
   std::unique_ptr<nn::ShiftedConv> shifted_; // packed_ is tap-major
   std::unique_ptr<nn::WinogradConv> winograd_;
   std::unique_ptr<nn::TapPlanes> planes_; // groupedTaps, depthwise
+  // A depthwise conv on a small 2-D map, one output per channel: its planes
+  // 16 at a time, interleaved (nn::depthwiseChannelBlock).
+  bool channelBlocks_ = false;
 };
 
 rt::Status createConv(const KernelSpec &spec, std::unique_ptr<Kernel> *out) {

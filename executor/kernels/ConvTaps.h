@@ -17,6 +17,7 @@
 #ifndef GEFLOW_EXECUTOR_KERNELS_CONVTAPS_H
 #define GEFLOW_EXECUTOR_KERNELS_CONVTAPS_H
 
+#include "executor/kernels/ChannelBlockTaps.h"
 #include "executor/kernels/NnSupport.h"
 
 #include <cstdint>
@@ -64,6 +65,15 @@ void depthwiseTaps(const float *const *src, const float *w, int64_t taps,
 /// w4[4 * t + r]; no bias or clamp.
 void groupedTaps(const float *const *src, const float *w4, int64_t taps,
                  int64_t n, float *out, int64_t ldo);
+
+/// Output planes [c0, c0 + count) (count <= 16) of a depthwise conv of one
+/// output channel per input channel, from input planes at `x` and weights at
+/// `weights` (taps per channel), with `bias` (16 floats, the lanes past
+/// count ignored; may be null), then the activation: through the channel
+/// block (transposed in, swept, transposed out).
+void depthwiseChannelBlock(const Window &w, const float *x,
+                           const float *weights, const float *bias,
+                           int64_t count, const Activation &act, float *y);
 
 } // namespace geflow::kernels::nn
 

@@ -51,12 +51,16 @@ void depthwiseTaps(const float *const *src, const float *w, int64_t taps,
                    float bias, float lo, float hi, int64_t n, float *out);
 void groupedTaps(const float *const *src, const float *w4, int64_t taps,
                  int64_t n, float *out, int64_t ldo);
+void channelBlockTaps(const float *in, const ChannelBlockWindow &w,
+                      const float *w16, const float *bias16, float *out);
 } // namespace avx2
 namespace avx512 {
 void depthwiseTaps(const float *const *src, const float *w, int64_t taps,
                    float bias, float lo, float hi, int64_t n, float *out);
 void groupedTaps(const float *const *src, const float *w4, int64_t taps,
                  int64_t n, float *out, int64_t ldo);
+void channelBlockTaps(const float *in, const ChannelBlockWindow &w,
+                      const float *w16, const float *bias16, float *out);
 } // namespace avx512
 #endif
 } // namespace geflow::kernels::nn
@@ -285,6 +289,17 @@ void nn::groupedTaps(const float *const *src, const float *w4, int64_t taps,
     return avx2::groupedTaps(src, w4, taps, n, out, ldo);
 #endif
   baseline::groupedTaps(src, w4, taps, n, out, ldo);
+}
+
+void nn::channelBlockTaps(const float *in, const ChannelBlockWindow &w,
+                          const float *w16, const float *bias16, float *out) {
+#if GEFLOW_HAVE_X86_KERNELS
+  if (cpu::atLeast(cpu::Isa::kAvx512))
+    return avx512::channelBlockTaps(in, w, w16, bias16, out);
+  if (cpu::atLeast(cpu::Isa::kAvx2))
+    return avx2::channelBlockTaps(in, w, w16, bias16, out);
+#endif
+  baseline::channelBlockTaps(in, w, w16, bias16, out);
 }
 
 namespace {

@@ -5,6 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "executor/kernels/ChannelBlockTaps.h"
+
 #include <cstdint>
 #include <cstring>
 

@@ -268,6 +268,13 @@ TEST(ConvGroupedTaps, MatchesDirectLoopsUnderEachIsa) {
     expectUnderEachIsa(
         op, {x.data(), w.data(), c.bias ? b.data() : nullptr, z.data()}, want,
         1e-6, maxAbs(conv));
+    // EfficientNet's SiLU, applied after the taps.
+    om::OpDef silu = makeOp("fused_conv", c, y);
+    (*silu.mutable_attr())["activation"].set_s("swish");
+    for (size_t i = 0; i < want.size(); ++i)
+      want[i] = conv[i] / (1.0f + std::exp(-conv[i]));
+    expectUnderEachIsa(silu, {x.data(), w.data(), b.data()}, want, 1e-6,
+                       maxAbs(conv));
   }
 }
 
@@ -292,6 +299,13 @@ std::vector<ConvCase> depthwiseCases() {
       {{1, 2, 12, 11}, {2, 1, 3, 5}, 2, {2, 1}, {1, 2, 0, 1}, {2, 1}, "", true},
       {{1, 2, 3, 2}, {2, 1, 5, 5}, 2, {}, {2, 2, 2, 2}, {}, "", true},
       {{1, 3, 12, 12}, {3, 1, 4, 4}, 3, {2, 2}, {}, {}, "", false},
+      // More channels than a block of 16 (nn::depthwiseChannelBlock on maps
+      // up to 14 wide), blocks cut by the items and by the image, a dilated
+      // one; a map just wider than that takes the plane path.
+      {{2, 35, 9, 10}, {35, 1, 3, 3}, 35, {}, {1, 1, 1, 1}, {}, "", true},
+      {{1, 40, 27, 27}, {40, 1, 5, 5}, 40, {2, 2}, {2, 2, 2, 2}, {}, "", false},
+      {{1, 17, 14, 14}, {17, 1, 3, 3}, 17, {}, {2, 2, 2, 2}, {2, 2}, "", true},
+      {{1, 17, 15, 15}, {17, 1, 3, 3}, 17, {}, {1, 1, 1, 1}, {}, "", true},
   };
 }
 
@@ -325,6 +339,13 @@ TEST(ConvDepthwise, KxkMatchesDirectLoopsUnderEachIsa) {
     expectUnderEachIsa(
         op, {x.data(), w.data(), c.bias ? b.data() : nullptr, z.data()}, want,
         1e-6, maxAbs(conv));
+    // EfficientNet's SiLU, applied after the taps.
+    om::OpDef silu = makeOp("fused_conv", c, y);
+    (*silu.mutable_attr())["activation"].set_s("swish");
+    for (size_t i = 0; i < want.size(); ++i)
+      want[i] = conv[i] / (1.0f + std::exp(-conv[i]));
+    expectUnderEachIsa(silu, {x.data(), w.data(), b.data()}, want, 1e-6,
+                       maxAbs(conv));
   }
 }
 
