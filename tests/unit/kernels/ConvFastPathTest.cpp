@@ -68,6 +68,19 @@ void expectUnderEachIsa(const om::OpDef &op,
   }
 }
 
+/// fused_conv with EfficientNet's SiLU (swish) over `conv`, the plain conv's
+/// result: the activation after the taps.
+void expectSiluUnderEachIsa(const ConvCase &c, const Shape &y,
+                            const std::vector<const float *> &inputs,
+                            const std::vector<float> &conv) {
+  om::OpDef op = makeOp("fused_conv", c, y);
+  (*op.mutable_attr())["activation"].set_s("swish");
+  std::vector<float> want(conv.size());
+  for (size_t i = 0; i < want.size(); ++i)
+    want[i] = conv[i] / (1.0f + std::exp(-conv[i]));
+  expectUnderEachIsa(op, inputs, want, 1e-6, maxAbs(conv));
+}
+
 //===----------------------------------------------------------------------===//
 // Winograd F(4x4, 3x3)
 //===----------------------------------------------------------------------===//
@@ -268,13 +281,7 @@ TEST(ConvGroupedTaps, MatchesDirectLoopsUnderEachIsa) {
     expectUnderEachIsa(
         op, {x.data(), w.data(), c.bias ? b.data() : nullptr, z.data()}, want,
         1e-6, maxAbs(conv));
-    // EfficientNet's SiLU, applied after the taps.
-    om::OpDef silu = makeOp("fused_conv", c, y);
-    (*silu.mutable_attr())["activation"].set_s("swish");
-    for (size_t i = 0; i < want.size(); ++i)
-      want[i] = conv[i] / (1.0f + std::exp(-conv[i]));
-    expectUnderEachIsa(silu, {x.data(), w.data(), b.data()}, want, 1e-6,
-                       maxAbs(conv));
+    expectSiluUnderEachIsa(c, y, {x.data(), w.data(), b.data()}, conv);
   }
 }
 
@@ -339,13 +346,7 @@ TEST(ConvDepthwise, KxkMatchesDirectLoopsUnderEachIsa) {
     expectUnderEachIsa(
         op, {x.data(), w.data(), c.bias ? b.data() : nullptr, z.data()}, want,
         1e-6, maxAbs(conv));
-    // EfficientNet's SiLU, applied after the taps.
-    om::OpDef silu = makeOp("fused_conv", c, y);
-    (*silu.mutable_attr())["activation"].set_s("swish");
-    for (size_t i = 0; i < want.size(); ++i)
-      want[i] = conv[i] / (1.0f + std::exp(-conv[i]));
-    expectUnderEachIsa(silu, {x.data(), w.data(), b.data()}, want, 1e-6,
-                       maxAbs(conv));
+    expectSiluUnderEachIsa(c, y, {x.data(), w.data(), b.data()}, conv);
   }
 }
 

@@ -160,6 +160,47 @@ template <class Run> void acrossIsasAndBlocks(int index, Run run) {
     }
 }
 
+enum class PoolOutputs { kAverage, kMax, kMaxWithIndices };
+
+/// Every case of `cases` (seeds from `seed`) against the direct loops under
+/// every ISA body and block split: average_pool within 1e-4, max_pool's
+/// values (and Indices) exactly.
+void expectCasesMatch(const std::vector<PoolCase> &cases, unsigned seed,
+                      PoolOutputs outputs) {
+  const bool isMax = outputs != PoolOutputs::kAverage;
+  const bool indices = outputs == PoolOutputs::kMaxWithIndices;
+  int index = 0;
+  for (const PoolCase &c : cases) {
+    Geo g = geometry(c);
+    Shape y = outShape(c, g);
+    om::OpDef op = makeOp(isMax ? "max_pool" : "average_pool", c, y);
+    if (isMax && !indices)
+      op.mutable_output_desc()->RemoveLast();
+    std::vector<float> x = random(count(c.x), seed++);
+    std::vector<float> want;
+    std::vector<int64_t> wantIdx;
+    reference(c, g, isMax, x, &want, &wantIdx);
+    acrossIsasAndBlocks(index, [&](uint32_t blocks) {
+      std::vector<float> got(want.size(), 12345.0f);
+      std::vector<int64_t> gotIdx(want.size(), -7);
+      std::vector<void *> outs = {got.data()};
+      if (indices)
+        outs.push_back(gotIdx.data());
+      rt::Status st = runOp(op, x.data(), outs, blocks);
+      ASSERT_TRUE(st.isOk()) << st.toString();
+      for (size_t i = 0; i < want.size(); ++i) {
+        if (!isMax)
+          ASSERT_NEAR(got[i], want[i], 1e-4) << "at " << i;
+        else
+          ASSERT_EQ(got[i], want[i]) << "at " << i;
+        if (indices)
+          ASSERT_EQ(gotIdx[i], wantIdx[i]) << "at " << i;
+      }
+    });
+    ++index;
+  }
+}
+
 TEST(AveragePoolKernel, MatchesDirectLoops) {
   std::vector<PoolCase> cases = {
       {{1, 2, 5, 5}, {3, 3}, {}, {}, {}, ""},
@@ -189,24 +230,7 @@ TEST(AveragePoolKernel, MatchesDirectLoops) {
       {{1, 2, 8, 1}, {3, 3}, {}, {1, 1, 1, 1}, {}, "", 0, 1},
       {{1, 2, 3, 6, 7}, {1, 3, 3}, {}, {0, 1, 1, 0, 1, 1}, {}, "", 0, 1},
   };
-  unsigned seed = 1;
-  int index = 0;
-  for (const PoolCase &c : cases) {
-    Geo g = geometry(c);
-    Shape y = outShape(c, g);
-    om::OpDef op = makeOp("average_pool", c, y);
-    std::vector<float> x = random(count(c.x), seed++);
-    std::vector<float> want;
-    reference(c, g, false, x, &want, nullptr);
-    acrossIsasAndBlocks(index, [&](uint32_t blocks) {
-      std::vector<float> got(want.size(), 12345.0f);
-      rt::Status st = runOp(op, x.data(), {got.data()}, blocks);
-      ASSERT_TRUE(st.isOk()) << st.toString();
-      for (size_t i = 0; i < want.size(); ++i)
-        ASSERT_NEAR(got[i], want[i], 1e-4) << "at " << i;
-    });
-    ++index;
-  }
+  expectCasesMatch(cases, 1, PoolOutputs::kAverage);
 }
 
 TEST(MaxPoolKernel, MatchesDirectLoopsWithIndices) {
@@ -235,28 +259,7 @@ TEST(MaxPoolKernel, MatchesDirectLoopsWithIndices) {
       {{1, 2, 20, 40}, {3, 3}, {1, 1}, {1, 1, 1, 1}, {}, ""},
       {{1, 2, 12, 50}, {3, 3}, {3, 3}, {1, 1, 1, 1}, {}, "", 1},
   };
-  unsigned seed = 100;
-  int index = 0;
-  for (const PoolCase &c : cases) {
-    Geo g = geometry(c);
-    Shape y = outShape(c, g);
-    om::OpDef op = makeOp("max_pool", c, y);
-    std::vector<float> x = random(count(c.x), seed++);
-    std::vector<float> want;
-    std::vector<int64_t> wantIdx;
-    reference(c, g, true, x, &want, &wantIdx);
-    acrossIsasAndBlocks(index, [&](uint32_t blocks) {
-      std::vector<float> got(want.size(), 12345.0f);
-      std::vector<int64_t> gotIdx(want.size(), -7);
-      rt::Status st = runOp(op, x.data(), {got.data(), gotIdx.data()}, blocks);
-      ASSERT_TRUE(st.isOk()) << st.toString();
-      for (size_t i = 0; i < want.size(); ++i) {
-        ASSERT_EQ(got[i], want[i]) << "at " << i;
-        ASSERT_EQ(gotIdx[i], wantIdx[i]) << "at " << i;
-      }
-    });
-    ++index;
-  }
+  expectCasesMatch(cases, 100, PoolOutputs::kMaxWithIndices);
 }
 
 template <typename T> void checkMaxPoolOfType(om::DataType dtype) {
@@ -317,26 +320,7 @@ TEST(MaxPoolKernel, SameSizePoolsWithoutIndices) {
       {{1, 2, 6, 7}, {2, 4}, {}, {0, 2, 1, 1}, {}, ""},
       {{1, 2, 1, 5}, {3, 3}, {}, {1, 1, 1, 1}, {}, ""},
   };
-  unsigned seed = 300;
-  int index = 0;
-  for (const PoolCase &c : cases) {
-    Geo g = geometry(c);
-    Shape y = outShape(c, g);
-    om::OpDef op = makeOp("max_pool", c, y);
-    op.mutable_output_desc()->RemoveLast();
-    std::vector<float> x = random(count(c.x), seed++);
-    std::vector<float> want;
-    std::vector<int64_t> wantIdx;
-    reference(c, g, true, x, &want, &wantIdx);
-    acrossIsasAndBlocks(index, [&](uint32_t blocks) {
-      std::vector<float> got(want.size(), 12345.0f);
-      rt::Status st = runOp(op, x.data(), {got.data()}, blocks);
-      ASSERT_TRUE(st.isOk()) << st.toString();
-      for (size_t i = 0; i < want.size(); ++i)
-        ASSERT_EQ(got[i], want[i]) << "at " << i;
-    });
-    ++index;
-  }
+  expectCasesMatch(cases, 300, PoolOutputs::kMax);
 }
 
 TEST(GlobalPoolKernels, AverageAndMax) {
