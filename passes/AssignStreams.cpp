@@ -164,7 +164,8 @@ struct AssignStreamsPass : impl::AssignStreamsBase<AssignStreamsPass> {
     func->setAttr(GeDialect::kLowerBoundAttr,
                   b.getDenseI64ArrayAttr({int64_t(bound.ns()),
                                           int64_t(bound.criticalPathNs),
-                                          int64_t(bound.engineWorkNs)}));
+                                          int64_t(bound.engineWorkNs),
+                                          int64_t(bound.segmentsNs)}));
   }
 };
 
