@@ -13,6 +13,10 @@ namespace {
 
 using GroupWork = std::array<double, rt::kNumCoreGroups>;
 
+uint32_t limited(uint32_t cores, uint32_t limit) {
+  return limit ? std::min(cores, limit) : cores;
+}
+
 /// What one node costs at the least in any schedule: its time alone on the
 /// chip and the core time it occupies in each group.
 struct NodeCost {
@@ -68,12 +72,33 @@ std::vector<bool> findCuts(const TaskGraph &graph) {
 
 } // namespace
 
+std::vector<double> aloneTimesNs(const TaskGraph &graph,
+                                 const rt::SocSpec &spec, uint32_t aicoreNum,
+                                 uint32_t vectorcoreNum) {
+  rt::CostModel cost(spec);
+  std::vector<double> alone(graph.nodes.size(), 0);
+  for (size_t i = 0; i < graph.nodes.size(); ++i) {
+    const TaskNode &node = graph.nodes[i];
+    if (node.noTask)
+      continue;
+    // The cores the kernel may use: the engine's, within its own limit (an
+    // op's limit wins over the global one, as at run time).
+    uint32_t cores = cost.engineCores(node.engine);
+    if (node.engine == rt::Engine::kAiv)
+      cores = limited(cores,
+                      node.vectorcoreNum ? node.vectorcoreNum : vectorcoreNum);
+    if (node.engine == rt::Engine::kAic || node.engine == rt::Engine::kMix)
+      cores = limited(cores, node.aicoreNum ? node.aicoreNum : aicoreNum);
+    alone[i] = double(cost.kernelTimeNs(node.engine, node.cost,
+                                        std::max<uint32_t>(node.blockDim, 1),
+                                        std::max<uint32_t>(cores, 1)));
+  }
+  return alone;
+}
+
 LowerBound lowerBound(const TaskGraph &graph, const rt::SocSpec &spec,
                       uint32_t aicoreNum, uint32_t vectorcoreNum) {
   rt::CostModel cost(spec);
-  auto limited = [](uint32_t cores, uint32_t limit) {
-    return limit ? std::min(cores, limit) : cores;
-  };
   GroupWork groupCores{};
   for (int g = 0; g < rt::kNumCoreGroups; ++g)
     groupCores[g] = cost.groupSize(rt::CoreGroup(g));
@@ -83,26 +108,15 @@ LowerBound lowerBound(const TaskGraph &graph, const rt::SocSpec &spec,
       limited(uint32_t(groupCores[int(rt::CoreGroup::kVector)]), vectorcoreNum);
 
   size_t n = graph.nodes.size();
+  std::vector<double> alone =
+      aloneTimesNs(graph, spec, aicoreNum, vectorcoreNum);
   std::vector<NodeCost> costs(n);
   for (size_t i = 0; i < n; ++i) {
     const TaskNode &node = graph.nodes[i];
     if (node.noTask)
       continue;
-    // The cores the kernel may use: the engine's, within its own limit (an
-    // op's limit wins over the global one, as at run time).
-    uint32_t cores = cost.engineCores(node.engine);
-    bool vector = node.engine == rt::Engine::kAiv;
-    bool cube =
-        node.engine == rt::Engine::kAic || node.engine == rt::Engine::kMix;
-    if (vector)
-      cores = limited(cores,
-                      node.vectorcoreNum ? node.vectorcoreNum : vectorcoreNum);
-    if (cube)
-      cores = limited(cores, node.aicoreNum ? node.aicoreNum : aicoreNum);
-    cores = std::max<uint32_t>(cores, 1);
+    costs[i].aloneNs = alone[i];
     uint32_t blocks = std::max<uint32_t>(node.blockDim, 1);
-    costs[i].aloneNs =
-        double(cost.kernelTimeNs(node.engine, node.cost, blocks, cores));
     // Whatever block dim a schedule gives the kernel, its blocks take this
     // much core time at the least (block times round to whole ns), and its
     // launch holds one core or more.

@@ -34,6 +34,7 @@
 #include "runtime/soc/SocSpec.h"
 
 #include <algorithm>
+#include <vector>
 
 namespace geflow::passes {
 
@@ -46,6 +47,13 @@ struct LowerBound {
     return std::max({criticalPathNs, engineWorkNs, segmentsNs});
   }
 };
+
+/// Each node's time alone on the chip at its block dim, launch included (0
+/// for no-task ops): what the critical path adds up.
+std::vector<double> aloneTimesNs(const TaskGraph &graph,
+                                 const rt::SocSpec &spec,
+                                 uint32_t aicoreNum = 0,
+                                 uint32_t vectorcoreNum = 0);
 
 /// `aicoreNum`/`vectorcoreNum`: the global core limits (0: the chip's).
 LowerBound lowerBound(const TaskGraph &graph, const rt::SocSpec &spec,

@@ -34,6 +34,10 @@ public:
   /// point backwards).
   double predictNs(const TaskGraph &graph, const std::vector<int> &streamOf);
 
+  const rt::SocSpec &spec() const { return spec_; }
+  uint32_t aicoreNum() const { return aicoreNum_; }
+  uint32_t vectorcoreNum() const { return vectorcoreNum_; }
+
 private:
   rt::SocSpec spec_;
   uint32_t aicoreNum_;

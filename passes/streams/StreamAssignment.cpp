@@ -3,6 +3,7 @@
 #include "passes/streams/StreamAssignment.h"
 
 #include "passes/PassSupport.h"
+#include "passes/streams/LowerBound.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -76,33 +77,62 @@ std::vector<int> labelsOnly(const TaskGraph &graph) {
   return streamOf;
 }
 
-/// GE's assignment by dependency (see the file comment of the header).
+/// Critical path first (HEFT's upward rank): every node's estimated finish
+/// with unlimited cores, and its heir, the successor in its scope with the
+/// longest path to the end -- the one that continues the node's stream, so
+/// the critical path runs on one stream and waits for no event.
+struct Ranks {
+  std::vector<double> finish;
+  std::vector<int> heir;
+};
+
+Ranks rankNodes(const TaskGraph &graph, const std::vector<double> &alone) {
+  size_t n = graph.nodes.size();
+  Ranks ranks{std::vector<double>(n, 0), std::vector<int>(n, -1)};
+  for (size_t i = 0; i < n; ++i) {
+    double start = 0;
+    for (int dep : graph.nodes[i].deps)
+      start = std::max(start, ranks.finish[dep]);
+    ranks.finish[i] = start + alone[i];
+  }
+  // Bottom levels, last node first; on ties the earliest successor inherits.
+  std::vector<double> tail(n, 0), heirTail(n, -1);
+  for (size_t j = n; j-- > 0;) {
+    const TaskNode &node = graph.nodes[j];
+    double bottom = alone[j] + tail[j];
+    for (int dep : node.deps) {
+      tail[dep] = std::max(tail[dep], bottom);
+      const TaskNode &producer = graph.nodes[dep];
+      if (producer.label == node.label && !runsApart(producer.engine) &&
+          !runsApart(node.engine) && bottom >= heirTail[dep]) {
+        heirTail[dep] = bottom;
+        ranks.heir[dep] = int(j);
+      }
+    }
+  }
+  return ranks;
+}
+
+/// GE's assignment by dependency (see the file comment of the header), with
+/// the critical successor continuing its predecessor's stream.
 Split splitByDependency(const TaskGraph &graph,
-                        const StreamAssignmentOptions &options) {
+                        const StreamAssignmentOptions &options,
+                        const std::vector<double> &alone) {
   Split split(graph);
   size_t n = graph.nodes.size();
-  // Successors of each node, counted per engine.
-  std::vector<std::array<int, rt::kNumEngines>> successors(n);
-  for (auto &counts : successors)
-    counts.fill(0);
-  for (const TaskNode &node : graph.nodes) {
-    std::vector<int> deps = node.deps;
-    llvm::sort(deps);
-    deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
-    for (int dep : deps)
-      ++successors[dep][int(node.engine)];
-  }
+  Ranks ranks = rankNodes(graph, alone);
 
   std::vector<bool> baseUsed(1 + graph.labels.size(), false);
   std::map<std::pair<int, int>, int> apartStream; // (base, engine) -> stream
-  // Streams the split opened, per (base, engine), with their node counts.
+  // Streams the split opened, per (base, engine).
   std::map<std::pair<int, int>, std::vector<int>> opened;
-  std::vector<int> load;
+  // Per stream, the estimated finish of its last node.
+  std::vector<double> lastFinish;
   auto assign = [&](size_t i, int stream) {
     split.streamOf[i] = stream;
-    if (size_t(stream) >= load.size())
-      load.resize(stream + 1, 0);
-    ++load[stream];
+    if (size_t(stream) >= lastFinish.size())
+      lastFinish.resize(stream + 1, 0);
+    lastFinish[stream] = std::max(lastFinish[stream], ranks.finish[i]);
   };
 
   for (size_t i = 0; i < n; ++i) {
@@ -120,16 +150,17 @@ Split splitByDependency(const TaskGraph &graph,
       assign(i, it->second);
       continue;
     }
-    // Continue the latest predecessor of the same scope whose only successor
-    // of this engine is this node.
+    // Continue the stream of the latest-finishing predecessor whose heir this
+    // node is.
     int continued = -1, latestDep = -1;
     for (int dep : node.deps) {
       const TaskNode &producer = graph.nodes[dep];
       if (producer.label != node.label || runsApart(producer.engine))
         continue;
       latestDep = std::max(latestDep, dep);
-      if (successors[dep][int(node.engine)] == 1)
-        continued = std::max(continued, dep);
+      if (ranks.heir[dep] == int(i) &&
+          (continued < 0 || ranks.finish[dep] > ranks.finish[continued]))
+        continued = dep;
     }
     if (continued >= 0) {
       assign(i, split.streamOf[continued]);
@@ -143,8 +174,10 @@ Split splitByDependency(const TaskGraph &graph,
         mine.push_back(split.open(forkedFrom));
         assign(i, mine.back());
       } else {
-        assign(i, *llvm::min_element(
-                      mine, [&](int a, int b) { return load[a] < load[b]; }));
+        // The stream whose work is estimated to end first.
+        assign(i, *llvm::min_element(mine, [&](int a, int b) {
+          return lastFinish[a] < lastFinish[b];
+        }));
       }
     }
   }
@@ -216,7 +249,9 @@ assignStreams(const TaskGraph &graph, const StreamAssignmentOptions &options,
   if (options.mode == StreamMode::kLabel)
     return compact(graph, labelStreams);
 
-  Split split = splitByDependency(graph, options);
+  std::vector<double> alone = aloneTimesNs(
+      graph, predictor.spec(), predictor.aicoreNum(), predictor.vectorcoreNum());
+  Split split = splitByDependency(graph, options, alone);
   double single =
       predictor.predictNs(graph, std::vector<int>(graph.nodes.size(), 0));
   double labels =
@@ -234,11 +269,17 @@ assignStreams(const TaskGraph &graph, const StreamAssignmentOptions &options,
     llvm::stable_sort(streams, [&](int a, int b) { return load[a] < load[b]; });
     return streams;
   };
+  // A stream earns its keep by saving `minGain` of its own work's time: of
+  // the whole makespan, a module's branch in a deep network never would.
   for (int stream : byLoad(split.liveMergeable())) {
+    double work = 0;
+    for (size_t i = 0; i < alone.size(); ++i)
+      if (split.streamOf[i] == stream)
+        work += alone[i];
     Split trial = split;
     trial.merge(stream);
     double without = predictor.predictNs(graph, trial.streamOf);
-    if (without >= 0 && current > (1 - options.minGain) * without) {
+    if (without >= 0 && current > without - options.minGain * work) {
       split = std::move(trial);
       current = without;
     }

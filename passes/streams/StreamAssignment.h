@@ -14,8 +14,9 @@
 //           whose `_enable_inner_parallel` is true the split opens streams of
 //           that label. Then, as GE's OptimizeIneffectiveMultiStreamPass,
 //           every opened stream is merged back into the stream it forked from
-//           unless the predicted makespan is at least `minGain` better with
-//           it, and the whole split is dropped unless it beats the labels-only
+//           unless it shortens the predicted makespan by at least `minGain`
+//           of its own work (the sum of its kernels' times alone), and the
+//           whole split is dropped unless it beats the labels-only
 //           assignment by `minGain`: `auto` is never predicted slower.
 //
 // Ids are compacted at the end: the main stream is 0, the others follow in
