@@ -40,13 +40,15 @@ struct Span {
   }
 };
 
-/// A cut is a node every other node is ordered with: all before it in op
-/// order reach it, and it reaches all after it. Then no schedule starts
-/// anything after it before it ends, or it before everything ahead of it
-/// ends. In a topological order that holds exactly when no edge jumps over
-/// the node, no node before it is a sink and no node after it a source:
-/// following successors (predecessors) from any node then stays on the near
-/// side and ends at the cut.
+} // namespace
+
+// A cut is a node every other node is ordered with: all before it in op
+// order reach it, and it reaches all after it. Then no schedule starts
+// anything after it before it ends, or it before everything ahead of it
+// ends. In a topological order that holds exactly when no edge jumps over
+// the node, no node before it is a sink and no node after it a source:
+// following successors (predecessors) from any node then stays on the near
+// side and ends at the cut.
 std::vector<bool> findCuts(const TaskGraph &graph) {
   size_t n = graph.nodes.size();
   std::vector<size_t> lastSuccessor(n, 0);
@@ -69,8 +71,6 @@ std::vector<bool> findCuts(const TaskGraph &graph) {
   }
   return cut;
 }
-
-} // namespace
 
 std::vector<double> aloneTimesNs(const TaskGraph &graph,
                                  const rt::SocSpec &spec, uint32_t aicoreNum,

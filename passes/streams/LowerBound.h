@@ -48,6 +48,10 @@ struct LowerBound {
   }
 };
 
+/// Per node, whether it is a cut: ordered with every other node (all nodes
+/// before it in op order reach it, it reaches all after it).
+std::vector<bool> findCuts(const TaskGraph &graph);
+
 /// Each node's time alone on the chip at its block dim, launch included (0
 /// for no-task ops): what the critical path adds up.
 std::vector<double> aloneTimesNs(const TaskGraph &graph,

@@ -3,6 +3,7 @@
 #include "passes/streams/StreamAssignment.h"
 
 #include "passes/PassSupport.h"
+#include "passes/streams/BlockDims.h"
 #include "passes/streams/LowerBound.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -95,17 +96,16 @@ Ranks rankNodes(const TaskGraph &graph, const std::vector<double> &alone) {
       start = std::max(start, ranks.finish[dep]);
     ranks.finish[i] = start + alone[i];
   }
-  // Bottom levels, last node first; on ties the earliest successor inherits.
-  std::vector<double> tail(n, 0), heirTail(n, -1);
+  // Last node first, so that on ties the earliest successor inherits.
+  std::vector<double> bottom = bottomLevelsNs(graph, alone);
+  std::vector<double> heirBottom(n, -1);
   for (size_t j = n; j-- > 0;) {
     const TaskNode &node = graph.nodes[j];
-    double bottom = alone[j] + tail[j];
     for (int dep : node.deps) {
-      tail[dep] = std::max(tail[dep], bottom);
       const TaskNode &producer = graph.nodes[dep];
       if (producer.label == node.label && !runsApart(producer.engine) &&
-          !runsApart(node.engine) && bottom >= heirTail[dep]) {
-        heirTail[dep] = bottom;
+          !runsApart(node.engine) && bottom[j] >= heirBottom[dep]) {
+        heirBottom[dep] = bottom[j];
         ranks.heir[dep] = int(j);
       }
     }
@@ -182,6 +182,37 @@ Split splitByDependency(const TaskGraph &graph,
     }
   }
   return split;
+}
+
+/// The block dims of the first policy that beats `current` most (each
+/// distinct set timed once by the predictor), or none. Updates `current`.
+std::vector<uint32_t> chooseBlockDims(const TaskGraph &graph,
+                                      const std::vector<double> &alone,
+                                      const std::vector<int> &streamOf,
+                                      MakespanPredictor &predictor,
+                                      double &current) {
+  rt::CostModel cost(predictor.spec());
+  std::vector<std::vector<uint32_t>> tried(1);
+  for (const TaskNode &node : graph.nodes)
+    tried.front().push_back(node.blockDim);
+  std::vector<uint32_t> best;
+  for (double coreShare : {1.0, 5.0 / 6, 3.0 / 4, 2.0 / 3})
+    for (double slackShare : {1.0, 0.75, 0.5, 0.25}) {
+      std::vector<uint32_t> dims = stretchBlockDims(
+          graph, alone, cost, BlockDimPolicy{slackShare, coreShare});
+      if (llvm::is_contained(tried, dims))
+        continue;
+      tried.push_back(dims);
+      TaskGraph trial = graph;
+      for (size_t i = 0; i < dims.size(); ++i)
+        trial.nodes[i].blockDim = dims[i];
+      double ns = predictor.predictNs(trial, streamOf);
+      if (ns >= 0 && ns < current) {
+        current = ns;
+        best = std::move(dims);
+      }
+    }
+  return best;
 }
 
 /// Dense ids: the main stream 0, the others in order of their first node.
@@ -301,6 +332,9 @@ assignStreams(const TaskGraph &graph, const StreamAssignmentOptions &options,
   } else {
     result = compact(graph, split.streamOf);
   }
+  // Fewer blocks where there is slack, when the prediction says it pays.
+  result.blockDimOf =
+      chooseBlockDims(graph, alone, result.streamOf, predictor, current);
   result.singleNs = single;
   result.labelsOnlyNs = labels;
   result.chosenNs = current;

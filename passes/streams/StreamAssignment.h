@@ -52,6 +52,9 @@ struct StreamAssignmentOptions {
 struct StreamAssignment {
   std::vector<int> streamOf; // per node, compacted to 0..streamCount-1
   int streamCount = 0;
+  /// Auto only, when fewer blocks pay (passes/streams/BlockDims.h): each
+  /// node's block dim; empty keeps the planned ones.
+  std::vector<uint32_t> blockDimOf;
   /// Predicted makespans (auto only; 0 otherwise): everything on one
   /// stream, labels only, and the chosen assignment.
   double singleNs = 0;
