@@ -215,6 +215,52 @@ std::vector<uint32_t> chooseBlockDims(const TaskGraph &graph,
   return best;
 }
 
+/// Each join (a node that continues its stream and waits for others) moves,
+/// with the rest of its stream, to the stream of the input
+/// the simulation (`endNs`) has ending last, where stream order covers that
+/// input and no event wait is paid for it. The move relabels the two streams
+/// for the rest of the op order, so every other stream order stays. Only
+/// streams of the split's own (no user label, no AICPU/DVPP) move. Takes
+/// dense ids.
+std::vector<int> rejoinLatest(const TaskGraph &graph,
+                              const std::vector<int> &streamOf,
+                              const std::vector<double> &endNs) {
+  size_t n = graph.nodes.size();
+  int count = 0;
+  for (int s : streamOf)
+    count = std::max(count, s + 1);
+  std::vector<bool> movable(count, true);
+  for (size_t i = 0; i < n; ++i)
+    if (graph.nodes[i].label >= 0 || runsApart(graph.nodes[i].engine))
+      movable[streamOf[i]] = false;
+  // perm: original id -> id from here on; inv: its inverse.
+  std::vector<int> perm(count), inv(count), result(n);
+  std::iota(perm.begin(), perm.end(), 0);
+  inv = perm;
+  for (size_t i = 0; i < n; ++i) {
+    int s = perm[streamOf[i]];
+    // A join: it continues its stream and waits for another.
+    int latest = -1;
+    bool continues = false;
+    for (int dep : graph.nodes[i].deps) {
+      continues = continues || result[dep] == s;
+      if (latest < 0 || endNs[dep] > endNs[latest])
+        latest = dep;
+    }
+    if (continues && result[latest] != s && movable[inv[s]] &&
+        movable[inv[result[latest]]]) {
+      int t = result[latest], a = inv[s], b = inv[t];
+      perm[a] = t;
+      perm[b] = s;
+      inv[t] = a;
+      inv[s] = b;
+      s = t;
+    }
+    result[i] = s;
+  }
+  return result;
+}
+
 /// Dense ids: the main stream 0, the others in order of their first node.
 StreamAssignment compact(const TaskGraph &graph,
                          const std::vector<int> &streamOf) {
@@ -332,9 +378,32 @@ assignStreams(const TaskGraph &graph, const StreamAssignmentOptions &options,
   } else {
     result = compact(graph, split.streamOf);
   }
-  // Fewer blocks where there is slack, when the prediction says it pays.
-  result.blockDimOf =
-      chooseBlockDims(graph, alone, result.streamOf, predictor, current);
+  // Joins onto the stream of their latest input, then fewer blocks where
+  // there is slack, twice over: each step is kept only when the prediction
+  // says it pays.
+  TaskGraph chosen = graph;
+  for (int pass = 0; pass < 2; ++pass) {
+    for (int round = 0; round < 2; ++round) {
+      std::vector<double> endNs;
+      predictor.predictNs(chosen, result.streamOf, &endNs);
+      StreamAssignment moved =
+          compact(graph, rejoinLatest(graph, result.streamOf, endNs));
+      double ns = predictor.predictNs(chosen, moved.streamOf);
+      if (getenv("S3DBG")) fprintf(stderr, "rejoin %d: %g -> %g\n", round, current, ns);
+      if (ns < 0 || ns >= current)
+        break;
+      current = ns;
+      result.streamOf = std::move(moved.streamOf);
+    }
+    std::vector<uint32_t> dims =
+        chooseBlockDims(graph, alone, result.streamOf, predictor, current);
+    if (getenv("S3DBG")) fprintf(stderr, "dims %d: %g\n", int(dims.size()), current);
+    if (dims.empty())
+      break;
+    for (size_t i = 0; i < dims.size(); ++i)
+      chosen.nodes[i].blockDim = dims[i];
+    result.blockDimOf = std::move(dims);
+  }
   result.singleNs = single;
   result.labelsOnlyNs = labels;
   result.chosenNs = current;
