@@ -120,8 +120,9 @@ LowerBound lowerBound(const TaskGraph &graph, const rt::SocSpec &spec,
     // Whatever block dim a schedule gives the kernel, its blocks take this
     // much core time at the least (block times round to whole ns), and its
     // launch holds one core or more.
-    double blockCoreNs = double(blocks) *
-                         double(cost.blockTimeNs(node.engine, node.cost, blocks));
+    double blockCoreNs =
+        double(blocks) *
+        double(cost.blockTimeNs(node.engine, node.cost, blocks));
     for (uint32_t b = 1; b <= cost.engineCores(node.engine); ++b)
       blockCoreNs = std::min(
           blockCoreNs,

@@ -176,8 +176,8 @@ Split splitByDependency(const TaskGraph &graph,
       } else {
         // The stream whose work is estimated to end first.
         assign(i, *llvm::min_element(mine, [&](int a, int b) {
-          return lastFinish[a] < lastFinish[b];
-        }));
+                 return lastFinish[a] < lastFinish[b];
+               }));
       }
     }
   }
@@ -326,8 +326,9 @@ assignStreams(const TaskGraph &graph, const StreamAssignmentOptions &options,
   if (options.mode == StreamMode::kLabel)
     return compact(graph, labelStreams);
 
-  std::vector<double> alone = aloneTimesNs(
-      graph, predictor.spec(), predictor.aicoreNum(), predictor.vectorcoreNum());
+  std::vector<double> alone =
+      aloneTimesNs(graph, predictor.spec(), predictor.aicoreNum(),
+                   predictor.vectorcoreNum());
   Split split = splitByDependency(graph, options, alone);
   double single =
       predictor.predictNs(graph, std::vector<int>(graph.nodes.size(), 0));
@@ -389,7 +390,6 @@ assignStreams(const TaskGraph &graph, const StreamAssignmentOptions &options,
       StreamAssignment moved =
           compact(graph, rejoinLatest(graph, result.streamOf, endNs));
       double ns = predictor.predictNs(chosen, moved.streamOf);
-      if (getenv("S3DBG")) fprintf(stderr, "rejoin %d: %g -> %g\n", round, current, ns);
       if (ns < 0 || ns >= current)
         break;
       current = ns;
@@ -397,7 +397,6 @@ assignStreams(const TaskGraph &graph, const StreamAssignmentOptions &options,
     }
     std::vector<uint32_t> dims =
         chooseBlockDims(graph, alone, result.streamOf, predictor, current);
-    if (getenv("S3DBG")) fprintf(stderr, "dims %d: %g\n", int(dims.size()), current);
     if (dims.empty())
       break;
     for (size_t i = 0; i < dims.size(); ++i)
