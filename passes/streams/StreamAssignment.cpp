@@ -196,8 +196,8 @@ std::vector<uint32_t> chooseBlockDims(const TaskGraph &graph,
   for (const TaskNode &node : graph.nodes)
     tried.front().push_back(node.blockDim);
   std::vector<uint32_t> best;
-  for (double coreShare : {1.0, 5.0 / 6, 3.0 / 4, 2.0 / 3})
-    for (double slackShare : {1.0, 0.75, 0.5, 0.25}) {
+  for (double coreShare : {1.0, 3.0 / 4})
+    for (double slackShare : {1.0, 0.75, 0.5}) {
       std::vector<uint32_t> dims = stretchBlockDims(
           graph, alone, cost, BlockDimPolicy{slackShare, coreShare});
       if (llvm::is_contained(tried, dims))
@@ -389,6 +389,8 @@ assignStreams(const TaskGraph &graph, const StreamAssignmentOptions &options,
       predictor.predictNs(chosen, result.streamOf, &endNs);
       StreamAssignment moved =
           compact(graph, rejoinLatest(graph, result.streamOf, endNs));
+      if (moved.streamOf == result.streamOf)
+        break;
       double ns = predictor.predictNs(chosen, moved.streamOf);
       if (ns < 0 || ns >= current)
         break;
