@@ -99,13 +99,12 @@ std::vector<double> aloneTimesNs(const TaskGraph &graph,
 LowerBound lowerBound(const TaskGraph &graph, const rt::SocSpec &spec,
                       uint32_t aicoreNum, uint32_t vectorcoreNum) {
   rt::CostModel cost(spec);
+  // The core limits cap each kernel (they are in its time alone), not the
+  // chip: the scheduler grants a kernel at most its limit from the whole
+  // pool, so kernels beside each other still share every core.
   GroupWork groupCores{};
   for (int g = 0; g < rt::kNumCoreGroups; ++g)
     groupCores[g] = cost.groupSize(rt::CoreGroup(g));
-  groupCores[int(rt::CoreGroup::kCube)] =
-      limited(uint32_t(groupCores[int(rt::CoreGroup::kCube)]), aicoreNum);
-  groupCores[int(rt::CoreGroup::kVector)] =
-      limited(uint32_t(groupCores[int(rt::CoreGroup::kVector)]), vectorcoreNum);
 
   size_t n = graph.nodes.size();
   std::vector<double> alone =
