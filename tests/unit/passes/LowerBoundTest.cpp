@@ -43,8 +43,8 @@ TEST(LowerBound, CriticalPathAndEngineWork) {
   // block dim (block times round to whole ns).
   double blockNs = double(cost.blockTimeNs(rt::Engine::kAic, one, 1));
   for (uint32_t b = 2; b <= spec.cubeCoreCnt; ++b)
-    blockNs = std::min(
-        blockNs, double(b) * double(cost.blockTimeNs(rt::Engine::kAic, one, b)));
+    blockNs = std::min(blockNs, double(b) * double(cost.blockTimeNs(
+                                                rt::Engine::kAic, one, b)));
   double coreNs = blockNs + double(cost.launchLatencyNs());
   EXPECT_DOUBLE_EQ(bound.engineWorkNs, 3 * coreNs / spec.cubeCoreCnt);
   EXPECT_DOUBLE_EQ(bound.ns(), 2 * kernel);
@@ -114,8 +114,8 @@ TEST(LowerBound, CutsAreNodesOrderedWithAllOthers) {
                  cubeKernel({1, 2}), cubeKernel({3}), cubeKernel({}),
                  cubeKernel({4, 5})};
   std::vector<bool> cut = passes::findCuts(graph);
-  EXPECT_EQ(cut, (std::vector<bool>{false, false, false, false, false,
-                                    false, true}));
+  EXPECT_EQ(
+      cut, (std::vector<bool>{false, false, false, false, false, false, true}));
   graph.nodes[5].deps = {4}; // now a chain through 3 and 4
   // 4 -> 6 jumps over 5.
   EXPECT_EQ(passes::findCuts(graph),
