@@ -145,6 +145,8 @@ struct AssignStreamsPass : impl::AssignStreamsBase<AssignStreamsPass> {
     mlir::Builder b(func.getContext());
     for (auto [op, stream] : llvm::zip(ops, assignment->streamOf))
       op->setAttr(GeDialect::kStreamAttr, b.getI64IntegerAttr(stream));
+    for (auto [op, blockDim] : llvm::zip(ops, assignment->blockDimOf))
+      op->setAttr(kBlockDimAttr, b.getI64IntegerAttr(blockDim));
     // Every mode reports its prediction against the bound (issue 18); auto
     // has timed the alternatives already.
     if (*streamMode != StreamMode::kAuto) {
@@ -164,7 +166,8 @@ struct AssignStreamsPass : impl::AssignStreamsBase<AssignStreamsPass> {
     func->setAttr(GeDialect::kLowerBoundAttr,
                   b.getDenseI64ArrayAttr({int64_t(bound.ns()),
                                           int64_t(bound.criticalPathNs),
-                                          int64_t(bound.engineWorkNs)}));
+                                          int64_t(bound.engineWorkNs),
+                                          int64_t(bound.segmentsNs)}));
   }
 };
 

@@ -336,13 +336,16 @@ llvm::Expected<om::OmModel> OmEmitter::run(StringRef modelName) {
     attrs["predicted_makespan_single_stream_ns"].set_i(predicted[0]);
     attrs["predicted_makespan_ns"].set_i(predicted[2]);
   }
-  // [bound, critical path, engine work] (passes/streams/LowerBound.h).
+  // [bound, critical path, engine work, segments]
+  // (passes/streams/LowerBound.h).
   if (auto bound =
           func_->getAttrOfType<DenseI64ArrayAttr>(GeDialect::kLowerBoundAttr);
-      bound && bound.size() == 3) {
+      bound && bound.size() >= 3) {
     attrs["lower_bound_ns"].set_i(bound[0]);
     attrs["lower_bound_critical_path_ns"].set_i(bound[1]);
     attrs["lower_bound_engine_work_ns"].set_i(bound[2]);
+    if (bound.size() >= 4)
+      attrs["lower_bound_segments_ns"].set_i(bound[3]);
   }
   *modelDef.add_graph() = std::move(build->graph);
   reserveWeights(build->origin);

@@ -15,6 +15,12 @@
 //   engine work    per core group, the core time of its kernels (each block
 //                  once, plus one core for each launch) over the group's
 //                  cores, within the global core limits.
+//   segments       both of the above per segment between cuts -- nodes that
+//                  every other node is ordered with (a join every path
+//                  passes, such as an inception module's Concat): a segment
+//                  runs in the interval between its cuts, so the makespan is
+//                  at least the sum over segments of the larger of the two,
+//                  plus each cut alone.
 //
 // No-task ops (views) cost nothing. docs/streams.md has the definition and
 // the figures.
@@ -28,14 +34,30 @@
 #include "runtime/soc/SocSpec.h"
 
 #include <algorithm>
+#include <vector>
 
 namespace geflow::passes {
 
 struct LowerBound {
   double criticalPathNs = 0;
   double engineWorkNs = 0; // the busiest core group's
-  double ns() const { return std::max(criticalPathNs, engineWorkNs); }
+  double segmentsNs = 0;
+  int cuts = 0;
+  double ns() const {
+    return std::max({criticalPathNs, engineWorkNs, segmentsNs});
+  }
 };
+
+/// Per node, whether it is a cut: ordered with every other node (all nodes
+/// before it in op order reach it, it reaches all after it).
+std::vector<bool> findCuts(const TaskGraph &graph);
+
+/// Each node's time alone on the chip at its block dim, launch included (0
+/// for no-task ops): what the critical path adds up.
+std::vector<double> aloneTimesNs(const TaskGraph &graph,
+                                 const rt::SocSpec &spec,
+                                 uint32_t aicoreNum = 0,
+                                 uint32_t vectorcoreNum = 0);
 
 /// `aicoreNum`/`vectorcoreNum`: the global core limits (0: the chip's).
 LowerBound lowerBound(const TaskGraph &graph, const rt::SocSpec &spec,

@@ -8,7 +8,9 @@
 
 #include <algorithm>
 
+#include <cstdlib>
 #include <map>
+#include <string>
 
 namespace geflow::passes {
 
@@ -17,7 +19,8 @@ MakespanPredictor::MakespanPredictor(const rt::SocSpec &spec,
     : spec_(spec), aicoreNum_(aicoreNum), vectorcoreNum_(vectorcoreNum) {}
 
 double MakespanPredictor::predictNs(const TaskGraph &graph,
-                                    const std::vector<int> &streamOf) {
+                                    const std::vector<int> &streamOf,
+                                    std::vector<double> *endNs) {
   rt::DeviceOptions options;
   options.spec = spec_;
   // Cost-only kernels never reach a host worker.
@@ -25,6 +28,7 @@ double MakespanPredictor::predictNs(const TaskGraph &graph,
   std::unique_ptr<rt::Device> device;
   if (!rt::Device::create(options, &device).isOk())
     return -1;
+  device->setTraceEnabled(endNs != nullptr);
 
   std::map<int, rt::Stream *> streams;
   auto streamFor = [&](size_t node) -> rt::Stream * {
@@ -72,7 +76,8 @@ double MakespanPredictor::predictNs(const TaskGraph &graph,
     // A no-task op (a view) only passes its waits on.
     if (!node.noTask) {
       rt::KernelLaunch launch;
-      launch.name = node.name;
+      // Traced, the name says which node a record is.
+      launch.name = endNs ? std::to_string(i) : node.name;
       launch.engine = node.engine;
       launch.blockDim = node.blockDim;
       launch.cost = node.cost;
@@ -88,6 +93,17 @@ double MakespanPredictor::predictNs(const TaskGraph &graph,
   }
   if (!device->synchronizeDevice().isOk())
     return -1;
+  if (endNs) {
+    endNs->assign(graph.nodes.size(), 0);
+    for (const rt::TaskRecord &record : device->traceRecords())
+      if (size_t i = std::strtoul(record.name.c_str(), nullptr, 10);
+          record.kind == rt::TaskKind::kKernel && i < endNs->size())
+        (*endNs)[i] = double(record.endNs);
+    for (size_t i = 0; i < graph.nodes.size(); ++i)
+      if (graph.nodes[i].noTask)
+        for (int dep : graph.nodes[i].deps)
+          (*endNs)[i] = std::max((*endNs)[i], (*endNs)[dep]);
+  }
   return double(device->now());
 }
 

@@ -31,8 +31,14 @@ public:
   /// Virtual nanoseconds from the first launch until every stream is idle,
   /// with node i on stream streamOf[i] (ids need not be dense). Returns a
   /// negative value if the simulation fails (it cannot for a graph whose deps
-  /// point backwards).
-  double predictNs(const TaskGraph &graph, const std::vector<int> &streamOf);
+  /// point backwards). With `endNs`, also each node's simulated end (a
+  /// no-task node's: its latest dependency's).
+  double predictNs(const TaskGraph &graph, const std::vector<int> &streamOf,
+                   std::vector<double> *endNs = nullptr);
+
+  const rt::SocSpec &spec() const { return spec_; }
+  uint32_t aicoreNum() const { return aicoreNum_; }
+  uint32_t vectorcoreNum() const { return vectorcoreNum_; }
 
 private:
   rt::SocSpec spec_;

@@ -3,6 +3,8 @@
 #include "passes/streams/StreamAssignment.h"
 
 #include "passes/PassSupport.h"
+#include "passes/streams/BlockDims.h"
+#include "passes/streams/LowerBound.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -76,33 +78,61 @@ std::vector<int> labelsOnly(const TaskGraph &graph) {
   return streamOf;
 }
 
-/// GE's assignment by dependency (see the file comment of the header).
+/// Critical path first (HEFT's upward rank): every node's estimated finish
+/// with unlimited cores, and its heir, the successor in its scope with the
+/// longest path to the end -- the one that continues the node's stream, so
+/// the critical path runs on one stream and waits for no event.
+struct Ranks {
+  std::vector<double> finish;
+  std::vector<int> heir;
+};
+
+Ranks rankNodes(const TaskGraph &graph, const std::vector<double> &alone) {
+  size_t n = graph.nodes.size();
+  Ranks ranks{std::vector<double>(n, 0), std::vector<int>(n, -1)};
+  for (size_t i = 0; i < n; ++i) {
+    double start = 0;
+    for (int dep : graph.nodes[i].deps)
+      start = std::max(start, ranks.finish[dep]);
+    ranks.finish[i] = start + alone[i];
+  }
+  // Last node first, so that on ties the earliest successor inherits.
+  std::vector<double> bottom = bottomLevelsNs(graph, alone);
+  std::vector<double> heirBottom(n, -1);
+  for (size_t j = n; j-- > 0;) {
+    const TaskNode &node = graph.nodes[j];
+    for (int dep : node.deps) {
+      const TaskNode &producer = graph.nodes[dep];
+      if (producer.label == node.label && !runsApart(producer.engine) &&
+          !runsApart(node.engine) && bottom[j] >= heirBottom[dep]) {
+        heirBottom[dep] = bottom[j];
+        ranks.heir[dep] = int(j);
+      }
+    }
+  }
+  return ranks;
+}
+
+/// GE's assignment by dependency (see the file comment of the header), with
+/// the critical successor continuing its predecessor's stream.
 Split splitByDependency(const TaskGraph &graph,
-                        const StreamAssignmentOptions &options) {
+                        const StreamAssignmentOptions &options,
+                        const std::vector<double> &alone) {
   Split split(graph);
   size_t n = graph.nodes.size();
-  // Successors of each node, counted per engine.
-  std::vector<std::array<int, rt::kNumEngines>> successors(n);
-  for (auto &counts : successors)
-    counts.fill(0);
-  for (const TaskNode &node : graph.nodes) {
-    std::vector<int> deps = node.deps;
-    llvm::sort(deps);
-    deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
-    for (int dep : deps)
-      ++successors[dep][int(node.engine)];
-  }
+  Ranks ranks = rankNodes(graph, alone);
 
   std::vector<bool> baseUsed(1 + graph.labels.size(), false);
   std::map<std::pair<int, int>, int> apartStream; // (base, engine) -> stream
-  // Streams the split opened, per (base, engine), with their node counts.
+  // Streams the split opened, per (base, engine).
   std::map<std::pair<int, int>, std::vector<int>> opened;
-  std::vector<int> load;
+  // Per stream, the estimated finish of its last node.
+  std::vector<double> lastFinish;
   auto assign = [&](size_t i, int stream) {
     split.streamOf[i] = stream;
-    if (size_t(stream) >= load.size())
-      load.resize(stream + 1, 0);
-    ++load[stream];
+    if (size_t(stream) >= lastFinish.size())
+      lastFinish.resize(stream + 1, 0);
+    lastFinish[stream] = std::max(lastFinish[stream], ranks.finish[i]);
   };
 
   for (size_t i = 0; i < n; ++i) {
@@ -120,16 +150,17 @@ Split splitByDependency(const TaskGraph &graph,
       assign(i, it->second);
       continue;
     }
-    // Continue the latest predecessor of the same scope whose only successor
-    // of this engine is this node.
+    // Continue the stream of the latest-finishing predecessor whose heir this
+    // node is.
     int continued = -1, latestDep = -1;
     for (int dep : node.deps) {
       const TaskNode &producer = graph.nodes[dep];
       if (producer.label != node.label || runsApart(producer.engine))
         continue;
       latestDep = std::max(latestDep, dep);
-      if (successors[dep][int(node.engine)] == 1)
-        continued = std::max(continued, dep);
+      if (ranks.heir[dep] == int(i) &&
+          (continued < 0 || ranks.finish[dep] > ranks.finish[continued]))
+        continued = dep;
     }
     if (continued >= 0) {
       assign(i, split.streamOf[continued]);
@@ -143,12 +174,91 @@ Split splitByDependency(const TaskGraph &graph,
         mine.push_back(split.open(forkedFrom));
         assign(i, mine.back());
       } else {
-        assign(i, *llvm::min_element(
-                      mine, [&](int a, int b) { return load[a] < load[b]; }));
+        // The stream whose work is estimated to end first.
+        assign(i, *llvm::min_element(mine, [&](int a, int b) {
+                 return lastFinish[a] < lastFinish[b];
+               }));
       }
     }
   }
   return split;
+}
+
+/// The block dims of the first policy that beats `current` most (each
+/// distinct set timed once by the predictor), or none. Updates `current`.
+std::vector<uint32_t> chooseBlockDims(const TaskGraph &graph,
+                                      const std::vector<double> &alone,
+                                      const std::vector<int> &streamOf,
+                                      MakespanPredictor &predictor,
+                                      double &current) {
+  rt::CostModel cost(predictor.spec());
+  std::vector<std::vector<uint32_t>> tried(1);
+  for (const TaskNode &node : graph.nodes)
+    tried.front().push_back(node.blockDim);
+  std::vector<uint32_t> best;
+  for (double coreShare : {1.0, 3.0 / 4})
+    for (double slackShare : {1.0, 0.75, 0.5}) {
+      std::vector<uint32_t> dims = stretchBlockDims(
+          graph, alone, cost, BlockDimPolicy{slackShare, coreShare});
+      if (llvm::is_contained(tried, dims))
+        continue;
+      tried.push_back(dims);
+      TaskGraph trial = graph;
+      for (size_t i = 0; i < dims.size(); ++i)
+        trial.nodes[i].blockDim = dims[i];
+      double ns = predictor.predictNs(trial, streamOf);
+      if (ns >= 0 && ns < current) {
+        current = ns;
+        best = std::move(dims);
+      }
+    }
+  return best;
+}
+
+/// Each join (a node that continues its stream and waits for others) moves,
+/// with the rest of its stream, to the stream of the input
+/// the simulation (`endNs`) has ending last, where stream order covers that
+/// input and no event wait is paid for it. The move relabels the two streams
+/// for the rest of the op order, so every other stream order stays. Only
+/// streams of the split's own (no user label, no AICPU/DVPP) move. Takes
+/// dense ids.
+std::vector<int> rejoinLatest(const TaskGraph &graph,
+                              const std::vector<int> &streamOf,
+                              const std::vector<double> &endNs) {
+  size_t n = graph.nodes.size();
+  int count = 0;
+  for (int s : streamOf)
+    count = std::max(count, s + 1);
+  std::vector<bool> movable(count, true);
+  for (size_t i = 0; i < n; ++i)
+    if (graph.nodes[i].label >= 0 || runsApart(graph.nodes[i].engine))
+      movable[streamOf[i]] = false;
+  // perm: original id -> id from here on; inv: its inverse.
+  std::vector<int> perm(count), inv(count), result(n);
+  std::iota(perm.begin(), perm.end(), 0);
+  inv = perm;
+  for (size_t i = 0; i < n; ++i) {
+    int s = perm[streamOf[i]];
+    // A join: it continues its stream and waits for another.
+    int latest = -1;
+    bool continues = false;
+    for (int dep : graph.nodes[i].deps) {
+      continues = continues || result[dep] == s;
+      if (latest < 0 || endNs[dep] > endNs[latest])
+        latest = dep;
+    }
+    if (continues && result[latest] != s && movable[inv[s]] &&
+        movable[inv[result[latest]]]) {
+      int t = result[latest], a = inv[s], b = inv[t];
+      perm[a] = t;
+      perm[b] = s;
+      inv[t] = a;
+      inv[s] = b;
+      s = t;
+    }
+    result[i] = s;
+  }
+  return result;
 }
 
 /// Dense ids: the main stream 0, the others in order of their first node.
@@ -216,7 +326,10 @@ assignStreams(const TaskGraph &graph, const StreamAssignmentOptions &options,
   if (options.mode == StreamMode::kLabel)
     return compact(graph, labelStreams);
 
-  Split split = splitByDependency(graph, options);
+  std::vector<double> alone =
+      aloneTimesNs(graph, predictor.spec(), predictor.aicoreNum(),
+                   predictor.vectorcoreNum());
+  Split split = splitByDependency(graph, options, alone);
   double single =
       predictor.predictNs(graph, std::vector<int>(graph.nodes.size(), 0));
   double labels =
@@ -234,11 +347,17 @@ assignStreams(const TaskGraph &graph, const StreamAssignmentOptions &options,
     llvm::stable_sort(streams, [&](int a, int b) { return load[a] < load[b]; });
     return streams;
   };
+  // A stream earns its keep by saving `minGain` of its own work's time: of
+  // the whole makespan, a module's branch in a deep network never would.
   for (int stream : byLoad(split.liveMergeable())) {
+    double work = 0;
+    for (size_t i = 0; i < alone.size(); ++i)
+      if (split.streamOf[i] == stream)
+        work += alone[i];
     Split trial = split;
     trial.merge(stream);
     double without = predictor.predictNs(graph, trial.streamOf);
-    if (without >= 0 && current > (1 - options.minGain) * without) {
+    if (without >= 0 && current > without - options.minGain * work) {
       split = std::move(trial);
       current = without;
     }
@@ -259,6 +378,32 @@ assignStreams(const TaskGraph &graph, const StreamAssignmentOptions &options,
     current = labels;
   } else {
     result = compact(graph, split.streamOf);
+  }
+  // Joins onto the stream of their latest input, then fewer blocks where
+  // there is slack, twice over: each step is kept only when the prediction
+  // says it pays.
+  TaskGraph chosen = graph;
+  for (int pass = 0; pass < 2; ++pass) {
+    for (int round = 0; round < 2; ++round) {
+      std::vector<double> endNs;
+      predictor.predictNs(chosen, result.streamOf, &endNs);
+      StreamAssignment moved =
+          compact(graph, rejoinLatest(graph, result.streamOf, endNs));
+      if (moved.streamOf == result.streamOf)
+        break;
+      double ns = predictor.predictNs(chosen, moved.streamOf);
+      if (ns < 0 || ns >= current)
+        break;
+      current = ns;
+      result.streamOf = std::move(moved.streamOf);
+    }
+    std::vector<uint32_t> dims =
+        chooseBlockDims(graph, alone, result.streamOf, predictor, current);
+    if (dims.empty())
+      break;
+    for (size_t i = 0; i < dims.size(); ++i)
+      chosen.nodes[i].blockDim = dims[i];
+    result.blockDimOf = std::move(dims);
   }
   result.singleNs = single;
   result.labelsOnlyNs = labels;

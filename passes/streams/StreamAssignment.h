@@ -7,16 +7,21 @@
 //   label   one stream per user label (same tag, same stream), the rest on 0.
 //   auto    labels first; nodes of engines that run apart from the AI cores
 //           (AICPU, DVPP) on a stream per engine; then GE's assignment by
-//           dependency: a node continues its predecessor's stream only when
-//           it is that predecessor's one successor of its engine, otherwise
-//           it opens a stream (at most `maxParallelPerEngine` per engine,
-//           after which the least loaded one is reused). Inside a label
+//           dependency, critical path first: a node continues the stream of
+//           a predecessor whose heir it is (the successor with the longest
+//           path to the end), otherwise it opens a stream (at most
+//           `maxParallelPerEngine` per engine, after which the one whose
+//           work ends first is reused). Inside a label
 //           whose `_enable_inner_parallel` is true the split opens streams of
 //           that label. Then, as GE's OptimizeIneffectiveMultiStreamPass,
 //           every opened stream is merged back into the stream it forked from
-//           unless the predicted makespan is at least `minGain` better with
-//           it, and the whole split is dropped unless it beats the labels-only
+//           unless it shortens the predicted makespan by at least `minGain`
+//           of its own work (the sum of its kernels' times alone), and the
+//           whole split is dropped unless it beats the labels-only
 //           assignment by `minGain`: `auto` is never predicted slower.
+//           Last, twice: each join moves onto the stream of the input the
+//           simulation ends last, and kernels with slack get fewer blocks
+//           (passes/streams/BlockDims.h), each kept only where it pays.
 //
 // Ids are compacted at the end: the main stream is 0, the others follow in
 // order of their first node.
@@ -51,6 +56,9 @@ struct StreamAssignmentOptions {
 struct StreamAssignment {
   std::vector<int> streamOf; // per node, compacted to 0..streamCount-1
   int streamCount = 0;
+  /// Auto only, when fewer blocks pay (passes/streams/BlockDims.h): each
+  /// node's block dim; empty keeps the planned ones.
+  std::vector<uint32_t> blockDimOf;
   /// Predicted makespans (auto only; 0 otherwise): everything on one
   /// stream, labels only, and the chosen assignment.
   double singleNs = 0;

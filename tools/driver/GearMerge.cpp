@@ -37,7 +37,8 @@ uint64_t alignUp(uint64_t v) {
 constexpr const char *kPerGearModelAttrs[] = {
     "predicted_makespan_ns",        "predicted_makespan_single_stream_ns",
     "events_before_reduction",      "lower_bound_ns",
-    "lower_bound_critical_path_ns", "lower_bound_engine_work_ns"};
+    "lower_bound_critical_path_ns", "lower_bound_engine_work_ns",
+    "lower_bound_segments_ns"};
 
 /// The compiled gears whose constants the merged model stores, alive as long
 /// as it: its borrowed weights point into their `weights` and into what their

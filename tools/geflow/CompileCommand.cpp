@@ -160,9 +160,10 @@ void printEfficiency(const om::ModelDef &model) {
   if (bound <= 0 || predicted <= 0)
     return;
   outs() << formatv("  lower bound   {0:F1} us (critical path {1:F1} us, "
-                    "busiest engine {2:F1} us)\n",
+                    "busiest engine {2:F1} us, by segments {3:F1} us)\n",
                     bound / 1e3, attr("lower_bound_critical_path_ns") / 1e3,
-                    attr("lower_bound_engine_work_ns") / 1e3);
+                    attr("lower_bound_engine_work_ns") / 1e3,
+                    attr("lower_bound_segments_ns") / 1e3);
   outs() << formatv("  efficiency    {0:F2} (predicted / bound)\n",
                     predicted / bound);
 }
