@@ -232,6 +232,12 @@ public:
     return outcome;
   }
 
+  /// Forks the child now, if none runs, rather than at the first call.
+  void prestart() {
+    if (pid_ < 0)
+      (void)start();
+  }
+
 private:
   bool start() {
     // A debugger or profiler looking into libonnx wants it in this process.
@@ -352,12 +358,25 @@ void onnxfe::setContainedTimeLimit(std::chrono::milliseconds limit) {
   timeLimit = limit;
 }
 
+/// The process's one contained process, and the lock that serializes its
+/// calls.
+static ContainedProcess &containedProcess(std::unique_lock<std::mutex> &lock) {
+  static std::mutex callMutex;
+  static ContainedProcess process;
+  lock = std::unique_lock<std::mutex>(callMutex);
+  return process;
+}
+
+void onnxfe::startContainedProcess() {
+  std::unique_lock<std::mutex> lock;
+  containedProcess(lock).prestart();
+}
+
 llvm::Error onnxfe::runContained(onnx::ModelProto &model, llvm::StringRef stage,
                                  LibOnnxWork work, int64_t argument,
                                  ContainedChanges changes) {
-  static std::mutex callMutex;
-  static ContainedProcess process;
-  std::lock_guard<std::mutex> lock(callMutex);
+  std::unique_lock<std::mutex> lock;
+  ContainedProcess &process = containedProcess(lock);
 
   onnx::GraphProto &graph = *model.mutable_graph();
   DetachedWeights weights;

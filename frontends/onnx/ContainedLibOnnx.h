@@ -48,6 +48,15 @@ llvm::Error runContained(onnx::ModelProto &model, llvm::StringRef stage,
                          LibOnnxWork work, int64_t argument = 0,
                          ContainedChanges changes = ContainedChanges::kModel);
 
+/// Forks the contained process now, if none runs. A fork shares the parent's
+/// pages copy-on-write, and the child lives until the process ends, so each
+/// page the parent writes afterwards is copied under a fault with a TLB
+/// shootdown across cores: forked after a 100k-node model was parsed and
+/// imported, that cost the parent about a fifth of its compile time. A
+/// caller about to read a large model starts the child first, while the
+/// process is small; without this call the first runContained forks.
+void startContainedProcess();
+
 /// How long one call may run before the child is killed and the call fails
 /// ("libonnx did not finish shape inference within 120 s"); 120 s unless set.
 void setContainedTimeLimit(std::chrono::milliseconds limit);

@@ -1,6 +1,7 @@
 //===- OnnxImporter.cpp - the frontend's public entry points --------------===//
 
 #include "frontends/onnx/OnnxImporter.h"
+#include "frontends/onnx/ContainedLibOnnx.h"
 #include "frontends/onnx/GraphImporter.h"
 #include "frontends/onnx/ModelLoader.h"
 #include "frontends/onnx/OpTable.h"
@@ -104,6 +105,9 @@ geflow::importOnnxBytes(mlir::MLIRContext &context, llvm::StringRef bytes,
 
 llvm::Expected<ReadOnnxFile>
 geflow::readOnnxFile(llvm::StringRef path, const OnnxImportOptions &options) {
+  // Before the model is in memory: the child then shares few pages with us
+  // (startContainedProcess says why that matters).
+  onnxfe::startContainedProcess();
   mlir::TimingScope timing(options.timing ? options.timing->nest("read model")
                                           : mlir::Timer());
   ReadOnnxFile file;
