@@ -154,9 +154,9 @@ rt::Status serializeOm(const OmModel &model, std::string *out) {
 }
 
 rt::Status writeOmFile(const OmModel &model, const std::string &path,
-                       OutputFiles *staging) {
-  // Refuse to write what the loader would refuse to read.
-  GEFLOW_RT_RETURN_IF_ERROR(validateOmModel(model, path));
+                       OutputFiles *staging, OmWriteCheck check) {
+  if (check == OmWriteCheck::kValidate)
+    GEFLOW_RT_RETURN_IF_ERROR(validateOmModel(model, path));
   std::string head;
   GEFLOW_RT_RETURN_IF_ERROR(serializeHead(model, &head));
   std::vector<std::string_view> pieces = model.weightsPieces();
