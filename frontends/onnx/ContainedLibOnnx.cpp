@@ -5,6 +5,7 @@
 #include "frontends/onnx/ModelLoader.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -206,8 +207,11 @@ public:
   ContainedProcess &operator=(const ContainedProcess &) = delete;
   ~ContainedProcess() { stop(); }
 
+  /// `afterSend`, when given, runs once the request is on its way, while the
+  /// child works.
   Outcome call(LibOnnxWork work, int64_t argument, int64_t nodeCount,
-               bool shapesOnly, const std::string &model) {
+               bool shapesOnly, const std::string &model,
+               llvm::function_ref<void()> afterSend = nullptr) {
     Outcome outcome;
     if (pid_ < 0 && !start())
       return outcome;
@@ -216,8 +220,11 @@ public:
                           shapesOnly, model.size()};
     ReplyHeader reply{};
     Clock::time_point deadline = Clock::now() + timeLimit;
-    if (sendAll(socket_, &request, sizeof(request)) &&
-        sendAll(socket_, model.data(), model.size()) &&
+    bool sent = sendAll(socket_, &request, sizeof(request)) &&
+                sendAll(socket_, model.data(), model.size());
+    if (sent && afterSend)
+      afterSend();
+    if (sent &&
         receiveAll(socket_, &reply, sizeof(reply), deadline, &outcome.late)) {
       outcome.kind = reply.kind;
       outcome.payload.resize(reply.bytes);
@@ -374,7 +381,10 @@ void onnxfe::startContainedProcess() {
 
 llvm::Error onnxfe::runContained(onnx::ModelProto &model, llvm::StringRef stage,
                                  LibOnnxWork work, int64_t argument,
-                                 ContainedChanges changes) {
+                                 ContainedChanges changes,
+                                 llvm::function_ref<void()> whileWaiting) {
+  assert((!whileWaiting || changes == ContainedChanges::kShapes) &&
+         "only a shapes-only reply leaves the initializers alone");
   std::unique_lock<std::mutex> lock;
   ContainedProcess &process = containedProcess(lock);
 
@@ -387,8 +397,16 @@ llvm::Error onnxfe::runContained(onnx::ModelProto &model, llvm::StringRef stage,
     return makeError(stage + ": the model does not serialize (over 2 GiB "
                              "without its large weights?)");
   }
-  Outcome outcome = process.call(work, argument, /*nodeCount=*/-1,
-                                 changes == ContainedChanges::kShapes, request);
+  // A shapes-only reply touches no initializer: their data can come back
+  // now, for `whileWaiting` to read.
+  auto meanwhile = [&] {
+    weights.reattach(graph);
+    whileWaiting();
+  };
+  Outcome outcome = process.call(
+      work, argument, /*nodeCount=*/-1, changes == ContainedChanges::kShapes,
+      request,
+      whileWaiting ? llvm::function_ref<void()>(meanwhile) : nullptr);
   if (!outcome.started) {
     weights.reattach(graph);
     return work(model, argument);

@@ -16,6 +16,7 @@
 
 #include "onnx/onnx_pb.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -44,9 +45,13 @@ enum class ContainedChanges {
 /// "node 'ln' (LayerNormalization, opset 17): libonnx crashed (SIGSEGV) in
 /// shape inference; ...". The next call starts a new child. Where fork fails,
 /// or GEFLOW_ONNX_IN_PROCESS is set (for a debugger), `work` runs here.
+/// With kShapes, `whileWaiting` (if given) runs in this process while the
+/// child works, on the model with its weights back in place; it must not
+/// change the model. (In-process, it does not run.)
 llvm::Error runContained(onnx::ModelProto &model, llvm::StringRef stage,
                          LibOnnxWork work, int64_t argument = 0,
-                         ContainedChanges changes = ContainedChanges::kModel);
+                         ContainedChanges changes = ContainedChanges::kModel,
+                         llvm::function_ref<void()> whileWaiting = nullptr);
 
 /// Forks the contained process now, if none runs. A fork shares the parent's
 /// pages copy-on-write, and the child lives until the process ends, so each

@@ -104,7 +104,9 @@ llvm::Error GraphImporter::importInitializers(func::FuncOp func) {
         continue;
       }
     }
-    auto value = convertTensor(context, tensor, takeLargeRawData(tensor));
+    mlir::ElementsAttr ready = converted ? converted->lookup(tensor) : nullptr;
+    auto value = ready ? llvm::Expected<mlir::ElementsAttr>(ready)
+                       : convertTensor(context, tensor, takeLargeRawData(tensor));
     if (!value)
       return makeError("initializer '" + tensor.name() +
                        "': " + llvm::toString(value.takeError()));
@@ -332,7 +334,8 @@ geflow::onnxfe::probeFoldedInputs(MLIRContext &context, onnx::ModelProto &model,
 
 llvm::Expected<OwningOpRef<ModuleOp>> geflow::onnxfe::importPreparedModel(
     MLIRContext &context, onnx::ModelProto &model, llvm::StringRef sourceName,
-    const OnnxImportOptions &options, const MappedTensors *mapped) {
+    const OnnxImportOptions &options, const MappedTensors *mapped,
+    const ConvertedInitializers *converted) {
   if (options.fold) {
     mlir::TimingScope refinement(options.timing
                                      ? options.timing->nest("shape refinement")
@@ -343,6 +346,6 @@ llvm::Expected<OwningOpRef<ModuleOp>> geflow::onnxfe::importPreparedModel(
   mlir::TimingScope timing(options.timing ? options.timing->nest("import")
                                           : mlir::Timer());
   return GraphImporter(context, model, sourceName, options, /*probe=*/false,
-                       mapped)
+                       mapped, converted)
       .run();
 }

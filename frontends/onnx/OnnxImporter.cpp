@@ -76,9 +76,13 @@ importParsedModel(mlir::MLIRContext &context, onnx::ModelProto &model,
                   const MappedTensors *mapped) {
   registerOnnxImportDialects(context);
   try {
-    if (auto err = prepareModel(model, options, sourceName))
+    // The initializers are converted while the contained process infers.
+    ConvertedInitializers converted;
+    auto convert = [&] { converted.convert(context, model.graph(), mapped); };
+    if (auto err = prepareModel(model, options, sourceName, convert))
       return std::move(err);
-    return importPreparedModel(context, model, sourceName, options, mapped);
+    return importPreparedModel(context, model, sourceName, options, mapped,
+                               &converted);
   } catch (const std::exception &e) {
     // prepareModel catches libonnx's exceptions itself; this is the last guard
     // so that nothing escapes the library (std::bad_alloc, protobuf internals).
