@@ -405,8 +405,7 @@ llvm::Error onnxfe::runContained(onnx::ModelProto &model, llvm::StringRef stage,
   };
   Outcome outcome = process.call(
       work, argument, /*nodeCount=*/-1, changes == ContainedChanges::kShapes,
-      request,
-      whileWaiting ? llvm::function_ref<void()>(meanwhile) : nullptr);
+      request, whileWaiting ? llvm::function_ref<void()>(meanwhile) : nullptr);
   if (!outcome.started) {
     weights.reattach(graph);
     return work(model, argument);

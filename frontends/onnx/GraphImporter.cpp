@@ -105,8 +105,9 @@ llvm::Error GraphImporter::importInitializers(func::FuncOp func) {
       }
     }
     mlir::ElementsAttr ready = converted ? converted->lookup(tensor) : nullptr;
-    auto value = ready ? llvm::Expected<mlir::ElementsAttr>(ready)
-                       : convertTensor(context, tensor, takeLargeRawData(tensor));
+    auto value = ready
+                     ? llvm::Expected<mlir::ElementsAttr>(ready)
+                     : convertTensor(context, tensor, takeLargeRawData(tensor));
     if (!value)
       return makeError("initializer '" + tensor.name() +
                        "': " + llvm::toString(value.takeError()));
