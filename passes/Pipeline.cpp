@@ -6,6 +6,7 @@
 #include "passes/PassSupport.h"
 #include "passes/Passes.h"
 #include "passes/emit/OmEmitter.h"
+#include "passes/fusion/FusionSupport.h"
 #include "passes/streams/CoreLimits.h"
 
 #include "executor/model/OmFormat.h"
@@ -100,7 +101,7 @@ bool fusionEnabled(const CompileOptions &options, llvm::StringRef name) {
 
 void buildGePipeline(mlir::OpPassManager &pm, const CompileOptions &options) {
   // 2. constant folding (the dialect's folders) and dead-op removal.
-  pm.addPass(mlir::createCanonicalizerPass());
+  pm.addPass(mlir::createCanonicalizerPass(fusion::graphRewriteConfig()));
   pm.addPass(mlir::createCSEPass());
   mlir::OpPassManager &fn = pm.nest<mlir::func::FuncOp>();
   // Ops that are others' compositions become them before folding, so that a

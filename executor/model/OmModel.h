@@ -65,12 +65,22 @@ struct OmLimits {
   uint64_t maxWorkspaceBytes = UINT64_MAX; // MEMORY's workspace_size
 };
 
+/// Whether writeOmFile runs the loader's checks (validateOmModel) first.
+enum class OmWriteCheck {
+  kValidate, // refuse to write what the loader would refuse to read
+  /// The caller has validated this very model, unchanged since: the compiler
+  /// does right after emission, and on a 100k-op graph the checks cost about
+  /// as much as emission itself.
+  kAlreadyValidated,
+};
+
 /// Writes `model` to `path` atomically: a temporary file in the same folder,
 /// renamed over `path` only when complete. Errors name the path. With
 /// `staging`, the file is only staged there, to be committed with the
 /// command's other outputs.
 rt::Status writeOmFile(const OmModel &model, const std::string &path,
-                       OutputFiles *staging = nullptr);
+                       OutputFiles *staging = nullptr,
+                       OmWriteCheck check = OmWriteCheck::kValidate);
 
 /// The artifact as the loader returns it: everything validated, weights mapped
 /// read-only from the file (or held in memory for loadOmBytes).

@@ -15,7 +15,6 @@
 #include <set>
 #include <string_view>
 #include <unordered_map>
-#include <unordered_set>
 
 namespace geflow::om {
 namespace {
@@ -91,8 +90,23 @@ private:
   rt::Status bad(const std::string &msg) const {
     return rt::makeStatus(rt::StatusCode::kInvalidSpec, src_ + ": " + msg);
   }
-  static uint64_t outputKey(uint32_t op, uint32_t output) {
-    return uint64_t(op) << 32 | output;
+  /// Marks output `output` of op `op` (both in range) placed; false if it
+  /// already was.
+  bool place(uint32_t op, uint32_t output) {
+    if (firstOutput_.empty()) {
+      const GraphDef &g = *graph_;
+      firstOutput_.resize(g.op_size() + 1);
+      for (int i = 0; i < g.op_size(); ++i)
+        firstOutput_[i + 1] = firstOutput_[i] + g.op(i).output_desc_size();
+      placed_.assign(firstOutput_.back(), false);
+    }
+    std::vector<bool>::reference slot = placed_[firstOutput_[op] + output];
+    bool was = slot;
+    slot = true;
+    return !was;
+  }
+  bool isPlaced(uint32_t op, uint32_t output) const {
+    return !placed_.empty() && placed_[firstOutput_[op] + output];
   }
   std::string opRef(int i) const {
     const OpDef &op = graph_->op(i);
@@ -129,7 +143,9 @@ private:
       return bad(where + ": input '" + clean(ref) +
                  "': output index out of range");
     *op = it->second;
-    *k = std::stoi(std::string(idx));
+    *k = 0; // at most 9 digits, checked above
+    for (char c : idx)
+      *k = *k * 10 + (c - '0');
     int outs = graph_->op(*op).output_desc_size();
     if (*k >= outs)
       return bad(where + ": input '" + clean(ref) + "': output " +
@@ -242,6 +258,7 @@ private:
   /// byName_: every op has a name, and no two the same.
   rt::Status indexOpNames() {
     const GraphDef &g = *graph_;
+    byName_.reserve(g.op_size());
     for (int i = 0; i < g.op_size(); ++i) {
       const OpDef &op = g.op(i);
       if (op.name().empty())
@@ -438,7 +455,7 @@ private:
         return bad(where + ": WEIGHT offset " +
                    std::to_string(p.location().offset()) + " is not " +
                    std::to_string(kWeightAlignment) + "-byte aligned");
-      if (!placed_.insert(outputKey(p.op_index(), p.output_index())).second)
+      if (!place(p.op_index(), p.output_index()))
         return bad(where + ": output " + std::to_string(p.output_index()) +
                    " placed twice");
     }
@@ -453,7 +470,7 @@ private:
         int p, k;
         GEFLOW_RT_RETURN_IF_ERROR(
             resolve(in, [&] { return opRef(i); }, &p, &k));
-        if (!placed_.count(outputKey(uint32_t(p), uint32_t(k))))
+        if (!isPlaced(uint32_t(p), uint32_t(k)))
           return bad(opRef(i) + ": input '" + clean(in) +
                      "' has no placement in MEMORY");
       }
@@ -501,7 +518,7 @@ private:
                      " flops, " + shortNumber(t.bytes()) +
                      " bytes outside 0..1e18");
         for (int k = 0; k < op.output_desc_size(); ++k)
-          if (!placed_.count(outputKey(t.op_index(), uint32_t(k))))
+          if (!isPlaced(t.op_index(), uint32_t(k)))
             return bad(where + ": output " + std::to_string(k) + " of " +
                        opRef(t.op_index()) + " has no placement in MEMORY");
         break;
@@ -544,8 +561,10 @@ private:
   // Keys point into the graph's op names, which outlive the validator.
   std::unordered_map<std::string_view, int> byName_;
   std::vector<int64_t> inputBytes_, outputBytes_;
-  /// The placed outputs, by outputKey (a hash set: 100k ops' outputs).
-  std::unordered_set<uint64_t> placed_;
+  /// The placed outputs: output k of op i is bit firstOutput_[i] + k (a
+  /// bitmap, not a hash set: a 100k-op graph has 100k outputs).
+  std::vector<uint32_t> firstOutput_;
+  std::vector<bool> placed_;
 };
 
 } // namespace

@@ -12,6 +12,7 @@
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
 
 #include <algorithm>
+#include <climits>
 #include <cstring>
 
 namespace geflow::om {
@@ -32,15 +33,18 @@ void putU64(std::string &b, size_t at, uint64_t v) {
 
 uint64_t alignUp(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 
-/// Maps (attributes) in a fixed order, so that compiling a model twice gives
-/// the same file byte for byte.
+/// Serializes `message` into `size` bytes at `out`, `size` being the
+/// ByteSizeLong() just computed (the sizes it cached are reused), with maps
+/// (attributes) in a fixed order, so that compiling a model twice gives the
+/// same file byte for byte. Straight into the file's head: a 100k-op
+/// MODEL_DEF is tens of MB, not to be grown in a string and copied again.
 bool serializeDeterministic(const google::protobuf::MessageLite &message,
-                            std::string *out) {
-  out->clear();
-  google::protobuf::io::StringOutputStream stream(out);
+                            char *out, size_t size) {
+  google::protobuf::io::ArrayOutputStream stream(out, static_cast<int>(size));
   google::protobuf::io::CodedOutputStream coded(&stream);
   coded.SetSerializationDeterministic(true);
-  return message.SerializeToCodedStream(&coded) && !coded.HadError();
+  message.SerializeWithCachedSizes(&coded);
+  return !coded.HadError() && static_cast<size_t>(coded.ByteCount()) == size;
 }
 
 /// Every byte of the file before WEIGHTS: header, partition table, MODEL_DEF,
@@ -51,42 +55,42 @@ rt::Status serializeHead(const OmModel &model, std::string *head) {
   if (model.socName.size() >= kOmSocNameSize)
     return fail("OM writer: SoC name '" + model.socName + "' is longer than " +
                 std::to_string(kOmSocNameSize - 1) + " bytes");
-  std::string modelDef, taskInfo, memory;
-  if (!serializeDeterministic(model.modelDef, &modelDef))
-    return fail("OM writer: cannot serialize MODEL_DEF");
-  if (!serializeDeterministic(model.taskDef, &taskInfo))
-    return fail("OM writer: cannot serialize TASK_INFO");
-  if (!serializeDeterministic(model.memoryPlan, &memory))
-    return fail("OM writer: cannot serialize MEMORY");
+  const google::protobuf::MessageLite *messages[] = {
+      &model.modelDef, &model.taskDef, &model.memoryPlan};
+  const char *names[] = {"MODEL_DEF", "TASK_INFO", "MEMORY"};
 
   const uint64_t tableOffset = kOmHeaderSize;
   uint64_t at = tableOffset + kOmPartitionCount * kOmPartitionEntrySize;
   PartitionEntry entries[kOmPartitionCount];
-  const std::string *payload[kOmPartitionCount] = {};
-  auto place = [&](int slot, PartitionType type, const std::string *bytes,
-                   uint64_t checksum, uint64_t size, uint64_t align) {
+  auto place = [&](int slot, PartitionType type, uint64_t size,
+                   uint64_t align) {
     at = alignUp(at, align);
     entries[slot].type = type;
     entries[slot].offset = at;
     entries[slot].size = size;
-    entries[slot].checksum = checksum;
-    payload[slot] = bytes;
     at += size;
   };
-  place(0, PartitionType::kModelDef, &modelDef,
-        omChecksum(modelDef.data(), modelDef.size()), modelDef.size(), 8);
-  place(1, PartitionType::kTaskInfo, &taskInfo,
-        omChecksum(taskInfo.data(), taskInfo.size()), taskInfo.size(), 8);
-  place(2, PartitionType::kMemory, &memory,
-        omChecksum(memory.data(), memory.size()), memory.size(), 8);
-  place(3, PartitionType::kWeights, nullptr, omChecksum(model.weightsPieces()),
-        model.weightsSize(), kWeightAlignment);
+  const PartitionType types[] = {PartitionType::kModelDef,
+                                 PartitionType::kTaskInfo,
+                                 PartitionType::kMemory};
+  for (int i = 0; i < 3; ++i) {
+    size_t size = messages[i]->ByteSizeLong();
+    if (size > size_t(INT_MAX))
+      return fail(std::string("OM writer: cannot serialize ") + names[i] +
+                  " (over 2 GiB)");
+    place(i, types[i], size, 8);
+  }
+  place(3, PartitionType::kWeights, model.weightsSize(), kWeightAlignment);
+  entries[3].checksum = omChecksum(model.weightsPieces());
   const uint64_t total = at;
 
   std::string b(entries[3].offset, '\0');
-  for (uint32_t i = 0; i < kOmPartitionCount; ++i)
-    if (payload[i] && !payload[i]->empty())
-      std::memcpy(&b[entries[i].offset], payload[i]->data(), entries[i].size);
+  for (int i = 0; i < 3; ++i) {
+    char *out = &b[entries[i].offset];
+    if (!serializeDeterministic(*messages[i], out, entries[i].size))
+      return fail(std::string("OM writer: cannot serialize ") + names[i]);
+    entries[i].checksum = omChecksum(out, entries[i].size);
+  }
   for (uint32_t i = 0; i < kOmPartitionCount; ++i) {
     size_t p = tableOffset + i * kOmPartitionEntrySize;
     putU32(b, p, static_cast<uint32_t>(entries[i].type));
@@ -154,9 +158,9 @@ rt::Status serializeOm(const OmModel &model, std::string *out) {
 }
 
 rt::Status writeOmFile(const OmModel &model, const std::string &path,
-                       OutputFiles *staging) {
-  // Refuse to write what the loader would refuse to read.
-  GEFLOW_RT_RETURN_IF_ERROR(validateOmModel(model, path));
+                       OutputFiles *staging, OmWriteCheck check) {
+  if (check == OmWriteCheck::kValidate)
+    GEFLOW_RT_RETURN_IF_ERROR(validateOmModel(model, path));
   std::string head;
   GEFLOW_RT_RETURN_IF_ERROR(serializeHead(model, &head));
   std::vector<std::string_view> pieces = model.weightsPieces();

@@ -5,6 +5,7 @@
 #include "frontends/onnx/ModelLoader.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -206,8 +207,11 @@ public:
   ContainedProcess &operator=(const ContainedProcess &) = delete;
   ~ContainedProcess() { stop(); }
 
+  /// `afterSend`, when given, runs once the request is on its way, while the
+  /// child works.
   Outcome call(LibOnnxWork work, int64_t argument, int64_t nodeCount,
-               bool shapesOnly, const std::string &model) {
+               bool shapesOnly, const std::string &model,
+               llvm::function_ref<void()> afterSend = nullptr) {
     Outcome outcome;
     if (pid_ < 0 && !start())
       return outcome;
@@ -216,8 +220,11 @@ public:
                           shapesOnly, model.size()};
     ReplyHeader reply{};
     Clock::time_point deadline = Clock::now() + timeLimit;
-    if (sendAll(socket_, &request, sizeof(request)) &&
-        sendAll(socket_, model.data(), model.size()) &&
+    bool sent = sendAll(socket_, &request, sizeof(request)) &&
+                sendAll(socket_, model.data(), model.size());
+    if (sent && afterSend)
+      afterSend();
+    if (sent &&
         receiveAll(socket_, &reply, sizeof(reply), deadline, &outcome.late)) {
       outcome.kind = reply.kind;
       outcome.payload.resize(reply.bytes);
@@ -230,6 +237,12 @@ public:
     outcome.died = true;
     outcome.status = stop();
     return outcome;
+  }
+
+  /// Forks the child now, if none runs, rather than at the first call.
+  void prestart() {
+    if (pid_ < 0)
+      (void)start();
   }
 
 private:
@@ -352,12 +365,28 @@ void onnxfe::setContainedTimeLimit(std::chrono::milliseconds limit) {
   timeLimit = limit;
 }
 
-llvm::Error onnxfe::runContained(onnx::ModelProto &model, llvm::StringRef stage,
-                                 LibOnnxWork work, int64_t argument,
-                                 ContainedChanges changes) {
+/// The process's one contained process, and the lock that serializes its
+/// calls.
+static ContainedProcess &containedProcess(std::unique_lock<std::mutex> &lock) {
   static std::mutex callMutex;
   static ContainedProcess process;
-  std::lock_guard<std::mutex> lock(callMutex);
+  lock = std::unique_lock<std::mutex>(callMutex);
+  return process;
+}
+
+void onnxfe::startContainedProcess() {
+  std::unique_lock<std::mutex> lock;
+  containedProcess(lock).prestart();
+}
+
+llvm::Error onnxfe::runContained(onnx::ModelProto &model, llvm::StringRef stage,
+                                 LibOnnxWork work, int64_t argument,
+                                 ContainedChanges changes,
+                                 llvm::function_ref<void()> whileWaiting) {
+  assert((!whileWaiting || changes == ContainedChanges::kShapes) &&
+         "only a shapes-only reply leaves the initializers alone");
+  std::unique_lock<std::mutex> lock;
+  ContainedProcess &process = containedProcess(lock);
 
   onnx::GraphProto &graph = *model.mutable_graph();
   DetachedWeights weights;
@@ -368,8 +397,15 @@ llvm::Error onnxfe::runContained(onnx::ModelProto &model, llvm::StringRef stage,
     return makeError(stage + ": the model does not serialize (over 2 GiB "
                              "without its large weights?)");
   }
-  Outcome outcome = process.call(work, argument, /*nodeCount=*/-1,
-                                 changes == ContainedChanges::kShapes, request);
+  // A shapes-only reply touches no initializer: their data can come back
+  // now, for `whileWaiting` to read.
+  auto meanwhile = [&] {
+    weights.reattach(graph);
+    whileWaiting();
+  };
+  Outcome outcome = process.call(
+      work, argument, /*nodeCount=*/-1, changes == ContainedChanges::kShapes,
+      request, whileWaiting ? llvm::function_ref<void()>(meanwhile) : nullptr);
   if (!outcome.started) {
     weights.reattach(graph);
     return work(model, argument);

@@ -16,6 +16,7 @@
 
 #include "onnx/onnx_pb.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -44,9 +45,22 @@ enum class ContainedChanges {
 /// "node 'ln' (LayerNormalization, opset 17): libonnx crashed (SIGSEGV) in
 /// shape inference; ...". The next call starts a new child. Where fork fails,
 /// or GEFLOW_ONNX_IN_PROCESS is set (for a debugger), `work` runs here.
+/// With kShapes, `whileWaiting` (if given) runs in this process while the
+/// child works, on the model with its weights back in place; it must not
+/// change the model. (In-process, it does not run.)
 llvm::Error runContained(onnx::ModelProto &model, llvm::StringRef stage,
                          LibOnnxWork work, int64_t argument = 0,
-                         ContainedChanges changes = ContainedChanges::kModel);
+                         ContainedChanges changes = ContainedChanges::kModel,
+                         llvm::function_ref<void()> whileWaiting = nullptr);
+
+/// Forks the contained process now, if none runs. A fork shares the parent's
+/// pages copy-on-write, and the child lives until the process ends, so each
+/// page the parent writes afterwards is copied under a fault with a TLB
+/// shootdown across cores: forked after a 100k-node model was parsed and
+/// imported, that cost the parent about a fifth of its compile time. A
+/// caller about to read a large model starts the child first, while the
+/// process is small; without this call the first runContained forks.
+void startContainedProcess();
 
 /// How long one call may run before the child is killed and the call fails
 /// ("libonnx did not finish shape inference within 120 s"); 120 s unless set.

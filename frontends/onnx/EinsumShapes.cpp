@@ -4,6 +4,7 @@
 
 #include "ir/EinsumEquation.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
 
 #include <optional>
@@ -40,6 +41,13 @@ void setDims(onnx::TypeProto &type, int32_t elemType, const Dims &dims) {
 } // namespace
 
 bool onnxfe::completeEinsumShapes(onnx::GraphProto &graph) {
+  // Inference calls this after every round, on every model: a graph with no
+  // Einsum must not pay for the maps below (0.2 s at 100k nodes, on the
+  // contained process's critical path).
+  if (llvm::none_of(graph.node(), [](const onnx::NodeProto &node) {
+        return node.op_type() == "Einsum";
+      }))
+    return false;
   // Every typed value: inputs, value_info, outputs; initializers' dims.
   llvm::StringMap<onnx::TypeProto *> types;
   for (auto &info : *graph.mutable_input())

@@ -3,6 +3,7 @@
 #ifndef GEFLOW_FRONTENDS_ONNX_GRAPHIMPORTER_H
 #define GEFLOW_FRONTENDS_ONNX_GRAPHIMPORTER_H
 
+#include "frontends/onnx/ConvertedInitializers.h"
 #include "frontends/onnx/MappedTensors.h"
 #include "frontends/onnx/OnnxImporter.h"
 
@@ -23,7 +24,8 @@ llvm::Expected<mlir::OwningOpRef<mlir::ModuleOp>>
 importPreparedModel(mlir::MLIRContext &context, onnx::ModelProto &model,
                     llvm::StringRef sourceName,
                     const OnnxImportOptions &options,
-                    const MappedTensors *mapped = nullptr);
+                    const MappedTensors *mapped = nullptr,
+                    const ConvertedInitializers *converted = nullptr);
 
 /// What a probe import learnt: whether some node still lacks a static output
 /// type, and the values that folding computed for those nodes' inputs.

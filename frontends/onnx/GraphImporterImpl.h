@@ -9,6 +9,7 @@
 #ifndef GEFLOW_FRONTENDS_ONNX_GRAPHIMPORTERIMPL_H
 #define GEFLOW_FRONTENDS_ONNX_GRAPHIMPORTERIMPL_H
 
+#include "frontends/onnx/ConvertedInitializers.h"
 #include "frontends/onnx/GraphImporter.h"
 #include "frontends/onnx/MappedTensors.h"
 #include "frontends/onnx/ModelLoader.h"
@@ -43,10 +44,12 @@ class GraphImporter {
 public:
   GraphImporter(MLIRContext &context, onnx::ModelProto &model,
                 llvm::StringRef sourceName, const OnnxImportOptions &options,
-                bool probe = false, const MappedTensors *mapped = nullptr)
+                bool probe = false, const MappedTensors *mapped = nullptr,
+                const ConvertedInitializers *converted = nullptr)
       : context(context), model(model), graph(*model.mutable_graph()),
         sourceName(sourceName), options(options), builder(&context),
-        opset(getDefaultOpset(model)), probe(probe), mapped(mapped) {
+        opset(getDefaultOpset(model)), probe(probe), mapped(mapped),
+        converted(converted) {
     if (options.streamPlan && !probe)
       planApplier.emplace(*options.streamPlan);
   }
@@ -110,6 +113,8 @@ private:
   bool probe;
   /// Large initializers' raw_data, left in the file (null: all in the proto).
   const MappedTensors *mapped;
+  /// Initializers converted while shapes were inferred (null: none).
+  const ConvertedInitializers *converted;
   /// Probe mode: the nodes left out, and the names of the returned values.
   std::vector<const onnx::NodeProto *> skipped;
   std::vector<std::string> probeNames;

@@ -535,9 +535,11 @@ static llvm::Error inferWithLibOnnx(onnx::ModelProto &model, int64_t) {
   return llvm::Error::success();
 }
 
-llvm::Error onnxfe::inferShapes(onnx::ModelProto &model) {
+llvm::Error onnxfe::inferShapes(onnx::ModelProto &model,
+                                llvm::function_ref<void()> whileInferring) {
   if (auto err = runContained(model, "shape inference", inferWithLibOnnx,
-                              /*argument=*/0, ContainedChanges::kShapes))
+                              /*argument=*/0, ContainedChanges::kShapes,
+                              whileInferring))
     return err;
   // Dims that are a constant operand's value (ShapeCompletion.h); inferring
   // again carries them to the readers.
@@ -549,7 +551,8 @@ llvm::Error onnxfe::inferShapes(onnx::ModelProto &model) {
 
 llvm::Error onnxfe::prepareModel(onnx::ModelProto &model,
                                  const OnnxImportOptions &options,
-                                 llvm::StringRef sourceName) {
+                                 llvm::StringRef sourceName,
+                                 llvm::function_ref<void()> whileInferring) {
   mlir::TimingScope checks(options.timing ? options.timing->nest("checks")
                                           : mlir::Timer());
   if (auto err =
@@ -589,7 +592,7 @@ llvm::Error onnxfe::prepareModel(onnx::ModelProto &model,
   spellOutStftOnesided(*model.mutable_graph());
   mlir::TimingScope inference(
       options.timing ? options.timing->nest("shape inference") : mlir::Timer());
-  if (auto err = inferShapes(model))
+  if (auto err = inferShapes(model, whileInferring))
     return err;
   return checkInferredSizes(model.graph(), options.limits);
 }

@@ -16,6 +16,7 @@
 
 #include "onnx/onnx_pb.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -60,10 +61,12 @@ llvm::Expected<onnx::ModelProto> readModelFile(llvm::StringRef path,
 /// after dropping initializers from the graph inputs and applying
 /// `options.inputShapes`. Unsupported ops and foreign domains are reported
 /// before anything else. `sourceName` names the model in messages about the
-/// whole graph.
+/// whole graph. `whileInferring` runs during the first inference round as
+/// inferShapes says.
 llvm::Error prepareModel(onnx::ModelProto &model,
                          const OnnxImportOptions &options,
-                         llvm::StringRef sourceName = "<memory>");
+                         llvm::StringRef sourceName = "<memory>",
+                         llvm::function_ref<void()> whileInferring = nullptr);
 
 /// `--input-shape`: replaces the declared shapes of the named graph inputs;
 /// a declared static dim must agree.
@@ -74,7 +77,11 @@ llvm::Error applyInputShapes(onnx::GraphProto &graph,
 void dropShapeHints(onnx::GraphProto &graph);
 
 /// libonnx's shape inference: strict, type-checked, with data propagation.
-llvm::Error inferShapes(onnx::ModelProto &model);
+/// `whileInferring`, when given, runs here while the contained process infers
+/// the first round (runContained's whileWaiting): work on the model that
+/// needs no shapes and must not change it.
+llvm::Error inferShapes(onnx::ModelProto &model,
+                        llvm::function_ref<void()> whileInferring = nullptr);
 
 } // namespace geflow::onnxfe
 

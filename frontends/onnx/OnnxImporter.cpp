@@ -1,6 +1,7 @@
 //===- OnnxImporter.cpp - the frontend's public entry points --------------===//
 
 #include "frontends/onnx/OnnxImporter.h"
+#include "frontends/onnx/ContainedLibOnnx.h"
 #include "frontends/onnx/GraphImporter.h"
 #include "frontends/onnx/ModelLoader.h"
 #include "frontends/onnx/OpTable.h"
@@ -75,9 +76,13 @@ importParsedModel(mlir::MLIRContext &context, onnx::ModelProto &model,
                   const MappedTensors *mapped) {
   registerOnnxImportDialects(context);
   try {
-    if (auto err = prepareModel(model, options, sourceName))
+    // The initializers are converted while the contained process infers.
+    ConvertedInitializers converted;
+    auto convert = [&] { converted.convert(context, model.graph(), mapped); };
+    if (auto err = prepareModel(model, options, sourceName, convert))
       return std::move(err);
-    return importPreparedModel(context, model, sourceName, options, mapped);
+    return importPreparedModel(context, model, sourceName, options, mapped,
+                               &converted);
   } catch (const std::exception &e) {
     // prepareModel catches libonnx's exceptions itself; this is the last guard
     // so that nothing escapes the library (std::bad_alloc, protobuf internals).
@@ -104,6 +109,9 @@ geflow::importOnnxBytes(mlir::MLIRContext &context, llvm::StringRef bytes,
 
 llvm::Expected<ReadOnnxFile>
 geflow::readOnnxFile(llvm::StringRef path, const OnnxImportOptions &options) {
+  // Before the model is in memory: the child then shares few pages with us
+  // (startContainedProcess says why that matters).
+  onnxfe::startContainedProcess();
   mlir::TimingScope timing(options.timing ? options.timing->nest("read model")
                                           : mlir::Timer());
   ReadOnnxFile file;

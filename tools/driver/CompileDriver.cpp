@@ -89,6 +89,7 @@ compileImported(const std::shared_ptr<mlir::MLIRContext> &context,
   CompileResult result;
   result.model = std::move(*model);
   result.model.keepAlive = context;
+  result.validated = true; // compileModule validated it after emission
   result.stats = passes::summarize(result.model);
   result.stats.compileTimeMs = std::chrono::duration<double, std::milli>(
                                    std::chrono::steady_clock::now() - start)

@@ -39,6 +39,10 @@ struct CompileResult {
   /// A model with gears (Gears.h): each gear's own figures, in gear order;
   /// `stats` then sums kernels and tasks and takes the largest of the rest.
   std::vector<passes::CompileStats> gearStats;
+  /// The model passed validateOmModel after it was built (the pipeline's and
+  /// the gear merger's check); writing it need not check it again
+  /// (om::OmWriteCheck). False for a run-time-shapes model.
+  bool validated = false;
 };
 
 /// Imports `path`, compiles it and measures the result. The model's ModelDef

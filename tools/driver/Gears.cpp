@@ -69,6 +69,7 @@ compileOnnxFileWithGears(llvm::StringRef path, const CompileOptions &options,
   if (!merged)
     return merged.takeError();
   result.model = std::move(*merged);
+  result.validated = true; // GearMerger::finish validated the merge
   total.weightsBytes = result.model.weightsSize();
   total.compileTimeMs = std::chrono::duration<double, std::milli>(
                             std::chrono::steady_clock::now() - start)

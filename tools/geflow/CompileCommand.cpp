@@ -243,7 +243,10 @@ int runCompile() {
                 inputPath, workspace, limits->workspaceBytes)));
   mlir::TimingScope writeTiming(timing ? rootTimer.nest("OM write")
                                        : mlir::Timer());
-  if (Error error = toError(om::writeOmFile(result->model, output, &outputs)))
+  if (Error error = toError(om::writeOmFile(
+          result->model, output, &outputs,
+          result->validated ? om::OmWriteCheck::kAlreadyValidated
+                            : om::OmWriteCheck::kValidate)))
     return reportError(std::move(error));
   if (Error error = toError(outputs.commit()))
     return reportError(std::move(error));

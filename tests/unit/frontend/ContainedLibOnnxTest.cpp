@@ -114,6 +114,33 @@ TEST(ContainedLibOnnx, ShapesOnlyBringsBackValueInfoAndOutputs) {
   EXPECT_EQ(model.graph().initializer(0).raw_data().size(), 64 * 64 * 4u);
 }
 
+TEST(ContainedLibOnnx, WhileWaitingRunsDuringTheCallWithTheWeightsBack) {
+  onnx::ModelProto model = reluChain().model;
+  size_t weightBytes = 0;
+  int valueInfos = -1;
+  auto meanwhile = [&] {
+    weightBytes = model.graph().initializer(0).raw_data().size();
+    valueInfos = model.graph().value_info_size(); // the reply is not in yet
+  };
+  llvm::Error err =
+      onnxfe::runContained(model, "shape inference", typeEverything, 0,
+                           onnxfe::ContainedChanges::kShapes, meanwhile);
+  ASSERT_FALSE(err) << llvm::toString(std::move(err));
+  EXPECT_EQ(weightBytes, 64 * 64 * 4u);
+  EXPECT_EQ(valueInfos, 0);
+  EXPECT_EQ(model.graph().value_info_size(), 1);
+  EXPECT_EQ(model.graph().initializer(0).raw_data().size(), 64 * 64 * 4u);
+}
+
+TEST(ContainedLibOnnx, AChildStartedEarlyServesTheCalls) {
+  onnxfe::startContainedProcess();
+  onnxfe::startContainedProcess(); // a running child is kept
+  onnx::ModelProto model = reluChain().model;
+  llvm::Error err = onnxfe::runContained(model, "rename", renameGraph, 5);
+  ASSERT_FALSE(err) << llvm::toString(std::move(err));
+  EXPECT_EQ(model.graph().name(), "renamed 5");
+}
+
 TEST(ContainedLibOnnx, TheChildsErrorComesBackAsItIs) {
   onnx::ModelProto model = reluChain().model;
   llvm::Error err = onnxfe::runContained(model, "refusal", refuse);
