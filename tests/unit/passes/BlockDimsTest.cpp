@@ -9,6 +9,7 @@
 
 #include "passes/streams/BlockDims.h"
 #include "passes/streams/LowerBound.h"
+#include "tests/unit/passes/TaskGraphFixtures.h"
 
 #include "runtime/soc/CostModel.h"
 
@@ -17,17 +18,9 @@
 using namespace geflow;
 using passes::TaskGraph;
 using passes::TaskNode;
+using passes::fixtures::cubeKernel;
 
 namespace {
-
-TaskNode cubeKernel(double flops, std::vector<int> deps) {
-  TaskNode node;
-  node.engine = rt::Engine::kAic;
-  node.cost.flops = flops;
-  node.blockDim = 24;
-  node.deps = std::move(deps);
-  return node;
-}
 
 TEST(BlockDims, SlackBuysFewerBlocksBesideTheCriticalPath) {
   rt::SocSpec spec;
@@ -35,8 +28,8 @@ TEST(BlockDims, SlackBuysFewerBlocksBesideTheCriticalPath) {
   rt::CostModel cost(spec);
   // 0 -> 1 is the critical path; 2 is small beside it; 3 joins all (a cut).
   TaskGraph graph;
-  graph.nodes = {cubeKernel(1e10, {}), cubeKernel(1e10, {0}),
-                 cubeKernel(1e8, {}), cubeKernel(1e10, {1, 2})};
+  graph.nodes = {cubeKernel({}, 1e10, 24), cubeKernel({0}, 1e10, 24),
+                 cubeKernel({}, 1e8, 24), cubeKernel({1, 2}, 1e10, 24)};
   std::vector<double> alone = passes::aloneTimesNs(graph, spec);
 
   std::vector<uint32_t> dims =

@@ -2,6 +2,7 @@
 
 #include "passes/streams/LowerBound.h"
 #include "passes/streams/MakespanPredictor.h"
+#include "tests/unit/passes/TaskGraphFixtures.h"
 
 #include "runtime/soc/CostModel.h"
 
@@ -12,17 +13,9 @@
 using namespace geflow;
 using passes::TaskGraph;
 using passes::TaskNode;
+using passes::fixtures::cubeKernel;
 
 namespace {
-
-TaskNode cubeKernel(std::vector<int> deps, bool noTask = false) {
-  TaskNode node;
-  node.engine = rt::Engine::kAic;
-  node.cost.flops = 1e9;
-  node.deps = std::move(deps);
-  node.noTask = noTask;
-  return node;
-}
 
 // Two chained kernels beside a third and a no-task join: the critical path is
 // the chain, each kernel alone on the chip; the work term is the three
@@ -33,7 +26,7 @@ TEST(LowerBound, CriticalPathAndEngineWork) {
   rt::CostModel cost(spec);
   TaskGraph graph;
   graph.nodes = {cubeKernel({}), cubeKernel({0}), cubeKernel({}),
-                 cubeKernel({1, 2}, /*noTask=*/true)};
+                 cubeKernel({1, 2}, 1e9, 1, /*noTask=*/true)};
   passes::LowerBound bound = passes::lowerBound(graph, spec);
 
   rt::KernelCost one{1e9, 0};

@@ -161,9 +161,10 @@ json streamGaps(const Timeline &t,
   return gaps;
 }
 
-/// Host time of the kernels by op type, largest first: where host latency
-/// goes. Empty when no kernel was timed (a run without host work).
-json hostTimeByOpType(const Timeline &t) {
+/// Where host latency went: the kernels' host time in all (host_kernel_us)
+/// and by op type, largest first (host_by_op_type). Nothing when no kernel
+/// was timed (a run without host work).
+void addHostTime(const Timeline &t, json &summary) {
   std::map<std::string, std::pair<uint64_t, size_t>> byType;
   uint64_t total = 0;
   for (const TaskRecord &r : t.records)
@@ -173,6 +174,8 @@ json hostTimeByOpType(const Timeline &t) {
       ++kernels;
       total += r.hostNs;
     }
+  if (total == 0)
+    return;
   std::vector<std::pair<std::string, std::pair<uint64_t, size_t>>> rows(
       byType.begin(), byType.end());
   std::stable_sort(rows.begin(), rows.end(), [](const auto &a, const auto &b) {
@@ -184,7 +187,8 @@ json hostTimeByOpType(const Timeline &t) {
                      {"host_us", row.first / 1000.0},
                      {"share", double(row.first) / double(total)},
                      {"kernels", row.second}});
-  return types;
+  summary["host_kernel_us"] = total / 1000.0;
+  summary["host_by_op_type"] = std::move(types);
 }
 
 } // namespace
@@ -311,14 +315,7 @@ json summarize(const Timeline &t, const SummaryOptions &options) {
       summary["efficiency"] = double(last - first) / t.lowerBoundNs;
     }
   }
-  json hostByType = hostTimeByOpType(t);
-  if (!hostByType.empty()) {
-    double hostUs = 0;
-    for (const json &row : hostByType)
-      hostUs += row["host_us"].get<double>();
-    summary["host_kernel_us"] = hostUs;
-    summary["host_by_op_type"] = std::move(hostByType);
-  }
+  addHostTime(t, summary);
   if (!t.hostSpans.empty()) {
     double hostNs = 0;
     for (const HostSpan &span : t.hostSpans)
