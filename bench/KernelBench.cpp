@@ -59,12 +59,18 @@ void BM_GemmPanels(benchmark::State &state) {
   const int64_t slice = state.range(3) ? state.range(3) : n;
   const std::vector<float> a = randomValues(m * k), b = randomValues(k * n);
   std::vector<float> panels(nn::rowPanelFloats(m, k)), c(m * n);
-  const nn::PackedCols packed = nn::packCols(b.data(), k, n, n);
+  const int64_t copies = std::max<int64_t>(1, state.range(4));
+  std::vector<nn::PackedCols> packed;
+  for (int64_t i = 0; i < copies; ++i)
+    packed.push_back(nn::packCols(b.data(), k, n, n));
+  int64_t next = 0;
   for (auto _ : state) {
     nn::packRowsInto(a.data(), m, k, k, panels.data());
+    const nn::PackedCols &w = packed[next];
+    next = (next + 1) % copies;
     for (int64_t c0 = 0; c0 < n; c0 += slice) {
       const int64_t c1 = std::min(n, c0 + slice);
-      nn::gemmPanels(panels.data(), m, packed, c0, c1, c.data() + c0, n);
+      nn::gemmPanels(panels.data(), m, w, c0, c1, c.data() + c0, n);
     }
     benchmark::DoNotOptimize(c.data());
   }
@@ -127,20 +133,23 @@ BENCHMARK(BM_GemmPacked)
     ->Unit(benchmark::kMicrosecond);
 // Inception v3's 8x8 convs (positions as rows), ViT-B/16's linear layers.
 BENCHMARK(BM_GemmPanels)
-    ->ArgNames({"m", "n", "k", "slice"})
-    ->Args({64, 384, 1280, 0})
-    ->Args({64, 384, 1280, 32})
-    ->Args({64, 192, 2048, 0})
-    ->Args({64, 192, 2048, 16})
-    ->Args({49, 512, 4608, 0})
-    ->Args({49, 512, 4608, 32})
-    ->Args({197, 768, 768, 0})
-    ->Args({197, 3072, 768, 0})
-    ->Args({66, 3072, 768, 288})
-    ->Args({66, 3072, 768, 0})
-    ->Args({66, 768, 3072, 80})
-    ->Args({66, 768, 3072, 0})
-    ->Args({197, 768, 3072, 0})
+    ->ArgNames({"m", "n", "k", "slice", "copies"})
+    ->Args({64, 384, 1280, 0, 1})
+    ->Args({64, 384, 1280, 32, 1})
+    ->Args({64, 192, 2048, 0, 1})
+    ->Args({64, 192, 2048, 16, 1})
+    ->Args({49, 512, 4608, 0, 1})
+    ->Args({49, 512, 4608, 32, 1})
+    ->Args({197, 768, 768, 0, 1})
+    ->Args({197, 3072, 768, 0, 1})
+    ->Args({66, 3072, 768, 288, 1})
+    ->Args({66, 3072, 768, 0, 1})
+    ->Args({66, 768, 3072, 80, 1})
+    ->Args({66, 768, 3072, 0, 1})
+    ->Args({197, 768, 3072, 0, 1})
+    ->Args({197, 768, 3072, 0, 16})
+    ->Args({49, 512, 4608, 0, 8})
+    ->Args({49, 2048, 512, 0, 32})
     ->Unit(benchmark::kMicrosecond);
 
 BENCHMARK_MAIN();

@@ -64,6 +64,11 @@ struct TileOperands {
   int64_t aPanelStride;
   const float *b;
   int64_t ldb, bVectorStride;
+  /// The B tile the next call will read, laid out as this one's (null:
+  /// none): its lines are asked for into L2 one k at a time, so that
+  /// weights read once per run stream in while this tile computes.
+  const float *prefetch = nullptr;
+  int prefetchVectors = 0;
 };
 
 /// C[Rows x 16*Vectors] (= or +=) A[Rows x kc] * B[kc x 16*Vectors]; the
@@ -87,11 +92,14 @@ void microKernel(int64_t kc, const TileOperands &op, float *c, int64_t ldc,
     a[p] = op.a + p * op.aPanelStride;
   const float *__restrict b = op.b;
   const int64_t ldb = op.ldb, bvs = op.bVectorStride;
-  for (int64_t k = 0; k < kc; ++k, b += ldb) {
+  // One k of the tile; the loop runs twice below so that the one without
+  // prefetches carries no test for them.
+  const auto multiplyAdd = [&](int64_t k,
+                               const float *bk) __attribute__((always_inline)) {
     __m512 bv[Vectors];
 #pragma GCC unroll 4
     for (int v = 0; v < Vectors; ++v)
-      bv[v] = _mm512_loadu_ps(b + v * bvs);
+      bv[v] = _mm512_loadu_ps(bk + v * bvs);
 #pragma GCC unroll 32
     for (int r = 0; r < Rows; ++r) {
       const __m512 ar =
@@ -100,6 +108,16 @@ void microKernel(int64_t kc, const TileOperands &op, float *c, int64_t ldc,
       for (int v = 0; v < Vectors; ++v)
         acc[r][v] = _mm512_fmadd_ps(ar, bv[v], acc[r][v]);
     }
+  };
+  if (const float *pf = op.prefetch) {
+    for (int64_t k = 0; k < kc; ++k, b += ldb, pf += ldb) {
+      multiplyAdd(k, b);
+      for (int v = 0; v < op.prefetchVectors; ++v)
+        _mm_prefetch(reinterpret_cast<const char *>(pf + v * bvs), _MM_HINT_T1);
+    }
+  } else {
+    for (int64_t k = 0; k < kc; ++k, b += ldb)
+      multiplyAdd(k, b);
   }
 #pragma GCC unroll 32
   for (int r = 0; r < Rows; ++r)
@@ -266,8 +284,23 @@ void gemmPanels(const float *aPanels, int64_t rows, const PackedCols &b,
                       kPanelCols * k};
       const int64_t cols = std::min(kTileCols, c1 - j);
       const int64_t step = tileRowsFor(rows, cols);
-      for (int64_t row0 = 0; row0 < rows; row0 += step) {
+      // Weights read once per run come from DRAM: the next B tile (the next
+      // columns, or the next chunk's first ones) is asked into L2 while this
+      // one computes. Its vectors are spread over the row tiles, one each,
+      // or all asked for by the first tile when there are fewer tiles.
+      const int64_t nextJ = j + kTileCols < c1 ? j + kTileCols : c0;
+      const int64_t nextK0 = nextJ == c0 ? k0 + kc : k0;
+      const float *next =
+          nextK0 < k ? b.panel(nextJ / kPanelCols) + nextK0 * kPanelCols
+                     : nullptr;
+      const int nextVectors = int(vectorsFor(std::min(kTileCols, c1 - nextJ)));
+      const bool oneEach = (rows + step - 1) / step >= nextVectors;
+      for (int64_t row0 = 0, t = 0; row0 < rows; row0 += step, ++t) {
         op.a = aPanels + row0 * k + k0 * kPanelRows;
+        const bool asks = next && (oneEach ? t < nextVectors : t == 0);
+        op.prefetch =
+            asks ? next + (oneEach ? t : 0) * op.bVectorStride : nullptr;
+        op.prefetchVectors = oneEach ? 1 : nextVectors;
         tileProduct(kc, op, std::min(step, rows - row0), cols,
                     c + row0 * ldc + (j - c0), ldc, accumulate);
       }
