@@ -40,28 +40,44 @@ constexpr int64_t kInPlaceDepth = 128;
 /// its bias and clamp before the store.
 /// Rows < kPanelRows serves the last panel of A (its rows past the end are
 /// not computed at all; the A panel still has kPanelRows values per k).
+/// With `prefetch`, the line of that panel at each k is asked into L2 (one
+/// 16-wide panel row is one line).
 template <int Vectors, int Rows = kPanelRows>
 void microKernel(int64_t kc, const float *__restrict a,
                  const float *__restrict b, int64_t ldb, float *c, int64_t ldc,
-                 bool accumulate, const Finish *finish) {
+                 bool accumulate, const Finish *finish,
+                 const float *prefetch = nullptr) {
   __m256 acc[Rows][Vectors];
 #pragma GCC unroll 16
   for (int r = 0; r < Rows; ++r)
 #pragma GCC unroll 2
     for (int v = 0; v < Vectors; ++v)
       acc[r][v] = _mm256_setzero_ps();
-  for (int64_t k = 0; k < kc; ++k, a += kPanelRows, b += ldb) {
+  // One k of the tile; the loop runs twice below so that the one without
+  // prefetches carries no test for them.
+  const auto multiplyAdd = [&](const float *ak,
+                               const float *bk) __attribute__((always_inline)) {
     __m256 bv[Vectors];
 #pragma GCC unroll 2
     for (int v = 0; v < Vectors; ++v)
-      bv[v] = _mm256_loadu_ps(b + 8 * v);
+      bv[v] = _mm256_loadu_ps(bk + 8 * v);
 #pragma GCC unroll 16
     for (int r = 0; r < Rows; ++r) {
-      __m256 ar = _mm256_broadcast_ss(a + r);
+      __m256 ar = _mm256_broadcast_ss(ak + r);
 #pragma GCC unroll 2
       for (int v = 0; v < Vectors; ++v)
         acc[r][v] = _mm256_fmadd_ps(ar, bv[v], acc[r][v]);
     }
+  };
+  if (prefetch) {
+    for (int64_t k = 0; k < kc; ++k, a += kPanelRows, b += ldb) {
+      multiplyAdd(a, b);
+      _mm_prefetch(reinterpret_cast<const char *>(prefetch + k * ldb),
+                   _MM_HINT_T1);
+    }
+  } else {
+    for (int64_t k = 0; k < kc; ++k, a += kPanelRows, b += ldb)
+      multiplyAdd(a, b);
   }
 #pragma GCC unroll 16
   for (int r = 0; r < Rows; ++r)
@@ -107,7 +123,10 @@ void copyPanel(const float *src, int64_t ldb, int64_t kc, int64_t cols,
 /// copy what is real.
 void panelProduct(int64_t kc, const float *a, const float *b, int64_t ldb,
                   int64_t rows, int64_t cols, float *c, int64_t ldc,
-                  bool accumulate, const Finish *finish = nullptr) {
+                  bool accumulate, const Finish *finish = nullptr,
+                  const float *prefetch = nullptr) {
+  if (cols == kPanelCols && rows == kPanelRows)
+    return microKernel<2>(kc, a, b, ldb, c, ldc, accumulate, finish, prefetch);
   if (cols == kPanelCols) {
     // Fewer rows: only the real ones computed, straight into C.
     switch (rows) {
@@ -213,10 +232,19 @@ void gemmPanels(const float *aPanels, int64_t rows, const PackedCols &b,
     for (int64_t j = c0; j < c1; j += kPanelCols) {
       const float *bPanel = b.panel(j / kPanelCols) + k0 * kPanelCols;
       const int64_t cols = std::min(kPanelCols, c1 - j);
+      // Weights read once per run come from DRAM: the first row panel asks
+      // the next B panel (the next columns, or the next chunk's first ones)
+      // into L2 while the row panels compute.
+      const int64_t nextJ = j + kPanelCols < c1 ? j + kPanelCols : c0;
+      const int64_t nextK0 = nextJ == c0 ? k0 + kc : k0;
+      const float *next =
+          nextK0 < k ? b.panel(nextJ / kPanelCols) + nextK0 * kPanelCols
+                     : nullptr;
       for (int64_t row0 = 0; row0 < rows; row0 += kPanelRows)
         panelProduct(kc, aPanels + row0 * k + k0 * kPanelRows, bPanel,
                      kPanelCols, std::min(kPanelRows, rows - row0), cols,
-                     c + row0 * ldc + (j - c0), ldc, accumulate);
+                     c + row0 * ldc + (j - c0), ldc, accumulate, nullptr,
+                     row0 == 0 ? next : nullptr);
     }
   }
 }
