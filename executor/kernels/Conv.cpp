@@ -14,7 +14,9 @@
 // and RegNet's, 4 to 32 channels per group), one (image, group) per work
 // item: the group's input planes are laid out once (ConvTaps.h) and four
 // output channels at a time sweep them. A 3x3 stride-1 conv with enough
-// channels runs Winograd's F(4x4, 3x3) (ConvWinograd.h).
+// channels runs Winograd's F(4x4, 3x3) (ConvWinograd.h). A conv of at most
+// four input channels (an image's first) runs direct too, over the phase
+// planes of its input, eight output channels per sweep.
 //
 // The plan's work items are split for the simulated cores (16 or more); the
 // host folds them into one share per hardware thread and runs each share in
@@ -98,12 +100,13 @@ public:
   /// `weights` is W when it is a constant, else null: then, on CPUs that
   /// run the packed GEMM, each group's rows are packed here once.
   ConvKernel(const ConvPlan &c, const float *weights) : c_(c) {
-    if (c_.groupedTaps || (c_.depthwise && nn::TapPlanes::applies(c_.s.w)))
+    if (c_.groupedTaps || c_.channelTaps ||
+        (c_.depthwise && nn::TapPlanes::applies(c_.s.w)))
       planes_ = std::make_unique<nn::TapPlanes>(c_.s.w);
     const nn::Window &w = c_.s.w;
     channelBlocks_ = c_.depthwise && c_.s.outPerGroup() == 1 && w.rank == 2 &&
                      w.out[2] <= kMaxChannelBlockWidth;
-    if (c_.groupedTaps)
+    if (c_.groupedTaps || c_.channelTaps)
       return;
     if (c_.winograd) {
       winograd_ = std::make_unique<nn::WinogradConv>(c_.s.w, c_.s.inChannels,
@@ -145,6 +148,8 @@ public:
     const bool fold = c_.positionRows || c_.rowTiles > 1;
     BlockRange items = fold ? foldedItems(blockIdx, blockDim)
                             : blockRange(c_.items(), blockIdx, blockDim);
+    if (c_.channelTaps)
+      return runChannelTaps(x, wt, bias, residual, y, items);
     if (c_.depthwise) {
       if (channelBlocks_ && !residual)
         return depthwiseBlocks(x, wt, bias, y, items);
@@ -289,6 +294,63 @@ private:
         for (int64_t r = 0; r < kOuts; ++r)
           ShiftedRows::apply(&out, m0 + r, rows + r * ld, n);
       }
+    }
+    return rt::Status::ok();
+  }
+
+  /// A few-channel conv's (image, band of rows, block of channels) items,
+  /// direct: the image's input planes laid out once per host thread, then
+  /// the block's sweeps over the band's output rows, written into Y, and
+  /// the epilogue on them while they are in cache.
+  rt::Status runChannelTaps(const float *x, const float *wt, const float *bias,
+                            const float *residual, float *y,
+                            BlockRange items) const {
+    const ConvShape &s = c_.s;
+    const int64_t k = c_.k, channels = s.inChannels, m = s.outChannels;
+    const int64_t cf = planes_->channelFloats(), pitch = planes_->rowPitch();
+    const int64_t oh = s.w.out[1], ow = s.w.out[2], bandRows = c_.tileCols / ow;
+    float *phases = nn::scratch(channels * cf, 1);
+    float *w8 = nn::scratch(nn::kTapChannels * k, 2);
+    thread_local std::vector<int64_t> offsets; // (channel, tap): W's order
+    offsets.clear();
+    for (int64_t c = 0; c < channels; ++c)
+      for (int64_t offset : planes_->tapOffsets())
+        offsets.push_back(c * cf + offset);
+    // Bias and a clamp are applied as the sweep stores; a residual or
+    // another activation after it, on rows still in cache.
+    float lo, hi;
+    const bool inSweep = !residual && clampBounds(c_.act, &lo, &hi);
+    if (!inSweep) {
+      lo = -std::numeric_limits<float>::infinity();
+      hi = std::numeric_limits<float>::infinity();
+    }
+    Epilogue e{bias, residual, y, &c_.act};
+    int64_t built = -1; // the image now in `phases`
+    for (int64_t i = items.begin; i < items.end; ++i) {
+      const int64_t block = i % c_.rowTiles, nb = i / c_.rowTiles;
+      const int64_t band = nb % c_.tiles, n = nb / c_.tiles;
+      if (built != n)
+        for (int64_t c = 0; c < channels; ++c)
+          planes_->fill(x + (n * channels + c) * s.w.inSize(), phases + c * cf);
+      built = n;
+      const int64_t m0 = block * nn::kTapChannels;
+      const int64_t outs = std::min(nn::kTapChannels, m - m0);
+      float bias8[nn::kTapChannels] = {};
+      for (int64_t r = 0; r < outs; ++r) {
+        bias8[r] = inSweep && bias ? bias[m0 + r] : 0.0f;
+        for (int64_t t = 0; t < k; ++t)
+          w8[t * nn::kTapChannels + r] = wt[(m0 + r) * k + t];
+      }
+      for (int64_t r = outs; r < nn::kTapChannels; ++r)
+        for (int64_t t = 0; t < k; ++t)
+          w8[t * nn::kTapChannels + r] = 0.0f;
+      const int64_t r0 = band * bandRows, r1 = std::min(oh, r0 + bandRows);
+      float *ym = y + (n * m + m0) * c_.p;
+      for (int64_t row = r0; row < r1; ++row)
+        nn::channelTaps(phases + row * pitch, offsets.data(), w8, k, bias8, lo,
+                        hi, ow, outs, ym + row * ow, c_.p);
+      for (int64_t r = 0; r < outs && !inSweep; ++r)
+        Epilogue::apply(&e, m0 + r, ym + r * c_.p + r0 * ow, (r1 - r0) * ow);
     }
     return rt::Status::ok();
   }

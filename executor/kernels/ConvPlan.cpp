@@ -42,10 +42,21 @@ constexpr int64_t kRowTileMultiple = nn::kPanelRows;
 /// MobileNet's shapes).
 constexpr int64_t kMaxPositionRows = 256;
 constexpr int64_t kMaxPointwisePositionRows = 64;
+/// Up to 18x18, positions on rows still beat a shifted conv whose padded
+/// rows are wider than its output (Inception's 1x7 on 17x17 computes 23
+/// columns for 17: 8-10% faster), not one without padding columns (7x1 on
+/// 17x17: up to 20% slower) nor, by a margin the machine's noise hid, im2col
+/// (3x3 at stride 2 to 17x17).
+constexpr int64_t kMaxWidePositionRows = 324;
 
 bool positionRowsPay(const ConvPlan &c) {
-  return c.p <= (c.s.w.kernelSize() > 1 ? kMaxPositionRows
-                                        : kMaxPointwisePositionRows);
+  const nn::Window &w = c.s.w;
+  if (w.kernelSize() == 1)
+    return c.p <= kMaxPointwisePositionRows;
+  if (c.p <= kMaxPositionRows)
+    return true;
+  return c.p <= kMaxWidePositionRows && nn::ShiftedConv::applies(w) &&
+         w.padBegin[2] + w.padEnd[2] > 0;
 }
 
 /// Lanes the micro-kernel computes for n real GEMM columns: whole panels.
@@ -120,6 +131,35 @@ void splitRows(ConvPlan *c, int64_t base) {
 /// stride 1; at stride 2, 32 channels per group ran 10% faster as GEMMs).
 constexpr int64_t kMaxGroupedTaps = 288;
 
+/// Input channels of the convs that run channelTaps: 3 for an image (measured
+/// on the zoo's first convs, 3x3 and 7x7 at stride 2: 1.9 ms as im2col GEMMs
+/// against 0.2 ms direct for EfficientNet's 3 -> 32; 4.8 ms against 2.3 ms
+/// for ResNet's 3 -> 64 7x7), 4 for RGBA or a depth channel.
+constexpr int64_t kMaxTapInputChannels = 4;
+
+bool channelTapsApply(const ConvPlan &c) {
+  return c.s.group == 1 && !c.pointwise && nn::TapPlanes::applies(c.s.w) &&
+         c.s.inChannels <= kMaxTapInputChannels &&
+         c.s.outChannels >= nn::kTapChannels;
+}
+
+/// Work items of whole output rows and blocks of kTapChannels channels:
+/// bands of rows until there are kTargetItems.
+rt::Status planChannelTaps(ConvPlan *c) {
+  c->channelTaps = true;
+  c->depthwise = false; // one input channel, but many outputs per sweep
+  const nn::Window &w = c->s.w;
+  c->tileRows = nn::kTapChannels;
+  c->rowTiles = ceilDiv(c->s.outChannels, c->tileRows);
+  const int64_t bands = std::min(
+      w.out[1],
+      ceilDiv(kTargetItems, std::max<int64_t>(c->s.batch * c->rowTiles, 1)));
+  const int64_t bandRows = ceilDiv(w.out[1], std::max<int64_t>(bands, 1));
+  c->tiles = ceilDiv(w.out[1], bandRows);
+  c->tileCols = c->hostTileCols = bandRows * w.out[2];
+  return rt::Status::ok();
+}
+
 /// Blocks of whole rows of 4x4 tiles per image, channels split as for GEMMs.
 rt::Status planWinograd(ConvPlan *c) {
   c->winograd = true;
@@ -145,6 +185,8 @@ rt::Status geflow::kernels::analyzeConv(const om::OpDef &op, ConvPlan *c) {
   if (nn::WinogradConv::applies(w, c->s.group, c->s.inPerGroup(),
                                 c->s.outPerGroup()))
     return planWinograd(c);
+  if (channelTapsApply(*c))
+    return planChannelTaps(c);
   if (c->s.group > 1 && !c->depthwise && !c->pointwise &&
       nn::TapPlanes::applies(w) &&
       c->k <= (w.stride[1] * w.stride[2] > 1 ? kMaxGroupedTaps / 2

@@ -13,7 +13,8 @@
 // 256 positions whose last column panels would be mostly padding turn the
 // GEMM around (positionRows); depthwise and grouped convs with few taps per
 // output run direct (ConvTaps.h); 3x3 stride-1 convs with enough channels
-// run Winograd (ConvWinograd.h), in blocks of whole rows of 4x4 tiles.
+// run Winograd (ConvWinograd.h), in blocks of whole rows of 4x4 tiles;
+// convs of an image's few channels run direct, eight outputs at a time.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEFLOW_EXECUTOR_KERNELS_CONVPLAN_H
@@ -51,6 +52,11 @@ struct ConvPlan {
   bool winograd = false;
   // Grouped, few taps per output: one (image, group) per work item, direct.
   bool groupedTaps = false;
+  // At most kMaxTapInputChannels input channels, not grouped (an image's
+  // first conv): direct, nn::kTapChannels outputs per sweep (ConvTaps.h).
+  // Work items are (image, band of tileCols / out width rows, block of
+  // tileRows output channels).
+  bool channelTaps = false;
   nn::Activation act; // fused_conv's; none for conv
 
   // GEMM work items are ordered (image, group, column tile, row tile).

@@ -66,6 +66,21 @@ void depthwiseTaps(const float *const *src, const float *w, int64_t taps,
 void groupedTaps(const float *const *src, const float *w4, int64_t taps,
                  int64_t n, float *out, int64_t ldo);
 
+/// Output channels a channelTaps sweep computes at once.
+inline constexpr int64_t kTapChannels = 8;
+/// A conv with few input channels (an image's first conv: 3 channels, a 7x7
+/// or 3x3 window at stride 2) has too shallow a GEMM for im2col to pay; it
+/// runs direct, kTapChannels outputs at a time, so that each input vector
+/// loaded feeds eight FMAs. Over n consecutive positions (one output row):
+/// out[r * ldo + j] = bias8[r] + sum over taps t of w8[kTapChannels * t + r]
+/// * base[offsets[t] + j], clamped to [lo, hi], for r < channels (<=
+/// kTapChannels; bias8 has kTapChannels floats) and j in [0, n). Nothing is
+/// written past n; the inputs are read up to n rounded up to 2 * 16
+/// (kTapSlack).
+void channelTaps(const float *base, const int64_t *offsets, const float *w8,
+                 int64_t taps, const float *bias8, float lo, float hi,
+                 int64_t n, int64_t channels, float *out, int64_t ldo);
+
 /// Output planes [c0, c0 + count) (count <= 16) of a depthwise conv of one
 /// output channel per input channel, from input planes at `x` and weights at
 /// `weights` (taps per channel), with `bias` (16 floats, the lanes past

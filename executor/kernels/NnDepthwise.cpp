@@ -51,6 +51,9 @@ void depthwiseTaps(const float *const *src, const float *w, int64_t taps,
                    float bias, float lo, float hi, int64_t n, float *out);
 void groupedTaps(const float *const *src, const float *w4, int64_t taps,
                  int64_t n, float *out, int64_t ldo);
+void channelTaps(const float *base, const int64_t *offsets, const float *w8,
+                 int64_t taps, const float *bias8, float lo, float hi,
+                 int64_t n, int64_t channels, float *out, int64_t ldo);
 void channelBlockTaps(const float *in, const ChannelBlockWindow &w,
                       const float *w16, const float *bias16, float *out);
 } // namespace avx2
@@ -59,6 +62,9 @@ void depthwiseTaps(const float *const *src, const float *w, int64_t taps,
                    float bias, float lo, float hi, int64_t n, float *out);
 void groupedTaps(const float *const *src, const float *w4, int64_t taps,
                  int64_t n, float *out, int64_t ldo);
+void channelTaps(const float *base, const int64_t *offsets, const float *w8,
+                 int64_t taps, const float *bias8, float lo, float hi,
+                 int64_t n, int64_t channels, float *out, int64_t ldo);
 void channelBlockTaps(const float *in, const ChannelBlockWindow &w,
                       const float *w16, const float *bias16, float *out);
 } // namespace avx512
@@ -289,6 +295,21 @@ void nn::groupedTaps(const float *const *src, const float *w4, int64_t taps,
     return avx2::groupedTaps(src, w4, taps, n, out, ldo);
 #endif
   baseline::groupedTaps(src, w4, taps, n, out, ldo);
+}
+
+void nn::channelTaps(const float *base, const int64_t *offsets, const float *w8,
+                     int64_t taps, const float *bias8, float lo, float hi,
+                     int64_t n, int64_t channels, float *out, int64_t ldo) {
+#if GEFLOW_HAVE_X86_KERNELS
+  if (cpu::atLeast(cpu::Isa::kAvx512))
+    return avx512::channelTaps(base, offsets, w8, taps, bias8, lo, hi, n,
+                               channels, out, ldo);
+  if (cpu::atLeast(cpu::Isa::kAvx2))
+    return avx2::channelTaps(base, offsets, w8, taps, bias8, lo, hi, n,
+                             channels, out, ldo);
+#endif
+  baseline::channelTaps(base, offsets, w8, taps, bias8, lo, hi, n, channels,
+                        out, ldo);
 }
 
 void nn::channelBlockTaps(const float *in, const ChannelBlockWindow &w,

@@ -5,8 +5,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "executor/kernels/ChannelBlockTaps.h"
+#include "executor/kernels/ConvTaps.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 

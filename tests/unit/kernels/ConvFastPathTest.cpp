@@ -1,7 +1,7 @@
 //===- ConvFastPathTest.cpp - the fast conv paths vs direct loops ---------===//
 //
 // The fast conv paths (ConvWinograd.h; 3-D ConvShifted.h; ConvTaps.h's
-// grouped and depthwise sweeps) under
+// grouped, few-channel and depthwise sweeps) under
 // every instruction set this machine runs, on the shapes where they go
 // wrong if they do: tiles cut at the map's edges, odd sizes, asymmetric
 // padding, channel counts off the GEMM's panels, several blocks.
@@ -248,17 +248,10 @@ TEST(ConvShifted3d, MatchesDirectLoopsUnderEachIsa) {
 // Grouped convs, direct over phase planes
 //===----------------------------------------------------------------------===//
 
-TEST(ConvGroupedTaps, MatchesDirectLoopsUnderEachIsa) {
-  std::vector<ConvCase> cases = {
-      // ResNeXt's 3x3 (4 channels per group, pad 1) at strides 1 and 2;
-      // output channels per group not a multiple of four; dilation and
-      // asymmetric pads.
-      {{2, 8, 9, 11}, {8, 4, 3, 3}, 2, {}, {1, 1, 1, 1}, {}, "", true},
-      {{1, 12, 10, 9}, {12, 4, 3, 3}, 3, {2, 2}, {1, 1, 1, 1}, {}, "", true},
-      {{1, 6, 8, 8}, {14, 3, 3, 3}, 2, {}, {0, 2, 1, 1}, {2, 1}, "", false},
-      {{1, 16, 7, 7}, {10, 8, 5, 5}, 2, {}, {2, 2, 2, 2}, {}, "", true},
-  };
-  unsigned seed = 8000;
+/// Each case as a conv, as a fused_conv with bias, residual Z and relu, and
+/// with SiLU, under each ISA, against the direct loops.
+void expectCasesUnderEachIsa(const std::vector<ConvCase> &cases,
+                             unsigned seed) {
   for (const ConvCase &c : cases) {
     Shape y = outputShape(c);
     std::vector<float> x = random(count(c.x), seed++);
@@ -281,8 +274,72 @@ TEST(ConvGroupedTaps, MatchesDirectLoopsUnderEachIsa) {
     expectUnderEachIsa(
         op, {x.data(), w.data(), c.bias ? b.data() : nullptr, z.data()}, want,
         1e-6, maxAbs(conv));
+    // A clip with no residual: bias and clamp as the sweep stores.
+    om::OpDef clip = makeOp("fused_conv", c, y);
+    (*clip.mutable_attr())["activation"].set_s("clip");
+    for (float v : {0.0f, 0.5f})
+      (*clip.mutable_attr())["activation_params"].mutable_list()->add_f(v);
+    for (size_t i = 0; i < want.size(); ++i)
+      want[i] = std::min(0.5f, std::max(0.0f, conv[i]));
+    expectUnderEachIsa(clip, {x.data(), w.data(), b.data()}, want, 1e-6,
+                       maxAbs(conv));
     expectSiluUnderEachIsa(c, y, {x.data(), w.data(), b.data()}, conv);
   }
+}
+
+TEST(ConvGroupedTaps, MatchesDirectLoopsUnderEachIsa) {
+  expectCasesUnderEachIsa(
+      {
+          // ResNeXt's 3x3 (4 channels per group, pad 1) at strides 1 and
+          // 2; output channels per group not a multiple of four; dilation
+          // and asymmetric pads.
+          {{2, 8, 9, 11}, {8, 4, 3, 3}, 2, {}, {1, 1, 1, 1}, {}, "", true},
+          {{1, 12, 10, 9},
+           {12, 4, 3, 3},
+           3,
+           {2, 2},
+           {1, 1, 1, 1},
+           {},
+           "",
+           true},
+          {{1, 6, 8, 8}, {14, 3, 3, 3}, 2, {}, {0, 2, 1, 1}, {2, 1}, "", false},
+          {{1, 16, 7, 7}, {10, 8, 5, 5}, 2, {}, {2, 2, 2, 2}, {}, "", true},
+      },
+      8000);
+}
+
+//===----------------------------------------------------------------------===//
+// An image's first conv: few input channels, eight outputs per sweep
+//===----------------------------------------------------------------------===//
+
+TEST(ConvChannelTaps, MatchesDirectLoopsUnderEachIsa) {
+  expectCasesUnderEachIsa(
+      {
+          // ResNet's 7x7 and EfficientNet's 3x3 stems at stride 2, on maps
+          // whose rows end inside a vector; a batch of two.
+          {{2, 3, 23, 21},
+           {16, 3, 7, 7},
+           1,
+           {2, 2},
+           {3, 3, 3, 3},
+           {},
+           "",
+           true},
+          {{1, 3, 19, 40},
+           {32, 3, 3, 3},
+           1,
+           {2, 2},
+           {1, 1, 1, 1},
+           {},
+           "",
+           true},
+          // Output channels off the block of eight, no bias, asymmetric
+          // pads, one input channel, a dilated stride-1 window.
+          {{1, 1, 9, 37}, {13, 1, 5, 5}, 1, {}, {2, 1, 0, 2}, {}, "", false},
+          {{1, 4, 12, 12}, {9, 4, 3, 3}, 1, {}, {1, 1, 1, 1}, {2, 2}, "", true},
+          {{1, 2, 8, 9}, {8, 2, 3, 3}, 1, {2, 1}, {}, {}, "SAME_UPPER", true},
+      },
+      8100);
 }
 
 //===----------------------------------------------------------------------===//
