@@ -53,6 +53,15 @@ void microKernel(int64_t kc, const float *__restrict a,
 #pragma GCC unroll 2
     for (int v = 0; v < Vectors; ++v)
       acc[r][v] = _mm256_setzero_ps();
+  // The tile of C (and of the residual) is read after the k loop; in a
+  // model it is cold, so its lines (one per row) are asked for now.
+  if (accumulate || (finish && finish->residual)) {
+    const int64_t offset = accumulate ? 0 : finish->residualOffset;
+#pragma GCC unroll 16
+    for (int r = 0; r < Rows; ++r)
+      _mm_prefetch(reinterpret_cast<const char *>(c + r * ldc + offset),
+                   _MM_HINT_T0);
+  }
   // One k of the tile; the loop runs twice below so that the one without
   // prefetches carries no test for them.
   const auto multiplyAdd = [&](const float *ak,

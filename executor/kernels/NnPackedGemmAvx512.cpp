@@ -85,6 +85,19 @@ void microKernel(int64_t kc, const TileOperands &op, float *c, int64_t ldc,
 #pragma GCC unroll 4
     for (int v = 0; v < Vectors; ++v)
       acc[r][v] = _mm512_setzero_ps();
+  // The tile of C (and of the residual) is read after the k loop; in a
+  // model it is cold (written layers ago, megabytes apart), so its lines
+  // are asked for now and arrive while the FMAs run.
+  if (accumulate || (finish && finish->residual)) {
+    const int64_t offset = accumulate ? 0 : finish->residualOffset;
+#pragma GCC unroll 32
+    for (int r = 0; r < Rows; ++r)
+#pragma GCC unroll 4
+      for (int v = 0; v < Vectors; ++v)
+        _mm_prefetch(
+            reinterpret_cast<const char *>(c + r * ldc + 16 * v + offset),
+            _MM_HINT_T0);
+  }
   constexpr int kPanels = (Rows + kPanelRows - 1) / kPanelRows;
   const float *a[kPanels];
 #pragma GCC unroll 4
