@@ -71,6 +71,17 @@ struct TileOperands {
   int prefetchVectors = 0;
 };
 
+/// Row tile `t` of `tiles` asks for the next B tile at `next` (null: none),
+/// `vectors` vectors wide, laid out as `op`'s: one vector per row tile, or
+/// all of them by the first when there are fewer row tiles than vectors.
+void askForNextTile(TileOperands &op, const float *next, int64_t vectors,
+                    int64_t tiles, int64_t t) {
+  const bool oneEach = tiles >= vectors;
+  const bool asks = next && (oneEach ? t < vectors : t == 0);
+  op.prefetch = asks ? next + (oneEach ? t : 0) * op.bVectorStride : nullptr;
+  op.prefetchVectors = oneEach ? 1 : int(vectors);
+}
+
 /// C[Rows x 16*Vectors] (= or +=) A[Rows x kc] * B[kc x 16*Vectors]; the
 /// last vector stores only the lanes of `lastMask`. The loops over rows and
 /// vectors are unrolled (pragmas) and acc is only read after the k loop, so
@@ -267,8 +278,18 @@ void gemmPacked(const PackedRows &a, int64_t r0, int64_t r1, int64_t n,
         if (!inPlace)
           copyPanel(bChunk + j, ldb, kc, cols, width, bPanel.data());
         const int64_t step = tileRowsFor(rb1 - rb0, cols);
-        for (int64_t row0 = rb0; row0 < rb1; row0 += step) {
+        // B read in place is an activation a layer wrote, out of cache by
+        // now and its rows far apart: the next tile (the next columns, or
+        // the first ones again for the next block of rows) is asked for
+        // while this one computes.
+        const int64_t nextJ = j + kTileCols < n ? j + kTileCols : 0;
+        const float *next =
+            inPlace && (nextJ > 0 || rb1 < r1) ? bChunk + nextJ : nullptr;
+        const int64_t nextVectors = vectorsFor(std::min(kTileCols, n - nextJ));
+        const int64_t tiles = (rb1 - rb0 + step - 1) / step;
+        for (int64_t row0 = rb0, t = 0; row0 < rb1; row0 += step, ++t) {
           op.a = a.panel(row0 / kPanelRows) + k0 * kPanelRows;
+          askForNextTile(op, next, nextVectors, tiles, t);
           const Finish finish =
               inRegisters ? Finish::forRows(*epilogue, row0) : Finish();
           tileProduct(kc, op, std::min(step, rb1 - row0), cols,
@@ -306,14 +327,11 @@ void gemmPanels(const float *aPanels, int64_t rows, const PackedCols &b,
       const float *next =
           nextK0 < k ? b.panel(nextJ / kPanelCols) + nextK0 * kPanelCols
                      : nullptr;
-      const int nextVectors = int(vectorsFor(std::min(kTileCols, c1 - nextJ)));
-      const bool oneEach = (rows + step - 1) / step >= nextVectors;
+      const int64_t nextVectors = vectorsFor(std::min(kTileCols, c1 - nextJ));
+      const int64_t tiles = (rows + step - 1) / step;
       for (int64_t row0 = 0, t = 0; row0 < rows; row0 += step, ++t) {
         op.a = aPanels + row0 * k + k0 * kPanelRows;
-        const bool asks = next && (oneEach ? t < nextVectors : t == 0);
-        op.prefetch =
-            asks ? next + (oneEach ? t : 0) * op.bVectorStride : nullptr;
-        op.prefetchVectors = oneEach ? 1 : nextVectors;
+        askForNextTile(op, next, nextVectors, tiles, t);
         tileProduct(kc, op, std::min(step, rows - row0), cols,
                     c + row0 * ldc + (j - c0), ldc, accumulate);
       }
