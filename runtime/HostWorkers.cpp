@@ -20,6 +20,12 @@ uint64_t threadCpuNs() {
 
 bool inHostWork() { return tlsInHostWork; }
 
+namespace {
+thread_local unsigned tlsKernelHostThreads = 1; // of the block running here
+} // namespace
+
+unsigned hostThreadsOfKernel() { return tlsKernelHostThreads; }
+
 bool worthSharing(const KernelCost &cost) {
   // Host microseconds, roughly: one core does ~50 GFLOP/s in a packed GEMM
   // and streams ~20 GB/s. A polling worker takes a job in about a
@@ -34,6 +40,8 @@ void HostJob::runBlock(uint32_t idx) {
   bool outer =
       tlsInHostWork; // the scheduler's thread may nest none, but be safe
   tlsInHostWork = true;
+  const unsigned outerThreads = tlsKernelHostThreads;
+  tlsKernelHostThreads = hostThreads_;
   const uint64_t started = timed_ ? threadCpuNs() : 0;
   try {
     if (fn_)
@@ -47,6 +55,7 @@ void HostJob::runBlock(uint32_t idx) {
     st = makeStatus(StatusCode::kKernelFailed, "threw an unknown exception");
   }
   tlsInHostWork = outer;
+  tlsKernelHostThreads = outerThreads;
   if (timed_)
     hostNs_.fetch_add(threadCpuNs() - started, std::memory_order_relaxed);
   if (!st.isOk()) {

@@ -27,6 +27,13 @@ namespace geflow::rt {
 /// must not synchronize: the device is waiting for it.
 bool inHostWork();
 
+/// On a thread running a kernel's block: how many host threads may run that
+/// kernel's blocks (this one, and the workers it was handed to); 1 outside
+/// a block. Kernels that fold their blocks into one share per host thread
+/// (a share builds its operands once) fold into this many, so a kernel run
+/// by one thread is one share, whatever the machine's core count.
+unsigned hostThreadsOfKernel();
+
 /// Whether a kernel of this cost is worth handing to the workers. Below the
 /// cut the wake-up, the job's cache lines moving between cores and the
 /// join cost more than splitting the work saves: the thread that joins the
@@ -56,6 +63,9 @@ public:
   bool done() const {
     return done_.load(std::memory_order_acquire) == blockDim_;
   }
+  /// The host threads that may run this job's blocks (see
+  /// hostThreadsOfKernel). Call before the job is submitted.
+  void setHostThreads(unsigned threads) { hostThreads_ = threads; }
   /// Times every block from here on; hostNs() is then the CPU time the
   /// blocks took, summed over the threads that ran them (a profile's host
   /// time of the kernel). Call before the job is submitted.
@@ -70,6 +80,7 @@ private:
   const uint32_t blockDim_;
   const bool helpable_ = true;
   bool timed_ = false;
+  unsigned hostThreads_ = 1;
   std::atomic<uint64_t> hostNs_{0};
   const std::string *name_ = nullptr; // kernel name, for errors
   const uint32_t stream_;

@@ -172,6 +172,7 @@ void Scheduler::tryDispatch(Stream *s) {
           // host too. If no worker is free, the join runs it here as before.
           copies = 1;
         ++liveJobs_;
+        s->job_->setHostThreads(1 + std::min(copies, workers_.size()));
         if (copies > 0)
           workers_.submit(s->job_, copies);
       }

@@ -42,12 +42,12 @@
 #include "executor/kernels/KernelRegistry.h"
 #include "executor/kernels/NnPackedGemm.h"
 #include "executor/kernels/NnSupport.h"
+#include "runtime/HostWorkers.h"
 
 #include <Eigen/Core>
 
 #include <algorithm>
 #include <limits>
-#include <thread>
 #include <vector>
 
 using namespace geflow;
@@ -393,7 +393,8 @@ private:
   }
 
   /// The items of block `blockIdx` when the blocks are folded into one
-  /// group per hardware thread: the simulated cores split the work finely,
+  /// group per host thread that runs them (rt::hostThreadsOfKernel: one
+  /// when the kernel is not shared): the simulated cores split the work finely,
   /// but on the host a block that shares columns with the next would build
   /// them again (a positionRows block packs the whole map: as much work as
   /// the GEMM of 16 channels). The first block of a group does the group's
@@ -403,12 +404,10 @@ private:
     return hostShare(c_.items(), blockIdx, blockDim);
   }
   /// Of `count` units, the share of block `blockIdx` when the blocks are
-  /// folded into one group per hardware thread (see foldedItems).
+  /// folded into one group per host thread (see foldedItems).
   static BlockRange hostShare(int64_t count, uint32_t blockIdx,
                               uint32_t blockDim) {
-    static const uint32_t hostThreads =
-        std::max(1u, std::thread::hardware_concurrency());
-    const uint32_t groups = std::min(blockDim, hostThreads);
+    const uint32_t groups = std::min(blockDim, rt::hostThreadsOfKernel());
     const uint32_t group = blockIdx * groups / blockDim;
     if (blockIdx > 0 && (blockIdx - 1) * groups / blockDim == group)
       return BlockRange{0, 0};
