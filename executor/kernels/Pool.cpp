@@ -163,9 +163,11 @@ public:
     byPlanes_ = samePlanes();
     if (byPlanes_ && p_.kind == PoolKind::kAverage)
       for (int64_t o1 = 0; o1 < p_.w.out[1]; ++o1)
-        for (float inner : rowTaps_)
-          planeCounts_.push_back(
-              static_cast<float>(countedTaps(p_.taps[1][o1])) * inner);
+        for (float inner : rowTaps_) {
+          const float count =
+              static_cast<float>(countedTaps(p_.taps[1][o1])) * inner;
+          planeScales_.push_back(count > 0.0f ? 1.0f / count : 0.0f);
+        }
   }
 
   rt::Status run(const TensorView *inputs, const TensorView *outputs,
@@ -255,7 +257,7 @@ private:
                           w.kernel[2],
                           w.padBegin[1],
                           w.padBegin[2],
-                          planeCounts_.empty() ? nullptr : planeCounts_.data(),
+                          planeScales_.empty() ? nullptr : planeScales_.data(),
                           nn::scratch(area, 0)};
     for (int64_t slice = 0; slice < w.in[0]; ++slice)
       sweep(plane, in + slice * area, out + slice * area);
@@ -460,9 +462,9 @@ private:
   // Per output along the row: the taps average_pool counts there.
   std::vector<float> rowTaps_;
   // Whether PoolPlane's sweep runs the float pools, and average_pool's
-  // counts per output of a plane for it.
+  // 1 / counted taps per output of a plane for it (0 where none).
   bool byPlanes_ = false;
-  std::vector<float> planeCounts_;
+  std::vector<float> planeScales_;
 };
 
 template <PoolKind Kind>

@@ -35,12 +35,13 @@ struct PoolRow {
 /// row bodies, so the same results bit for bit, without the loop overheads
 /// of rows a few dozen floats long (most of the row path's time on
 /// Inception's 35x35, 17x17 and 8x8 maps). `scratch` holds height x width
-/// floats. With `counts` (average_pool), each output is then divided by its
-/// count there (0 where the count is 0).
+/// floats. With `scales` (average_pool), each output is then multiplied by
+/// its scale there (1 / its count, 0 where the count is 0): a division per
+/// output, unlike a multiply, did not vectorise and took most of the sweep.
 struct PoolPlane {
   int64_t height, width;
   int64_t kernelH, kernelW, padTop, padLeft;
-  const float *counts;
+  const float *scales;
   float *scratch;
 };
 
