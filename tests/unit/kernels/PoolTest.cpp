@@ -323,6 +323,20 @@ TEST(MaxPoolKernel, SameSizePoolsWithoutIndices) {
   expectCasesMatch(cases, 300, PoolOutputs::kMax);
 }
 
+TEST(MaxPoolKernel, RowsWithoutIndices) {
+  // The row sweep's one-pass 3x3 windows: Inception's 3x3 stride-2 pools
+  // (no pad, rows wider than a vector), ResNet's (pad 1), stride 1 with an
+  // output smaller than the input, and a 4-wide window (the general pass).
+  std::vector<PoolCase> cases = {
+      {{1, 3, 35, 37}, {3, 3}, {2, 2}, {}, {}, ""},
+      {{1, 2, 40, 41}, {3, 3}, {2, 2}, {1, 1, 1, 1}, {}, ""},
+      {{1, 2, 9, 40}, {3, 3}, {}, {}, {}, ""},
+      {{1, 2, 9, 21}, {3, 4}, {2, 2}, {1, 0, 1, 2}, {}, ""},
+  };
+  expectCasesMatch(cases, 400, PoolOutputs::kMax);
+  expectCasesMatch(cases, 500, PoolOutputs::kAverage);
+}
+
 TEST(GlobalPoolKernels, AverageAndMax) {
   for (Shape x : {Shape{2, 3, 4, 5}, Shape{1, 4, 7}, Shape{2, 2, 3, 2, 4}}) {
     std::vector<float> in = random(count(x), 7);
