@@ -106,6 +106,13 @@ void swish(const float *x, float *y, int64_t n, float alpha, float bias) {
       bias);
 }
 
+void scaleShift(const float *x, float *y, int64_t n, float scale, float shift,
+                float lo, float hi) {
+  GEFLOW_VMATH_DISPATCH(scaleShift, x, y, n, scale, shift, lo, hi)
+  for (int64_t i = 0; i < n; ++i)
+    y[i] = std::min(std::max(x[i] * scale + shift, lo), hi);
+}
+
 void softmax(const float *x, float *y, int64_t n) {
   GEFLOW_VMATH_DISPATCH(softmax, x, y, n)
   float m = -std::numeric_limits<float>::infinity();

@@ -35,6 +35,11 @@ void sigmoid(const float *x, float *y, int64_t n, float bias = 0.0f);
 void hardSwish(const float *x, float *y, int64_t n, float bias = 0.0f);
 /// y = x * sigmoid(alpha x): ONNX Swish, PyTorch's SiLU at alpha 1.
 void swish(const float *x, float *y, int64_t n, float alpha, float bias = 0.0f);
+/// y = min(max(x * scale + shift, lo), hi), the product rounded before the
+/// sum (as a mul step then an add step): a batch norm that could not fold
+/// into a conv, with the ReLU or clip after it, on one channel's plane.
+void scaleShift(const float *x, float *y, int64_t n, float scale, float shift,
+                float lo, float hi);
 /// y = softmax(x) over n contiguous floats (max-subtracted: exp cannot
 /// overflow); y may be x.
 void softmax(const float *x, float *y, int64_t n);

@@ -17,7 +17,9 @@
   void softmax(const float *x, float *y, int64_t n);                           \
   void sigmoid(const float *x, float *y, int64_t n, float bias);               \
   void hardSwish(const float *x, float *y, int64_t n, float bias);             \
-  void swish(const float *x, float *y, int64_t n, float alpha, float bias);
+  void swish(const float *x, float *y, int64_t n, float alpha, float bias);    \
+  void scaleShift(const float *x, float *y, int64_t n, float scale,            \
+                  float shift, float lo, float hi);
 
 namespace geflow::kernels::vmath {
 #if GEFLOW_HAVE_X86_KERNELS

@@ -1,9 +1,11 @@
 //===- FusedElementwiseTest.cpp - fused_elementwise and gelu vs loops
 //------===//
 
+#include "tests/unit/kernels/IsaTestUtil.h"
 #include "tests/unit/kernels/KernelTestUtil.h"
 
 #include <cmath>
+#include <limits>
 
 using namespace geflow;
 using namespace geflow::kernels;
@@ -66,6 +68,53 @@ TEST(FusedElementwiseKernel, ColumnBroadcastAndParams) {
     want[i] = std::min(1.5f, std::max(-0.5f, l));
   }
   expectNear(runAll<float>(op, in), want);
+}
+
+// A batch norm's programs (x * scale + shift per channel, then relu, clip
+// or nothing; operands in either order; a scalar shift), which run as one
+// pass per channel's plane, under each ISA: planes of 21 floats (vector
+// tails), two images (the channels' runs wrap), several blocks.
+TEST(FusedElementwiseKernel, BatchNormProgramsMatchLoop) {
+  const int64_t images = 2, channels = 5, plane = 21;
+  std::vector<float> x = random(images * channels * plane, 4, -3, 3);
+  std::vector<float> scale = random(channels, 5), shift = random(channels, 6);
+  const Shape shape = {images, channels, 3, 7};
+  struct Case {
+    std::vector<std::string> steps;
+    std::vector<int64_t> operands;
+    std::vector<float> params;
+    bool scalarShift;
+    float lo, hi;
+  };
+  constexpr float kInf = std::numeric_limits<float>::infinity();
+  const std::vector<Case> cases = {
+      {{"mul", "add", "relu"}, {0, 1, 3, 2, 4, -1}, {}, false, 0.0f, kInf},
+      {{"mul", "add", "clip"},
+       {1, 0, 2, 3, 4, -1},
+       {0, 0, 0, 0, -0.5f, 0.75f},
+       false,
+       -0.5f,
+       0.75f},
+      {{"mul", "add"}, {0, 1, 3, 2}, {}, true, -kInf, kInf},
+  };
+  for (cpu::Isa isa : machineIsas()) {
+    IsaScope scope(isa);
+    for (const Case &c : cases) {
+      std::vector<HostTensor> in = {
+          tensor<float>(shape, x), tensor<float>({1, channels, 1, 1}, scale),
+          c.scalarShift ? tensor<float>({1}, {shift[0]})
+                        : tensor<float>({1, channels, 1, 1}, shift)};
+      om::OpDef op = program(in, shape, c.steps, c.operands, c.params);
+      std::vector<float> want(x.size());
+      for (size_t i = 0; i < x.size(); ++i) {
+        const int64_t ch = static_cast<int64_t>(i) / plane % channels;
+        const float v = x[i] * scale[ch] + shift[c.scalarShift ? 0 : ch];
+        want[i] = std::min(std::max(v, c.lo), c.hi);
+      }
+      SCOPED_TRACE(std::string(cpu::isaName(isa)) + " " + c.steps.back());
+      expectNear(runAll<float>(op, in), want, 1e-6);
+    }
+  }
 }
 
 // Without step_params every step takes ONNX's defaults (clip: no bounds).
