@@ -4,8 +4,11 @@
 
 #include "runtime/soc/CostModel.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 #include <algorithm>
 #include <array>
+#include <limits>
 
 namespace geflow::passes {
 
@@ -13,32 +16,139 @@ namespace {
 
 using GroupWork = std::array<double, rt::kNumCoreGroups>;
 
+constexpr double kNever = std::numeric_limits<double>::infinity();
+
 uint32_t limited(uint32_t cores, uint32_t limit) {
   return limit ? std::min(cores, limit) : cores;
 }
 
+/// The least core time a kernel holds when it must end within a given
+/// duration, over every block dim and every grant the scheduler may give it
+/// (runtime/Scheduler.cpp): b blocks of blockTimeNs(b) = t each, one wave
+/// per grant, and the launch latency on every core of the first wave. In one
+/// wave (all b cores at once) it takes launch + t and holds b * (launch + t);
+/// in more it takes launch + 2t or longer and holds b * t + launch at the
+/// least. A kernel beside others must end early enough for its path, so it
+/// cannot always take the cheap many-block split without the launch cost.
+class LeastCoreTime {
+public:
+  LeastCoreTime() = default;
+  LeastCoreTime(const rt::CostModel &cost, const TaskNode &node) {
+    double launch = double(cost.launchLatencyNs());
+    uint32_t cores = std::max<uint32_t>(cost.engineCores(node.engine), 1);
+    // Auto gives a kernel at most its planned block dim; the planned one
+    // may exceed the cores (then it needs several waves).
+    uint32_t most = std::max(cores, node.blockDim);
+    std::vector<std::pair<double, double>> splits; // (duration, core time)
+    for (uint32_t b = 1; b <= most; ++b) {
+      double t = double(cost.blockTimeNs(node.engine, node.cost, b));
+      uint32_t leastWaves = (b + cores - 1) / cores;
+      if (leastWaves == 1)
+        splits.push_back({launch + t, b * (launch + t)});
+      if (b > 1)
+        splits.push_back(
+            {launch + std::max<uint32_t>(leastWaves, 2) * t, b * t + launch});
+    }
+    llvm::sort(splits);
+    for (auto [durationNs, coreNs] : splits)
+      if (steps_.empty() || coreNs < steps_.back().second)
+        steps_.push_back({durationNs, coreNs});
+  }
+
+  /// kNever when no split ends within `durationNs`. Durations are whole ns;
+  /// the tolerance keeps rounding in the caller's sums from losing a split.
+  double within(double durationNs) const {
+    auto after =
+        llvm::upper_bound(steps_, durationNs + 1e-6,
+                          [](double d, const std::pair<double, double> &step) {
+                            return d < step.first;
+                          });
+    return after == steps_.begin() ? kNever : std::prev(after)->second;
+  }
+  /// Without a deadline.
+  double least() const { return steps_.empty() ? 0 : steps_.back().second; }
+  /// The longest duration that still lowers the core time.
+  double slowestNs() const { return steps_.empty() ? 0 : steps_.back().first; }
+
+private:
+  std::vector<std::pair<double, double>> steps_; // duration up, core time down
+};
+
 /// What one node costs at the least in any schedule: its time alone on the
-/// chip and the core time it occupies in each group.
+/// chip and, in each core group, a factor on its LeastCoreTime (0 where it
+/// holds no core of the group; a MIX block holds mixVectorRatio() vector
+/// cores per cube core).
 struct NodeCost {
   double aloneNs = 0;
-  GroupWork coreNs{};
-};
+  LeastCoreTime coreTime;
+  GroupWork share{};
 
-/// The critical path and busiest group of a run of nodes, as one interval
-/// must hold them.
-struct Span {
-  std::vector<double> finish; // per node, 0 outside the span
-  double pathNs = 0;
-  GroupWork work{};
-
-  double ns(const GroupWork &groupCores) const {
-    double ns = pathNs;
-    for (int g = 0; g < rt::kNumCoreGroups; ++g)
-      if (groupCores[g] > 0)
-        ns = std::max(ns, work[g] / groupCores[g]);
-    return ns;
+  double coreNs(int group, double withinNs) const {
+    return share[group] > 0 ? share[group] * coreTime.within(withinNs) : 0;
   }
 };
+
+/// The shortest interval that holds the nodes [first, last) of a segment,
+/// which depend on nothing outside it but the cut before it: at least its
+/// critical path, and long enough for its cores to hold every kernel at the
+/// least core time that still ends the kernel in time. With the interval T,
+/// a node that starts `start` into it at the earliest and has a chain of
+/// `tail` after it must take at most T - start - tail, which bounds its core
+/// time from below; the sum per group must fit in cores x T. The sum falls
+/// as T grows, so a bisection finds the least T that fits; it returns an
+/// infeasible T just below, so the result stays a bound.
+double segmentNs(const TaskGraph &graph, const std::vector<NodeCost> &costs,
+                 const GroupWork &groupCores, size_t first, size_t last) {
+  if (first >= last)
+    return 0;
+  std::vector<double> start(last - first, 0), tail(last - first, 0);
+  for (size_t i = first; i < last; ++i)
+    for (int dep : graph.nodes[i].deps)
+      if (size_t(dep) >= first)
+        start[i - first] =
+            std::max(start[i - first], start[dep - first] + costs[dep].aloneNs);
+  double pathNs = 0, slowestNs = 0;
+  GroupWork leastWork{};
+  for (size_t i = last; i-- > first;) {
+    const NodeCost &node = costs[i];
+    for (int dep : graph.nodes[i].deps)
+      if (size_t(dep) >= first)
+        tail[dep - first] =
+            std::max(tail[dep - first], node.aloneNs + tail[i - first]);
+    pathNs =
+        std::max(pathNs, start[i - first] + node.aloneNs + tail[i - first]);
+    slowestNs = std::max(slowestNs, node.coreTime.slowestNs());
+    for (int g = 0; g < rt::kNumCoreGroups; ++g)
+      leastWork[g] += node.share[g] * node.coreTime.least();
+  }
+  auto fits = [&](double intervalNs) {
+    GroupWork work{};
+    for (size_t i = first; i < last; ++i) {
+      double withinNs = intervalNs - start[i - first] - tail[i - first];
+      for (int g = 0; g < rt::kNumCoreGroups; ++g)
+        work[g] += costs[i].coreNs(g, withinNs);
+    }
+    for (int g = 0; g < rt::kNumCoreGroups; ++g)
+      if (groupCores[g] > 0 && work[g] > groupCores[g] * intervalNs)
+        return false;
+    return true;
+  };
+  // Below `low` nothing fits (the path, or the work without deadlines,
+  // does not); at `high` every node has time for its cheapest split.
+  double low = pathNs, high = pathNs + slowestNs;
+  for (int g = 0; g < rt::kNumCoreGroups; ++g)
+    if (groupCores[g] > 0) {
+      low = std::max(low, leastWork[g] / groupCores[g]);
+      high = std::max(high, leastWork[g] / groupCores[g]);
+    }
+  if (fits(low))
+    return low;
+  for (int step = 0; step < 50 && high - low > 1e-3; ++step) {
+    double mid = (low + high) / 2;
+    (fits(mid) ? high : low) = mid;
+  }
+  return low;
+}
 
 } // namespace
 
@@ -115,18 +225,7 @@ LowerBound lowerBound(const TaskGraph &graph, const rt::SocSpec &spec,
     if (node.noTask)
       continue;
     costs[i].aloneNs = alone[i];
-    uint32_t blocks = std::max<uint32_t>(node.blockDim, 1);
-    // Whatever block dim a schedule gives the kernel, its blocks take this
-    // much core time at the least (block times round to whole ns), and its
-    // launch holds one core or more.
-    double blockCoreNs =
-        double(blocks) *
-        double(cost.blockTimeNs(node.engine, node.cost, blocks));
-    for (uint32_t b = 1; b <= cost.engineCores(node.engine); ++b)
-      blockCoreNs = std::min(
-          blockCoreNs,
-          double(b) * double(cost.blockTimeNs(node.engine, node.cost, b)));
-    blockCoreNs += double(cost.launchLatencyNs());
+    costs[i].coreTime = LeastCoreTime(cost, node);
     // Each engine's own group; MIX also takes mixVectorRatio() vector cores
     // per cube core.
     rt::CoreGroup group =
@@ -134,48 +233,43 @@ LowerBound lowerBound(const TaskGraph &graph, const rt::SocSpec &spec,
         : node.engine == rt::Engine::kAiCpu ? rt::CoreGroup::kAiCpu
         : node.engine == rt::Engine::kDvpp  ? rt::CoreGroup::kDvpp
                                             : rt::CoreGroup::kCube;
-    costs[i].coreNs[int(group)] += blockCoreNs;
+    costs[i].share[int(group)] = 1;
     if (node.engine == rt::Engine::kMix)
-      costs[i].coreNs[int(rt::CoreGroup::kVector)] +=
-          blockCoreNs * cost.mixVectorRatio();
+      costs[i].share[int(rt::CoreGroup::kVector)] = cost.mixVectorRatio();
   }
 
-  // One sweep: the whole graph as one span, and the spans between cuts.
-  // After a cut, nodes depend on nothing before it except the cut (no edge
-  // jumps it), so the segment's finish times restart from the cut's.
+  // The whole graph: its longest chain and its least work per group.
   LowerBound bound;
-  std::vector<bool> cut = findCuts(graph);
-  Span whole, segment;
-  whole.finish.assign(n, 0);
-  segment.finish.assign(n, 0);
-  auto add = [&](Span &span, size_t i) {
+  std::vector<double> finish(n, 0);
+  GroupWork work{};
+  for (size_t i = 0; i < n; ++i) {
     double start = 0;
     for (int dep : graph.nodes[i].deps)
-      start = std::max(start, span.finish[dep]);
-    span.finish[i] = start + costs[i].aloneNs;
-    span.pathNs = std::max(span.pathNs, span.finish[i]);
+      start = std::max(start, finish[dep]);
+    finish[i] = start + costs[i].aloneNs;
+    bound.criticalPathNs = std::max(bound.criticalPathNs, finish[i]);
     for (int g = 0; g < rt::kNumCoreGroups; ++g)
-      span.work[g] += costs[i].coreNs[g];
-  };
-  for (size_t i = 0; i < n; ++i) {
-    add(whole, i);
-    if (!cut[i]) {
-      add(segment, i);
-      continue;
-    }
-    // Everything since the last cut ran between it and this one.
-    bound.segmentsNs += segment.ns(groupCores) + costs[i].aloneNs;
-    ++bound.cuts;
-    segment.pathNs = 0;
-    segment.work.fill(0);
-    segment.finish[i] = 0;
+      work[g] += costs[i].share[g] * costs[i].coreTime.least();
   }
-  bound.segmentsNs += segment.ns(groupCores);
-  bound.criticalPathNs = whole.pathNs;
   for (int g = 0; g < rt::kNumCoreGroups; ++g)
     if (groupCores[g] > 0)
       bound.engineWorkNs =
-          std::max(bound.engineWorkNs, whole.work[g] / groupCores[g]);
+          std::max(bound.engineWorkNs, work[g] / groupCores[g]);
+
+  // The segments between cuts, each in its own interval, and the cuts alone.
+  // After a cut, nodes depend on nothing before it except the cut (no edge
+  // jumps it), so each segment starts from the cut's end.
+  std::vector<bool> cut = findCuts(graph);
+  size_t first = 0;
+  for (size_t i = 0; i < n; ++i) {
+    if (!cut[i])
+      continue;
+    bound.segmentsNs +=
+        segmentNs(graph, costs, groupCores, first, i) + costs[i].aloneNs;
+    ++bound.cuts;
+    first = i + 1;
+  }
+  bound.segmentsNs += segmentNs(graph, costs, groupCores, first, n);
   return bound;
 }
 

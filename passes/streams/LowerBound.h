@@ -15,12 +15,15 @@
 //   engine work    per core group, the core time of its kernels (each block
 //                  once, plus one core for each launch) over the group's
 //                  cores, within the global core limits.
-//   segments       both of the above per segment between cuts -- nodes that
-//                  every other node is ordered with (a join every path
-//                  passes, such as an inception module's Concat): a segment
-//                  runs in the interval between its cuts, so the makespan is
-//                  at least the sum over segments of the larger of the two,
-//                  plus each cut alone.
+//   segments       per segment between cuts -- nodes that every other node
+//                  is ordered with (a join every path passes, such as an
+//                  inception module's Concat) -- the shortest interval that
+//                  holds its critical path and, per core group, every kernel
+//                  at the least core time that still ends it in time (a
+//                  kernel that must be quick takes one wave, and holds every
+//                  core of it through the launch). A segment runs between its
+//                  cuts, so the makespan is at least the sum of those
+//                  intervals plus each cut alone.
 //
 // No-task ops (views) cost nothing. docs/streams.md has the definition and
 // the figures.

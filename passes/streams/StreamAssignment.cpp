@@ -221,10 +221,11 @@ std::vector<uint32_t> chooseBlockDims(const TaskGraph &graph,
 /// input and no event wait is paid for it. The move relabels the two streams
 /// for the rest of the op order, so every other stream order stays. Only
 /// streams of the split's own (no user label, no AICPU/DVPP) move. Takes
-/// dense ids.
+/// dense ids. With `onlyJoin`, only that node moves.
 std::vector<int> rejoinLatest(const TaskGraph &graph,
                               const std::vector<int> &streamOf,
-                              const std::vector<double> &endNs) {
+                              const std::vector<double> &endNs,
+                              int onlyJoin = -1) {
   size_t n = graph.nodes.size();
   int count = 0;
   for (int s : streamOf)
@@ -247,7 +248,8 @@ std::vector<int> rejoinLatest(const TaskGraph &graph,
       if (latest < 0 || endNs[dep] > endNs[latest])
         latest = dep;
     }
-    if (continues && result[latest] != s && movable[inv[s]] &&
+    if ((onlyJoin < 0 || onlyJoin == int(i)) && continues &&
+        result[latest] != s && movable[inv[s]] &&
         movable[inv[result[latest]]]) {
       int t = result[latest], a = inv[s], b = inv[t];
       perm[a] = t;
@@ -259,6 +261,33 @@ std::vector<int> rejoinLatest(const TaskGraph &graph,
     result[i] = s;
   }
   return result;
+}
+
+/// The joins that wait longest for an input on another stream, by how much
+/// later (`endNs`) their latest input ends than the last one on their own
+/// stream; at most `most`, the longest first.
+std::vector<int> costliestJoins(const TaskGraph &graph,
+                                const std::vector<int> &streamOf,
+                                const std::vector<double> &endNs, size_t most) {
+  std::vector<std::pair<double, int>> waits; // (wait, join)
+  for (size_t i = 0; i < graph.nodes.size(); ++i) {
+    double own = -1;
+    int latest = -1;
+    for (int dep : graph.nodes[i].deps) {
+      if (streamOf[dep] == streamOf[i])
+        own = std::max(own, endNs[dep]);
+      if (latest < 0 || endNs[dep] > endNs[latest])
+        latest = dep;
+    }
+    if (own >= 0 && streamOf[latest] != streamOf[i])
+      waits.push_back({endNs[latest] - own, int(i)});
+  }
+  llvm::stable_sort(
+      waits, [](const auto &a, const auto &b) { return a.first > b.first; });
+  std::vector<int> joins;
+  for (size_t k = 0; k < waits.size() && k < most; ++k)
+    joins.push_back(waits[k].second);
+  return joins;
 }
 
 /// Dense ids: the main stream 0, the others in order of their first node.
@@ -396,6 +425,25 @@ assignStreams(const TaskGraph &graph, const StreamAssignmentOptions &options,
         break;
       current = ns;
       result.streamOf = std::move(moved.streamOf);
+    }
+    // Moving every join at once loses where one join's move costs another
+    // more than it saves; the joins that wait longest then move one at a
+    // time (a fixed number of them, so the step stays linear).
+    std::vector<double> endNs;
+    predictor.predictNs(chosen, result.streamOf, &endNs);
+    for (int join :
+         costliestJoins(graph, result.streamOf, endNs, options.singleRejoins)) {
+      StreamAssignment moved =
+          compact(graph, rejoinLatest(graph, result.streamOf, endNs, join));
+      if (moved.streamOf == result.streamOf)
+        continue;
+      std::vector<double> movedEndNs;
+      double ns = predictor.predictNs(chosen, moved.streamOf, &movedEndNs);
+      if (ns < 0 || ns >= current)
+        continue;
+      current = ns;
+      result.streamOf = std::move(moved.streamOf);
+      endNs = std::move(movedEndNs);
     }
     std::vector<uint32_t> dims =
         chooseBlockDims(graph, alone, result.streamOf, predictor, current);

@@ -20,7 +20,8 @@
 //           whole split is dropped unless it beats the labels-only
 //           assignment by `minGain`: `auto` is never predicted slower.
 //           Last, twice: each join moves onto the stream of the input the
-//           simulation ends last, and kernels with slack get fewer blocks
+//           simulation ends last (all at once, then the longest-waiting
+//           ones one at a time), and kernels with slack get fewer blocks
 //           (passes/streams/BlockDims.h), each kept only where it pays.
 //
 // Ids are compacted at the end: the main stream is 0, the others follow in
@@ -36,6 +37,7 @@
 
 #include "llvm/Support/Error.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -51,6 +53,9 @@ struct StreamAssignmentOptions {
   uint32_t maxParallelPerEngine = 8;
   /// Smallest relative makespan gain for which auto keeps a stream.
   double minGain = 0.02;
+  /// How many joins, the longest-waiting first, auto tries to move onto
+  /// their latest input's stream one at a time (per round of rejoins).
+  size_t singleRejoins = 4;
 };
 
 struct StreamAssignment {

@@ -9,6 +9,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <random>
 
 using namespace geflow;
 using passes::TaskGraph;
@@ -96,6 +98,87 @@ TEST(LowerBound, SegmentsMeetTheBestOfEveryAssignment) {
     best = std::min(best, ns);
   }
   EXPECT_DOUBLE_EQ(bound.ns(), best);
+}
+
+// Two cube kernels beside each other, each of 24 blocks' worth of work: the
+// chain is one kernel, the least work is both kernels' blocks and one
+// launch core each. Neither is reachable: a kernel that ends within a
+// deadline near the chain holds its cores through its launch, and both
+// together do not fit on the chip. The bound charges that launch wherever a
+// deadline forces a one-wave split, and stays below the best block dims and
+// streams the predictor finds.
+TEST(LowerBound, DeadlinesChargeTheLaunchOfEveryCore) {
+  rt::SocSpec spec;
+  ASSERT_TRUE(rt::loadSocSpec("ascend910b-sim", spec).isOk());
+  double flopsPerNs = spec.cubeFlopsPerCycle * spec.clockMhz / 1000.0;
+  // 24 * 2400 ns of work: whole ns at every block dim that divides it.
+  TaskGraph graph;
+  graph.nodes = {cubeKernel({}, 57600 * flopsPerNs, spec.cubeCoreCnt),
+                 cubeKernel({}, 57600 * flopsPerNs, spec.cubeCoreCnt)};
+  passes::LowerBound bound = passes::lowerBound(graph, spec);
+  EXPECT_GT(bound.segmentsNs,
+            std::max(bound.criticalPathNs, bound.engineWorkNs));
+
+  passes::MakespanPredictor predictor(spec);
+  double best = 1e300;
+  for (uint32_t a = 1; a <= spec.cubeCoreCnt; ++a)
+    for (uint32_t b = 1; b <= spec.cubeCoreCnt; ++b) {
+      TaskGraph trial = graph;
+      trial.nodes[0].blockDim = a;
+      trial.nodes[1].blockDim = b;
+      for (const std::vector<int> &streamOf :
+           {std::vector<int>{0, 0}, std::vector<int>{0, 1}})
+        best = std::min(best, predictor.predictNs(trial, streamOf));
+    }
+  EXPECT_LE(bound.ns(), best);
+}
+
+// Random small graphs of cube and vector kernels, at random block dims up
+// to the planned ones and on random streams: no prediction is below the
+// bound of the planned graph.
+TEST(LowerBound, NoRandomScheduleBeatsTheBound) {
+  rt::SocSpec spec;
+  ASSERT_TRUE(rt::loadSocSpec("ascend910b-sim", spec).isOk());
+  rt::CostModel cost(spec);
+  passes::MakespanPredictor predictor(spec);
+  std::mt19937 random(18);
+  auto uniform = [&](int lo, int hi) {
+    return std::uniform_int_distribution<int>(lo, hi)(random);
+  };
+  int tighter = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    TaskGraph graph;
+    int n = uniform(2, 7);
+    for (int i = 0; i < n; ++i) {
+      std::vector<int> deps;
+      for (int j = 0; j < i; ++j)
+        if (uniform(0, 2) == 0)
+          deps.push_back(j);
+      passes::TaskNode node = cubeKernel(deps, std::pow(10.0, uniform(8, 11)));
+      if (uniform(0, 3) == 0) {
+        node.engine = rt::Engine::kAiv;
+        node.cost.flops /= 100;
+      }
+      node.blockDim = cost.bestBlockDim(node.engine, node.cost,
+                                        cost.engineCores(node.engine));
+      graph.nodes.push_back(node);
+    }
+    passes::LowerBound bound = passes::lowerBound(graph, spec);
+    tighter += bound.ns() > std::max(bound.criticalPathNs, bound.engineWorkNs);
+    for (int schedule = 0; schedule < 20; ++schedule) {
+      TaskGraph chosen = graph;
+      std::vector<int> streamOf;
+      for (passes::TaskNode &node : chosen.nodes) {
+        node.blockDim = uint32_t(uniform(1, int(node.blockDim)));
+        streamOf.push_back(uniform(0, 3));
+      }
+      double ns = predictor.predictNs(chosen, streamOf);
+      ASSERT_GE(ns, 0);
+      ASSERT_LE(bound.ns(), ns)
+          << "trial " << trial << ", schedule " << schedule;
+    }
+  }
+  EXPECT_GT(tighter, 0);
 }
 
 // A node is a cut when everything before it reaches it and it reaches

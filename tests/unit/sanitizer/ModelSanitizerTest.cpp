@@ -5,6 +5,8 @@
 // wait left out of the task list, with a record and its waits left out, with
 // a wait moved to an earlier event, or with a memory plan that puts two
 // unordered streams' outputs in the same bytes, the run fails naming the race.
+// Every instantiated case asserts: the schedules whose waits have no earlier
+// record to move to say so as their shape.
 //
 //===----------------------------------------------------------------------===//
 #include "executor/model/OmFormat.h"
@@ -15,8 +17,10 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <iterator>
 #include <map>
 #include <set>
+#include <vector>
 
 namespace geflow {
 namespace {
@@ -164,65 +168,115 @@ TEST_P(ModelSanitizerTest, EveryDroppedEventIsCaught) {
   EXPECT_THAT(missed, ::testing::IsEmpty());
 }
 
-TEST_P(ModelSanitizerTest, WaitOnAnEarlierEventIsCaught) {
-  // Each wait moved to the latest event recorded on the same stream before
-  // the work its own record covers: one kernel too early, the subtlest
-  // wrong event. (Records with nothing between them are the same point of
-  // that stream; GE records one event per consumer stream there.)
-  const om::ModelTaskDef &td = model.taskDef;
+/// A wait moved to the latest event recorded on the same stream before the
+/// work its own record covers: one kernel too early, the subtlest wrong
+/// event. (Records with nothing between them are the same point of that
+/// stream; GE records one event per consumer stream there.)
+struct EarlierEventWait {
+  int waitTask;
+  uint32_t earlierEvent;
+};
+
+/// Every such move the task list allows: none when each producer stream
+/// records only once before the waits on it, as when every branch ends in
+/// one join.
+std::vector<EarlierEventWait> earlierEventWaits(const om::ModelTaskDef &td) {
   std::map<uint32_t, int> recordOf;
   for (int i = 0; i < td.task_size(); ++i)
     if (td.task(i).type() == om::EVENT_RECORD)
       recordOf[td.task(i).event_id()] = i;
-  std::vector<std::string> missed;
-  int tried = 0;
+  std::vector<EarlierEventWait> moves;
   for (int i = 0; i < td.task_size(); ++i) {
     if (td.task(i).type() != om::EVENT_WAIT)
       continue;
     int own = recordOf.at(td.task(i).event_id());
     uint32_t stream = td.task(own).stream_id();
-    int earlier = -1;
     bool workBetween = false;
-    for (int j = own - 1; j >= 0 && earlier < 0; --j) {
+    for (int j = own - 1; j >= 0; --j) {
       const om::TaskDef &t = td.task(j);
       if (t.stream_id() != stream)
         continue;
       workBetween |= t.type() == om::KERNEL || t.type() == om::MEMCPY_ASYNC;
-      if (t.type() == om::EVENT_RECORD && workBetween)
-        earlier = j;
+      if (t.type() == om::EVENT_RECORD && workBetween) {
+        moves.push_back({i, t.event_id()});
+        break;
+      }
     }
-    if (earlier < 0)
-      continue;
-    om::OmModel wrong = model;
-    wrong.taskDef.mutable_task(i)->set_event_id(td.task(earlier).event_id());
-    ++tried;
-    rt::Status st = runSanitized(wrong, {});
-    if (st.code() != rt::StatusCode::kDataRace)
-      missed.push_back(describeTask(model, i) + " on event " +
-                       std::to_string(td.task(earlier).event_id()) + ": " +
-                       st.toString());
   }
-  if (tried == 0)
-    GTEST_SKIP() << "no wait has an earlier record with work before its own";
-  EXPECT_THAT(missed, ::testing::IsEmpty()) << "of " << tried << " tried";
+  return moves;
 }
 
-const ModelConfig kConfigs[] = {
+/// The schedules whose task lists have waits to move (kEarlierRecordConfigs).
+class EarlierEventWaitTest : public ModelSanitizerTest {};
+
+TEST_P(EarlierEventWaitTest, WaitOnAnEarlierEventIsCaught) {
+  std::vector<EarlierEventWait> moves = earlierEventWaits(model.taskDef);
+  ASSERT_THAT(moves, ::testing::Not(::testing::IsEmpty()))
+      << configName(GetParam()) << " has no wait with an earlier record";
+  std::vector<std::string> missed;
+  for (const EarlierEventWait &move : moves) {
+    om::OmModel wrong = model;
+    wrong.taskDef.mutable_task(move.waitTask)->set_event_id(move.earlierEvent);
+    rt::Status st = runSanitized(wrong, {});
+    if (st.code() != rt::StatusCode::kDataRace)
+      missed.push_back(describeTask(model, move.waitTask) + " on event " +
+                       std::to_string(move.earlierEvent) + ": " +
+                       st.toString());
+  }
+  EXPECT_THAT(missed, ::testing::IsEmpty()) << "of " << moves.size();
+}
+
+/// The others: each producer stream records once before the waits on it
+/// (every branch ends in its join), so no wait has an earlier event to be
+/// moved to. Should a schedule change give one such a record, this fails
+/// and the schedule belongs in kEarlierRecordConfigs.
+class LatestRecordOnlyTest : public ModelSanitizerTest {};
+
+TEST_P(LatestRecordOnlyTest, NoWaitHasAnEarlierRecord) {
+  std::vector<std::string> moves;
+  for (const EarlierEventWait &move : earlierEventWaits(model.taskDef))
+    moves.push_back(describeTask(model, move.waitTask));
+  EXPECT_THAT(moves, ::testing::IsEmpty());
+}
+
+/// Schedules with a wait that an earlier record on its producer's stream
+/// could serve.
+const ModelConfig kEarlierRecordConfigs[] = {
+    {"moe", passes::StreamMode::kAuto, "moe.plan.json"},
+    {"moe", passes::StreamMode::kAuto, ""},
+    {"moe_annotated", passes::StreamMode::kAuto, ""},
+};
+
+/// Schedules whose waits each have their producer stream's only record.
+const ModelConfig kLatestRecordConfigs[] = {
     {"four_branches", passes::StreamMode::kAuto, ""},
     {"torchair_example", passes::StreamMode::kAuto, ""},
     {"torchair_example", passes::StreamMode::kLabel,
      "torchair_example.plan.json"},
     {"torchair_example_annotated", passes::StreamMode::kLabel,
      "torchair_example.waits.json"},
-    {"moe", passes::StreamMode::kAuto, "moe.plan.json"},
     {"moe", passes::StreamMode::kLabel, "moe.plan.json"},
     {"moe_annotated", passes::StreamMode::kLabel, ""},
 };
 
+std::vector<ModelConfig> allConfigs() {
+  std::vector<ModelConfig> all(std::begin(kEarlierRecordConfigs),
+                               std::end(kEarlierRecordConfigs));
+  all.insert(all.end(), std::begin(kLatestRecordConfigs),
+             std::end(kLatestRecordConfigs));
+  return all;
+}
+
+std::string paramName(const ::testing::TestParamInfo<ModelConfig> &info) {
+  return configName(info.param);
+}
+
 INSTANTIATE_TEST_SUITE_P(StreamModels, ModelSanitizerTest,
-                         ::testing::ValuesIn(kConfigs), [](const auto &info) {
-                           return configName(info.param);
-                         });
+                         ::testing::ValuesIn(allConfigs()), paramName);
+INSTANTIATE_TEST_SUITE_P(StreamModels, EarlierEventWaitTest,
+                         ::testing::ValuesIn(kEarlierRecordConfigs), paramName);
+INSTANTIATE_TEST_SUITE_P(StreamModels, LatestRecordOnlyTest,
+                         ::testing::ValuesIn(kLatestRecordConfigs), paramName);
 
 /// The outputs of the first kernel on each of two streams that nothing
 /// orders (four branches on four streams), placed at the same offset: a
