@@ -232,15 +232,18 @@ private:
     const int64_t th = nn::WinogradConv::tileRows(s.w), m = s.outChannels;
     float *v = nn::scratch(winograd_->inputFloats(c_.tileCols), 1);
     int64_t built = -1; // the (image, block) now in `v`
-    for (int64_t i = items.begin; i < items.end; ++i) {
+    // A block's adjacent channel tiles in this range are one multiply.
+    for (int64_t i = items.begin, last; i < items.end; i = last) {
       int64_t rowTile = i % c_.rowTiles, nb = i / c_.rowTiles;
+      last = std::min(items.end, (nb + 1) * c_.rowTiles);
       int64_t block = nb % c_.tiles, n = nb / c_.tiles;
       int64_t ty0 = block * c_.tileCols, ty1 = std::min(th, ty0 + c_.tileCols);
       if (built != nb)
         winograd_->transformInput(x + n * s.inChannels * s.w.inSize(), ty0, ty1,
                                   v);
       built = nb;
-      int64_t m0 = rowTile * c_.tileRows, m1 = std::min(m, m0 + c_.tileRows);
+      int64_t m0 = rowTile * c_.tileRows;
+      int64_t m1 = std::min(m, (last - nb * c_.rowTiles) * c_.tileRows);
       Epilogue e{bias, residual, y, &c_.act};
       winograd_->multiply(v, ty0, ty1, m0, m1, wt, y + n * m * c_.p,
                           nn::RowEpilogue{&Epilogue::apply, &e});

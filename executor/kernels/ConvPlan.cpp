@@ -160,12 +160,35 @@ rt::Status planChannelTaps(ConvPlan *c) {
   return rt::Status::ok();
 }
 
-/// Blocks of whole rows of 4x4 tiles per image, channels split as for GEMMs.
+/// Winograd's channel tiles when its blocks are too few and its channels too
+/// few for splitRows: at least two panels each. DenseNet's 3x3 convs to 32
+/// channels on 14x14 maps were one work item, one host thread of two.
+constexpr int64_t kMinWinogradRowTile = 2 * nn::kPanelRows;
+constexpr double kMaxWinogradSplitCost = 1.25;
+
+/// Blocks of whole rows of 4x4 tiles per image, channels split as for GEMMs
+/// or, with fewer channels, into tiles of at least kMinWinogradRowTile (the
+/// host runs a block's adjacent tiles as one multiply, runWinograd).
 rt::Status planWinograd(ConvPlan *c) {
   c->winograd = true;
   c->tileCols = nn::WinogradConv::blockTileRows(c->s.w, c->s.inPerGroup());
   c->tiles = ceilDiv(nn::WinogradConv::tileRows(c->s.w), c->tileCols);
-  splitRows(c, c->s.batch * c->tiles);
+  const int64_t blocks = c->s.batch * c->tiles, mg = c->s.outPerGroup();
+  splitRows(c, blocks);
+  if (c->rowTiles == 1 && blocks < kTargetItems &&
+      mg >= 2 * kMinWinogradRowTile) {
+    // Each channel tile transforms the block's input again: not where that
+    // is a large part of the work (many input channels, few outputs).
+    const double whole = c->items() * c->flopsPerItem();
+    const int64_t want =
+        std::min(ceilDiv(kTargetItems, blocks), mg / kMinWinogradRowTile);
+    c->tileRows = roundUp(ceilDiv(mg, want), kRowTileMultiple);
+    c->rowTiles = ceilDiv(mg, c->tileRows);
+    if (c->items() * c->flopsPerItem() > kMaxWinogradSplitCost * whole) {
+      c->tileRows = mg;
+      c->rowTiles = 1;
+    }
+  }
   return rt::Status::ok();
 }
 

@@ -117,11 +117,13 @@ TEST(ConvWinograd, MatchesDirectLoopsUnderEachIsa) {
                  "x" + std::to_string(c.x[3]));
     Shape y = outputShape(c);
     om::OpDef op = makeOp("conv", c, y);
-    // The plan counts Winograd's FLOPs: fewer than the direct conv's.
+    // The plan counts Winograd's FLOPs: fewer than the direct conv's (a
+    // conv of few outputs split over channel tiles transforms its input
+    // once per tile, up to a quarter more).
     KernelPlan plan;
     ASSERT_TRUE(planKernel(op, &plan).isOk());
     double direct = 2.0 * c.x[1] * 9 * count(y);
-    EXPECT_LT(plan.cost.flops, 0.6 * direct);
+    EXPECT_LT(plan.cost.flops, 0.65 * direct);
     std::vector<float> x = random(count(c.x), seed++);
     std::vector<float> w = random(count(c.w), seed++);
     std::vector<float> b = random(c.w[0], seed++);
