@@ -290,24 +290,16 @@ void expectCasesUnderEachIsa(const std::vector<ConvCase> &cases,
 }
 
 TEST(ConvGroupedTaps, MatchesDirectLoopsUnderEachIsa) {
-  expectCasesUnderEachIsa(
-      {
-          // ResNeXt's 3x3 (4 channels per group, pad 1) at strides 1 and
-          // 2; output channels per group not a multiple of four; dilation
-          // and asymmetric pads.
-          {{2, 8, 9, 11}, {8, 4, 3, 3}, 2, {}, {1, 1, 1, 1}, {}, "", true},
-          {{1, 12, 10, 9},
-           {12, 4, 3, 3},
-           3,
-           {2, 2},
-           {1, 1, 1, 1},
-           {},
-           "",
-           true},
-          {{1, 6, 8, 8}, {14, 3, 3, 3}, 2, {}, {0, 2, 1, 1}, {2, 1}, "", false},
-          {{1, 16, 7, 7}, {10, 8, 5, 5}, 2, {}, {2, 2, 2, 2}, {}, "", true},
-      },
-      8000);
+  const std::vector<ConvCase> cases = {
+      // ResNeXt's 3x3 (4 channels per group, pad 1) at strides 1 and 2;
+      // output channels per group not a multiple of four; dilation and
+      // asymmetric pads.
+      {{2, 8, 9, 11}, {8, 4, 3, 3}, 2, {}, {1, 1, 1, 1}, {}, "", true},
+      {{1, 12, 10, 9}, {12, 4, 3, 3}, 3, {2, 2}, {1, 1, 1, 1}, {}, "", true},
+      {{1, 6, 8, 8}, {14, 3, 3, 3}, 2, {}, {0, 2, 1, 1}, {2, 1}, "", false},
+      {{1, 16, 7, 7}, {10, 8, 5, 5}, 2, {}, {2, 2, 2, 2}, {}, "", true},
+  };
+  expectCasesUnderEachIsa(cases, 8000);
 }
 
 //===----------------------------------------------------------------------===//
@@ -315,33 +307,18 @@ TEST(ConvGroupedTaps, MatchesDirectLoopsUnderEachIsa) {
 //===----------------------------------------------------------------------===//
 
 TEST(ConvChannelTaps, MatchesDirectLoopsUnderEachIsa) {
-  expectCasesUnderEachIsa(
-      {
-          // ResNet's 7x7 and EfficientNet's 3x3 stems at stride 2, on maps
-          // whose rows end inside a vector; a batch of two.
-          {{2, 3, 23, 21},
-           {16, 3, 7, 7},
-           1,
-           {2, 2},
-           {3, 3, 3, 3},
-           {},
-           "",
-           true},
-          {{1, 3, 19, 40},
-           {32, 3, 3, 3},
-           1,
-           {2, 2},
-           {1, 1, 1, 1},
-           {},
-           "",
-           true},
-          // Output channels off the block of eight, no bias, asymmetric
-          // pads, one input channel, a dilated stride-1 window.
-          {{1, 1, 9, 37}, {13, 1, 5, 5}, 1, {}, {2, 1, 0, 2}, {}, "", false},
-          {{1, 4, 12, 12}, {9, 4, 3, 3}, 1, {}, {1, 1, 1, 1}, {2, 2}, "", true},
-          {{1, 2, 8, 9}, {8, 2, 3, 3}, 1, {2, 1}, {}, {}, "SAME_UPPER", true},
-      },
-      8100);
+  const std::vector<ConvCase> cases = {
+      // ResNet's 7x7 and EfficientNet's 3x3 stems at stride 2, on maps whose
+      // rows end inside a vector; a batch of two.
+      {{2, 3, 23, 21}, {16, 3, 7, 7}, 1, {2, 2}, {3, 3, 3, 3}, {}, "", true},
+      {{1, 3, 19, 40}, {32, 3, 3, 3}, 1, {2, 2}, {1, 1, 1, 1}, {}, "", true},
+      // Output channels off the block of eight, no bias, asymmetric pads,
+      // one input channel, a dilated stride-1 window.
+      {{1, 1, 9, 37}, {13, 1, 5, 5}, 1, {}, {2, 1, 0, 2}, {}, "", false},
+      {{1, 4, 12, 12}, {9, 4, 3, 3}, 1, {}, {1, 1, 1, 1}, {2, 2}, "", true},
+      {{1, 2, 8, 9}, {8, 2, 3, 3}, 1, {2, 1}, {}, {}, "SAME_UPPER", true},
+  };
+  expectCasesUnderEachIsa(cases, 8100);
 }
 
 //===----------------------------------------------------------------------===//
