@@ -4,13 +4,15 @@
 // zero-bordered buffer (position-major, 16 floats per position), swept by
 // channelBlockTaps with the bias in its accumulators, the activation run
 // over the block's outputs in place, and the planes written back out. The
-// transposes are scalar, a few floats per output; the plane-at-a-time paths
+// transposes take 16 positions at a time with AVX-512 (transpose16), else
+// they are scalar, a few floats per output; the plane-at-a-time paths
 // they replace on small maps lost most of each vector to rows 7 to 28 wide
 // and filled a bordered copy per plane.
 //
 //===----------------------------------------------------------------------===//
 
 #include "executor/kernels/ConvTaps.h"
+#include "executor/kernels/CpuIsa.h"
 
 #include <algorithm>
 
@@ -39,13 +41,35 @@ void depthwiseChannelBlock(const Window &w, const float *x,
   // Channel innermost: each position's 16 floats are written together, and
   // the count planes are read as as many sequential streams (channel
   // outermost wrote a 64-byte line per float, 16 passes over the block).
+  // A whole block with AVX-512 goes through `flat` (the planes' positions
+  // interleaved in order, 16 at a time by transpose16), then row by row.
   const int64_t area = inH * inW;
-  for (int64_t r = r0; r < r1; ++r) {
-    float *to = in + ((r + top) * paddedW + left) * 16;
-    const float *from = x + r * inW;
-    for (int64_t c = c0; c < c1; ++c)
-      for (int64_t l = 0; l < count; ++l)
-        to[c * 16 + l] = from[l * area + c];
+#if GEFLOW_HAVE_X86_KERNELS
+  const bool vectorTransposes = count == 16 && cpu::atLeast(cpu::Isa::kAvx512);
+#else
+  const bool vectorTransposes = false;
+#endif
+  if (vectorTransposes) {
+    float *flat = scratch(area * 16, 4);
+    int64_t p = 0;
+#if GEFLOW_HAVE_X86_KERNELS
+    for (; p + 16 <= area; p += 16)
+      avx512::transpose16(x + p, area, flat + p * 16, 16);
+#endif
+    for (; p < area; ++p)
+      for (int64_t l = 0; l < 16; ++l)
+        flat[p * 16 + l] = x[l * area + p];
+    for (int64_t r = r0; r < r1; ++r)
+      std::copy(flat + (r * inW + c0) * 16, flat + (r * inW + c1) * 16,
+                in + ((r + top) * paddedW + left + c0) * 16);
+  } else {
+    for (int64_t r = r0; r < r1; ++r) {
+      float *to = in + ((r + top) * paddedW + left) * 16;
+      const float *from = x + r * inW;
+      for (int64_t c = c0; c < c1; ++c)
+        for (int64_t l = 0; l < count; ++l)
+          to[c * 16 + l] = from[l * area + c];
+    }
   }
   std::fill(w16, w16 + taps * 16 + 16, 0.0f);
   for (int64_t l = 0; l < count; ++l) {
@@ -61,7 +85,13 @@ void depthwiseChannelBlock(const Window &w, const float *x,
   // Every lane gets the activation; those past `count` are not written.
   applyActivation(act, out, out16);
   const int64_t positions = outH * outW;
-  for (int64_t p = 0; p < positions; ++p)
+  int64_t p = 0;
+#if GEFLOW_HAVE_X86_KERNELS
+  if (vectorTransposes)
+    for (; p + 16 <= positions; p += 16)
+      avx512::transpose16(out + p * 16, 16, y + p, positions);
+#endif
+  for (; p < positions; ++p)
     for (int64_t l = 0; l < count; ++l)
       y[l * positions + p] = out[p * 16 + l];
 }
