@@ -152,7 +152,7 @@ public:
       return runChannelTaps(x, wt, bias, residual, y, items);
     if (c_.depthwise) {
       if (channelBlocks_ && !residual)
-        return depthwiseBlocks(x, wt, bias, y, items);
+        return depthwiseBlocks(x, wt, bias, y, blockIdx, blockDim);
       for (int64_t i = items.begin; i < items.end; ++i)
         depthwisePlane(x, wt, bias, residual, y, i);
       return rt::Status::ok();
@@ -593,15 +593,23 @@ private:
   /// Output planes `items` of a depthwise conv of one output per input
   /// channel, up to 16 channels of one image at a time (ConvTaps.h).
   rt::Status depthwiseBlocks(const float *x, const float *wt, const float *bias,
-                             float *y, BlockRange items) const {
+                             float *y, uint32_t blockIdx,
+                             uint32_t blockDim) const {
+    // The blocks take whole groups of 16 channels (one image's): a range of
+    // planes cut elsewhere would leave a short group, whose transposes run
+    // scalar.
     const ConvShape &s = c_.s;
-    for (int64_t i = items.begin, next; i < items.end; i = next) {
-      const int64_t n = i / s.outChannels, co = i % s.outChannels;
-      next = std::min({items.end, i + 16, (n + 1) * s.outChannels});
+    const int64_t perImage = ceilDiv(s.outChannels, nn::kChannelBlock);
+    const BlockRange groups =
+        blockRange(s.batch * perImage, blockIdx, blockDim);
+    for (int64_t g = groups.begin; g < groups.end; ++g) {
+      const int64_t n = g / perImage;
+      const int64_t co = g % perImage * nn::kChannelBlock;
+      const int64_t count = std::min(nn::kChannelBlock, s.outChannels - co);
       nn::depthwiseChannelBlock(s.w, x + (n * s.inChannels + co) * s.w.inSize(),
                                 wt + co * s.w.kernelSize(),
-                                bias ? bias + co : nullptr, next - i, c_.act,
-                                y + i * c_.p);
+                                bias ? bias + co : nullptr, count, c_.act,
+                                y + (n * s.outChannels + co) * c_.p);
     }
     return rt::Status::ok();
   }

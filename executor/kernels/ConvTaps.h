@@ -81,6 +81,8 @@ void channelTaps(const float *base, const int64_t *offsets, const float *w8,
                  int64_t taps, const float *bias8, float lo, float hi,
                  int64_t n, int64_t channels, float *out, int64_t ldo);
 
+/// Channels a depthwise channel block interleaves.
+inline constexpr int64_t kChannelBlock = 16;
 /// Output planes [c0, c0 + count) (count <= 16) of a depthwise conv of one
 /// output channel per input channel, from input planes at `x` and weights at
 /// `weights` (taps per channel), with `bias` (16 floats, the lanes past
