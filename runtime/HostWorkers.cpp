@@ -26,6 +26,15 @@ thread_local unsigned tlsKernelHostThreads = 1; // of the block running here
 
 unsigned hostThreadsOfKernel() { return tlsKernelHostThreads; }
 
+KernelHostThreadsScope::KernelHostThreadsScope(unsigned threads)
+    : outer_(tlsKernelHostThreads) {
+  tlsKernelHostThreads = threads;
+}
+
+KernelHostThreadsScope::~KernelHostThreadsScope() {
+  tlsKernelHostThreads = outer_;
+}
+
 bool worthSharing(const KernelCost &cost) {
   // Host microseconds, roughly: one core does ~50 GFLOP/s in a packed GEMM
   // and streams ~20 GB/s. A polling worker takes a job in about a
@@ -40,8 +49,7 @@ void HostJob::runBlock(uint32_t idx) {
   bool outer =
       tlsInHostWork; // the scheduler's thread may nest none, but be safe
   tlsInHostWork = true;
-  const unsigned outerThreads = tlsKernelHostThreads;
-  tlsKernelHostThreads = hostThreads_;
+  KernelHostThreadsScope threads(hostThreads_);
   const uint64_t started = timed_ ? threadCpuNs() : 0;
   try {
     if (fn_)
@@ -55,7 +63,6 @@ void HostJob::runBlock(uint32_t idx) {
     st = makeStatus(StatusCode::kKernelFailed, "threw an unknown exception");
   }
   tlsInHostWork = outer;
-  tlsKernelHostThreads = outerThreads;
   if (timed_)
     hostNs_.fetch_add(threadCpuNs() - started, std::memory_order_relaxed);
   if (!st.isOk()) {

@@ -34,6 +34,19 @@ bool inHostWork();
 /// by one thread is one share, whatever the machine's core count.
 unsigned hostThreadsOfKernel();
 
+/// Sets hostThreadsOfKernel() on this thread for its lifetime: HostJob's
+/// blocks, and tests that run a kernel's blocks on threads of their own.
+class KernelHostThreadsScope {
+public:
+  explicit KernelHostThreadsScope(unsigned threads);
+  ~KernelHostThreadsScope();
+  KernelHostThreadsScope(const KernelHostThreadsScope &) = delete;
+  KernelHostThreadsScope &operator=(const KernelHostThreadsScope &) = delete;
+
+private:
+  unsigned outer_;
+};
+
 /// Whether a kernel of this cost is worth handing to the workers. Below the
 /// cut the wake-up, the job's cache lines moving between cores and the
 /// join cost more than splitting the work saves: the thread that joins the

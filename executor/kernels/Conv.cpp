@@ -164,7 +164,7 @@ public:
     if (shifted_)
       return runShifted(x, bias, residual, y, items);
     if (!transposed_.empty())
-      return runPositionRows(x, bias, residual, y, items);
+      return runPositionRows(x, bias, residual, y, blockIdx, blockDim);
     return runColumns(x, wt, bias, residual, y, blockIdx, blockDim);
   }
 
@@ -410,11 +410,22 @@ private:
   /// folded into one group per host thread (see foldedItems).
   static BlockRange hostShare(int64_t count, uint32_t blockIdx,
                               uint32_t blockDim) {
+    const HostGroup share = hostGroup(blockIdx, blockDim);
+    return share.active ? blockRange(count, share.index, share.count)
+                        : BlockRange{0, 0};
+  }
+  /// Block `blockIdx`'s group of the host threads' `count`, and whether it
+  /// is the group's first block (the one that does the group's share).
+  struct HostGroup {
+    int64_t index, count;
+    bool active;
+  };
+  static HostGroup hostGroup(uint32_t blockIdx, uint32_t blockDim) {
     const uint32_t groups = std::min(blockDim, rt::hostThreadsOfKernel());
     const uint32_t group = blockIdx * groups / blockDim;
-    if (blockIdx > 0 && (blockIdx - 1) * groups / blockDim == group)
-      return BlockRange{0, 0};
-    return blockRange(count, group, groups);
+    const bool first =
+        blockIdx == 0 || (blockIdx - 1) * groups / blockDim != group;
+    return {group, groups, first};
   }
 
   /// A conv with positions as the GEMM's rows: the columns of an image and
@@ -422,37 +433,38 @@ private:
   /// channel tile] is computed against the weights packed at load, and each
   /// channel's column of it becomes a row of Y.
   rt::Status runPositionRows(const float *x, const float *bias,
-                             const float *residual, float *y,
-                             BlockRange items) const {
+                             const float *residual, float *y, uint32_t blockIdx,
+                             uint32_t blockDim) const {
+    // Each host thread takes a share of the positions, every channel: the
+    // GEMM keeps its width, and no thread packs panels another one packs
+    // too (a share of the channels packed the whole map each).
+    const HostGroup share = hostGroup(blockIdx, blockDim);
     const ConvShape &s = c_.s;
     const int64_t mg = s.outPerGroup(), cg = s.inPerGroup(), p = c_.p;
     const int64_t taps = s.w.kernelSize(), stride = nn::kPanelRows * c_.k;
-    float *panels = nn::scratch(nn::rowPanelFloats(p, c_.k), 1);
-    float *cT =
-        nn::scratch(roundUp(p, nn::kPanelRows) * c_.tileRows * c_.rowTiles, 2);
-    int64_t built = -1; // the (image, group) now in `panels`
-    // The channel tiles of one (image, group) in a row are one GEMM: its
-    // 64-wide micro-kernel tiles need no more registers than the 16-wide
-    // ones a single tile of few channels leaves it, for a quarter of the
-    // loads.
-    for (int64_t i = items.begin, last; i < items.end; i = last) {
-      const int64_t ng = i / c_.rowTiles;
-      last = std::min(items.end, (ng + 1) * c_.rowTiles);
+    const int64_t allPanels = ceilDiv(p, nn::kPanelRows);
+    const int64_t panel0 = allPanels * share.index / share.count;
+    const int64_t panel1 = allPanels * (share.index + 1) / share.count;
+    if (!share.active || panel0 == panel1)
+      return rt::Status::ok();
+    const int64_t q0 = panel0 * nn::kPanelRows;
+    const int64_t q1 = std::min(p, panel1 * nn::kPanelRows), rows = q1 - q0;
+    float *panels = nn::scratch(nn::rowPanelFloats(rows, c_.k), 1);
+    float *cT = nn::scratch(roundUp(rows, nn::kPanelRows) * mg, 2);
+    const int64_t span = taps * nn::kPanelRows;
+    for (int64_t ng = 0; ng < s.batch * s.group; ++ng) {
       const int64_t g = ng % s.group, n = ng / s.group;
-      const int64_t m0 = i % c_.rowTiles * c_.tileRows;
-      const int64_t m1 =
-          std::min(mg, ((last - 1) % c_.rowTiles + 1) * c_.tileRows);
       const float *xg = x + (n * s.inChannels + g * cg) * s.w.inSize();
-      if (built != ng && c_.pointwise)
-        nn::packColumnsAsRows(xg, p, c_.k, p, panels, stride);
+      if (c_.pointwise)
+        nn::packColumnsAsRows(xg + q0, p, c_.k, rows, panels, stride);
       // Each channel's taps for every panel, gathered from its plane (in
       // L1) straight into the panels.
-      const int64_t span = taps * nn::kPanelRows;
-      for (int64_t c = 0; built != ng && !c_.pointwise && c < cg; ++c) {
+      for (int64_t c = 0; !c_.pointwise && c < cg; ++c) {
         const float *plane = xg + c * s.w.inSize();
-        const int32_t *at = panelGather_.data(), *run = panelRuns_.data();
+        const int32_t *at = panelGather_.data() + panel0 * span;
+        const int32_t *run = panelRuns_.data() + panel0 * taps;
         float *dst = panels + c * span;
-        for (int64_t r = 0; r < p; r += nn::kPanelRows, dst += stride)
+        for (int64_t r = q0; r < q1; r += nn::kPanelRows, dst += stride)
           for (int64_t t = 0; t < span; t += nn::kPanelRows, ++run) {
             float *to = dst + t;
             if (*run >= 0) { // six neighbours of one input row
@@ -464,36 +476,35 @@ private:
               to[q] = *at >= 0 ? plane[*at] : 0.0f;
           }
       }
-      built = ng;
-      const int64_t width = m1 - m0;
-      nn::gemmPanels(panels, p, transposed_[g], m0, m1, cT, width);
+      nn::gemmPanels(panels, rows, transposed_[g], 0, mg, cT, mg);
       float *yg = y + (n * s.outChannels + g * mg) * p;
       Epilogue e{bias ? bias + g * mg : nullptr, residual, y, &c_.act};
-      storeTransposed(cT, width, p, yg + m0 * p, [&](int64_t m, float *row) {
-        Epilogue::apply(&e, m0 + m, row, p);
+      storeTransposed(cT, mg, q0, q1, p, yg, [&](int64_t m, float *row) {
+        Epilogue::apply(&e, m, row, rows);
       });
     }
     return rt::Status::ok();
   }
 
-  /// Y's rows [0, width) (p values each, p apart) = the columns of cT [p x
-  /// width], then `finish(m, row)` on each row. A few rows at a time: each
-  /// position reads their values from one line of cT while the rows being
-  /// written stay in L1.
+  /// Positions [q0, q1) of Y's rows [0, width) (p apart) = the columns of
+  /// cT [q1 - q0 x width], then `finish(m, row + q0)` on each row. A few
+  /// rows at a time: each position reads their values from one line of cT
+  /// while the rows being written stay in L1.
   template <typename Finish>
-  static void storeTransposed(const float *cT, int64_t width, int64_t p,
-                              float *y, Finish &&finish) {
+  static void storeTransposed(const float *cT, int64_t width, int64_t q0,
+                              int64_t q1, int64_t p, float *y,
+                              Finish &&finish) {
     constexpr int64_t kRows = 8;
     for (int64_t m0 = 0; m0 < width; m0 += kRows) {
       const int64_t rows = std::min(kRows, width - m0);
       float *out = y + m0 * p;
-      for (int64_t q = 0; q < p; ++q) {
-        const float *from = cT + q * width + m0;
+      for (int64_t q = q0; q < q1; ++q) {
+        const float *from = cT + (q - q0) * width + m0;
         for (int64_t r = 0; r < rows; ++r)
           out[r * p + q] = from[r];
       }
       for (int64_t r = 0; r < rows; ++r)
-        finish(m0 + r, out + r * p);
+        finish(m0 + r, out + r * p + q0);
     }
   }
 

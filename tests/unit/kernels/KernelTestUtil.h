@@ -19,6 +19,7 @@
 
 #include "executor/kernels/Kernel.h"
 #include "executor/kernels/KernelSupport.h"
+#include "runtime/HostWorkers.h"
 
 #include <gtest/gtest.h>
 
@@ -363,8 +364,12 @@ inline rt::Status runBuffers(const om::OpDef &op,
   }
   std::vector<rt::Status> results(blockDim);
   std::vector<std::thread> threads;
+  // Every block on a thread of its own: as many host threads as blocks
+  // may run the kernel, so kernels that fold their blocks into one share
+  // per host thread run every share.
   for (uint32_t b = 0; b < blockDim; ++b)
     threads.emplace_back([&, b] {
+      rt::KernelHostThreadsScope hostThreads(blockDim);
       results[b] = kernel->run(inputs.data(), outputs.data(), b, blockDim);
     });
   for (std::thread &t : threads)

@@ -189,12 +189,14 @@ void expectCasesMatch(const std::vector<PoolCase> &cases, unsigned seed,
       rt::Status st = runOp(op, x.data(), outs, blocks);
       ASSERT_TRUE(st.isOk()) << st.toString();
       for (size_t i = 0; i < want.size(); ++i) {
-        if (!isMax)
+        if (!isMax) {
           ASSERT_NEAR(got[i], want[i], 1e-4) << "at " << i;
-        else
+        } else {
           ASSERT_EQ(got[i], want[i]) << "at " << i;
-        if (indices)
+        }
+        if (indices) {
           ASSERT_EQ(gotIdx[i], wantIdx[i]) << "at " << i;
+        }
       }
     });
     ++index;
