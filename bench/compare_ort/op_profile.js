@@ -17,7 +17,7 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const { spawnSync } = require('child_process');
-const { median } = require('./report');
+const { median, positiveInt, walkArgs } = require('./report');
 
 /** The first `depth` parts of a node name's module path. */
 function prefixOf(name, depth) {
@@ -74,25 +74,17 @@ function byPrefix(geflowTimes, ortTimes, depth) {
 
 function parseArgs(argv) {
   const opts = { threads: 1, runs: 20, depth: 2, model: null, geflow: null };
-  for (let i = 0; i < argv.length; ++i) {
-    const a = argv[i];
-    const value = () => {
-      if (i + 1 >= argv.length) throw new Error(`${a} needs a value`);
-      return argv[++i];
-    };
+  walkArgs(argv, (a, value) => {
     if (a === '--geflow') opts.geflow = value();
-    else if (a === '--threads') opts.threads = Number(value());
-    else if (a === '--runs') opts.runs = Number(value());
-    else if (a === '--depth') opts.depth = Number(value());
+    else if (a === '--threads') opts.threads = positiveInt(a, value());
+    else if (a === '--runs') opts.runs = positiveInt(a, value());
+    else if (a === '--depth') opts.depth = positiveInt(a, value());
     else if (a.startsWith('--')) throw new Error(`unknown option ${a}`);
     else opts.model = a;
-  }
+  });
   if (!opts.geflow || !opts.model)
     throw new Error('usage: op_profile.js --geflow BIN [--threads N] ' +
                     '[--runs R] [--depth D] MODEL.onnx');
-  for (const k of ['threads', 'runs', 'depth'])
-    if (!(Number.isInteger(opts[k]) && opts[k] > 0))
-      throw new Error(`--${k} must be a positive integer`);
   return opts;
 }
 

@@ -16,16 +16,25 @@ function positiveInt(flag, text) {
   return n;
 }
 
+/**
+ * Calls option(a, value) for each argument `a` of `argv`; value() takes the
+ * next argument as the option's value.
+ */
+function walkArgs(argv, option) {
+  for (let i = 0; i < argv.length; ++i) {
+    const a = argv[i];
+    option(a, () => {
+      if (i + 1 >= argv.length) throw new Error(`${a} needs a value`);
+      return argv[++i];
+    });
+  }
+}
+
 /** The options of `argv` (process.argv without node and the script). */
 function parseArgs(argv) {
   const opts = { threads: [1, 2], runs: 20, rounds: 4, models: [], notes: [],
                  fusion: false };
-  for (let i = 0; i < argv.length; ++i) {
-    const a = argv[i];
-    const value = () => {
-      if (i + 1 >= argv.length) throw new Error(`${a} needs a value`);
-      return argv[++i];
-    };
+  walkArgs(argv, (a, value) => {
     if (a === '--geflow') opts.geflow = value();
     else if (a === '--work') opts.work = value();
     else if (a === '--threads')
@@ -38,7 +47,7 @@ function parseArgs(argv) {
     else if (a === '--fusion') opts.fusion = true;
     else if (a.startsWith('--')) throw new Error(`unknown option ${a}`);
     else opts.models.push(a);
-  }
+  });
   if (opts.zoo) opts.models.unshift(opts.zoo);
   if (!opts.geflow || !opts.work || !opts.models.length)
     throw new Error(USAGE);
@@ -176,6 +185,7 @@ function allGood(rows) {
 }
 
 module.exports = {
+  walkArgs, positiveInt,
   USAGE, parseArgs, roundPlan, median, spread, geomean, isaShortName, summarize,
   markdownTable, formatReport, allGood,
 };

@@ -52,7 +52,7 @@ test('parseArgs defaults and errors', () => {
   assert.deepEqual([opts.threads, opts.runs, opts.depth], [1, 20, 2]);
   assert.throws(() => prof.parseArgs(['m.onnx']), /usage/);
   assert.throws(() => prof.parseArgs(['--geflow', 'g', '--runs', '0', 'm']),
-                /positive/);
+                /positive integers/);
   assert.throws(() => prof.parseArgs(['--geflow', 'g', '--bogus', 'm']),
                 /unknown option/);
 });
