@@ -19,7 +19,8 @@
 // planes of its input, eight output channels per sweep.
 //
 // The plan's work items are split for the simulated cores (16 or more); the
-// host folds them into one share per hardware thread and runs each share in
+// host folds them into one share per host thread that runs the kernel and
+// runs each share in
 // the widest GEMMs it allows: all output channels of a run of column tiles
 // (im2col and 1x1 convs), all channel tiles of an image (positions as
 // rows). One by one, the items would run the micro-kernel on 16- or 32-wide
@@ -35,6 +36,7 @@
 //===----------------------------------------------------------------------===
 
 #include "executor/kernels/ConvColumns.h"
+#include "executor/kernels/ConvEpilogue.h"
 #include "executor/kernels/ConvPlan.h"
 #include "executor/kernels/ConvShifted.h"
 #include "executor/kernels/ConvTaps.h"
@@ -43,8 +45,6 @@
 #include "executor/kernels/NnPackedGemm.h"
 #include "executor/kernels/NnSupport.h"
 #include "runtime/HostWorkers.h"
-
-#include <Eigen/Core>
 
 #include <algorithm>
 #include <limits>
@@ -55,8 +55,6 @@ using namespace geflow::kernels;
 using nn::Window;
 
 namespace {
-
-using ArrayMap = Eigen::Map<Eigen::ArrayXf>;
 
 rt::Status planConv(const om::OpDef &op, KernelPlan *out) {
   ConvPlan c;
@@ -72,30 +70,14 @@ rt::Status planConv(const om::OpDef &op, KernelPlan *out) {
   return rt::Status::ok();
 }
 
-/// The bounds of an activation that is a clamp (none, relu, clip).
-bool clampBounds(const nn::Activation &act, float *lo, float *hi) {
-  constexpr float kInf = std::numeric_limits<float>::infinity();
-  switch (act.kind) {
-  case nn::Activation::kNone:
-    *lo = -kInf, *hi = kInf;
-    return true;
-  case nn::Activation::kRelu:
-    *lo = 0.0f, *hi = kInf;
-    return true;
-  case nn::Activation::kClip:
-    *lo = act.a, *hi = act.b;
-    return true;
-  default:
-    return false;
-  }
-}
-
 /// Depthwise maps at most this wide run 16 channels at a time
 /// (nn::depthwiseChannelBlock): on narrower rows the plane paths' vectors
 /// are mostly a row's end and its padding.
 constexpr int64_t kMaxChannelBlockWidth = 14;
 
 class ConvKernel final : public Kernel {
+  using Epilogue = ConvEpilogue;
+
 public:
   /// `weights` is W when it is a constant, else null: then, on CPUs that
   /// run the packed GEMM, each group's rows are packed here once.
@@ -544,51 +526,6 @@ private:
     }
   }
 
-  /// fused_conv's bias (of the group's channels), residual Z and activation
-  /// on a row of Y, while the GEMM's tile is in cache.
-  struct Epilogue {
-    const float *bias, *residual, *y;
-    const nn::Activation *act;
-
-    static void apply(const void *context, int64_t m, float *row, int64_t n) {
-      const Epilogue &e = *static_cast<const Epilogue *>(context);
-      if (!e.residual) {
-        nn::applyBiasActivation(*e.act, e.bias ? e.bias[m] : 0.0f, row, n);
-        return;
-      }
-      if (e.bias)
-        ArrayMap(row, n) += e.bias[m];
-      addResidual(e.residual + (row - e.y), row, n);
-      nn::applyActivation(*e.act, row, n);
-    }
-  };
-
-  /// Copies row m of a padded-width tile into Y, output row by output row,
-  /// then runs the conv's epilogue on it.
-  struct ShiftedRows {
-    const Epilogue *epilogue;
-    float *yTile; // Y's row 0 (of the group) at the tile's first column
-    int64_t p, paddedWidth, outWidth, outRows;
-
-    static void apply(const void *context, int64_t m, float *data, int64_t n) {
-      const ShiftedRows &r = *static_cast<const ShiftedRows *>(context);
-      float *dst = r.yTile + m * r.p;
-      const Epilogue &e = *r.epilogue;
-      if (!e.residual) { // the copy and the epilogue in one pass
-        for (int64_t row = 0; row < r.outRows; ++row)
-          nn::applyBiasActivation(*e.act, e.bias ? e.bias[m] : 0.0f,
-                                  data + row * r.paddedWidth,
-                                  dst + row * r.outWidth, r.outWidth);
-        return;
-      }
-      for (int64_t row = 0; row < r.outRows; ++row)
-        std::copy(data + row * r.paddedWidth,
-                  data + row * r.paddedWidth + r.outWidth,
-                  dst + row * r.outWidth);
-      Epilogue::apply(r.epilogue, m, dst, r.outRows * r.outWidth);
-    }
-  };
-
   /// Output plane `item` = (image, output channel) of a depthwise conv.
   void depthwisePlane(const float *x, const float *wt, const float *bias,
                       const float *residual, float *y, int64_t item) const {
@@ -623,11 +560,6 @@ private:
                                 y + (n * s.outChannels + co) * c_.p);
     }
     return rt::Status::ok();
-  }
-
-  /// Z and Y share a layout, so a row of Y at offset o adds Z's row at o.
-  static void addResidual(const float *z, float *row, int64_t n) {
-    ArrayMap(row, n) += Eigen::Map<const Eigen::ArrayXf>(z, n);
   }
 
   const ConvPlan c_;
