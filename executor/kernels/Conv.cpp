@@ -126,8 +126,9 @@ public:
         c_.s.hasResidual ? static_cast<const float *>(inputs[3].data) : nullptr;
     float *y = static_cast<float *>(outputs[0].data);
     // Blocks that would rebuild the columns of another block (channel tiles
-    // of one column tile, every block of a positionRows conv) are folded.
-    const bool fold = c_.positionRows || c_.rowTiles > 1;
+    // of one column tile) are folded; positionRows convs split their
+    // positions over the host threads themselves (runPositionRows).
+    const bool fold = c_.rowTiles > 1;
     BlockRange items = fold ? foldedItems(blockIdx, blockDim)
                             : blockRange(c_.items(), blockIdx, blockDim);
     if (c_.channelTaps)
@@ -293,7 +294,8 @@ private:
     const ConvShape &s = c_.s;
     const int64_t k = c_.k, channels = s.inChannels, m = s.outChannels;
     const int64_t cf = planes_->channelFloats(), pitch = planes_->rowPitch();
-    const int64_t oh = s.w.out[1], ow = s.w.out[2], bandRows = c_.tileCols / ow;
+    const int64_t oh = s.w.out[1], ow = s.w.out[2];
+    const int64_t bandRows = ow ? c_.tileCols / ow : 0; // no columns: no work
     float *phases = nn::scratch(channels * cf, 1);
     float *w8 = nn::scratch(nn::kTapChannels * k, 2);
     thread_local std::vector<int64_t> offsets; // (channel, tap): W's order
@@ -379,12 +381,11 @@ private:
 
   /// The items of block `blockIdx` when the blocks are folded into one
   /// group per host thread that runs them (rt::hostThreadsOfKernel: one
-  /// when the kernel is not shared): the simulated cores split the work finely,
-  /// but on the host a block that shares columns with the next would build
-  /// them again (a positionRows block packs the whole map: as much work as
-  /// the GEMM of 16 channels). The first block of a group does the group's
-  /// items, the others none (threads take blocks in order, so the groups
-  /// still run on different threads).
+  /// when the kernel is not shared): the simulated cores split the work
+  /// finely, but on the host a block that shares columns with the next would
+  /// build them again. The first block of a group does the group's items,
+  /// the others none (threads take blocks in order, so the groups still run
+  /// on different threads).
   BlockRange foldedItems(uint32_t blockIdx, uint32_t blockDim) const {
     return hostShare(c_.items(), blockIdx, blockDim);
   }

@@ -134,30 +134,34 @@ void panelProduct(int64_t kc, const float *a, const float *b, int64_t ldb,
                   int64_t rows, int64_t cols, float *c, int64_t ldc,
                   bool accumulate, const Finish *finish = nullptr,
                   const float *prefetch = nullptr) {
-  if (cols == kPanelCols && rows == kPanelRows)
-    return microKernel<2>(kc, a, b, ldb, c, ldc, accumulate, finish, prefetch);
   if (cols == kPanelCols) {
     // Fewer rows: only the real ones computed, straight into C.
     switch (rows) {
     case 1:
-      return microKernel<2, 1>(kc, a, b, ldb, c, ldc, accumulate, finish);
+      return microKernel<2, 1>(kc, a, b, ldb, c, ldc, accumulate, finish,
+                               prefetch);
     case 2:
-      return microKernel<2, 2>(kc, a, b, ldb, c, ldc, accumulate, finish);
+      return microKernel<2, 2>(kc, a, b, ldb, c, ldc, accumulate, finish,
+                               prefetch);
     case 3:
-      return microKernel<2, 3>(kc, a, b, ldb, c, ldc, accumulate, finish);
+      return microKernel<2, 3>(kc, a, b, ldb, c, ldc, accumulate, finish,
+                               prefetch);
     case 4:
-      return microKernel<2, 4>(kc, a, b, ldb, c, ldc, accumulate, finish);
+      return microKernel<2, 4>(kc, a, b, ldb, c, ldc, accumulate, finish,
+                               prefetch);
     case 5:
-      return microKernel<2, 5>(kc, a, b, ldb, c, ldc, accumulate, finish);
+      return microKernel<2, 5>(kc, a, b, ldb, c, ldc, accumulate, finish,
+                               prefetch);
     default:
-      return microKernel<2>(kc, a, b, ldb, c, ldc, accumulate, finish);
+      return microKernel<2>(kc, a, b, ldb, c, ldc, accumulate, finish,
+                            prefetch);
     }
   }
   alignas(32) float tile[kPanelRows * kPanelCols];
   if (cols <= 8)
-    microKernel<1>(kc, a, b, ldb, tile, kPanelCols, false, nullptr);
+    microKernel<1>(kc, a, b, ldb, tile, kPanelCols, false, nullptr, prefetch);
   else
-    microKernel<2>(kc, a, b, ldb, tile, kPanelCols, false, nullptr);
+    microKernel<2>(kc, a, b, ldb, tile, kPanelCols, false, nullptr, prefetch);
   for (int64_t r = 0; r < rows; ++r)
     for (int64_t q = 0; q < cols; ++q) {
       float &dst = c[r * ldc + q];

@@ -31,13 +31,13 @@ struct PoolRow {
 /// One plane of a pool with unit strides and dilations whose output is the
 /// input's size (the "same" pools: Inception's 3x3 average pools, SPP's max
 /// pools). Its windows' rows are combined over the whole plane at once, then
-/// the taps along the rows: the same operations in the same order as the
-/// row bodies, so the same results bit for bit, without the loop overheads
-/// of rows a few dozen floats long (most of the row path's time on
-/// Inception's 35x35, 17x17 and 8x8 maps). `scratch` holds height x width
-/// floats. With `scales` (average_pool), each output is then multiplied by
-/// its scale there (1 / its count, 0 where the count is 0): a division per
-/// output, unlike a multiply, did not vectorise and took most of the sweep.
+/// the taps along the rows, in the row bodies' order (max pools give their
+/// results bit for bit), without the loop overheads of rows a few dozen
+/// floats long (most of the row path's time on Inception's 35x35, 17x17 and
+/// 8x8 maps). `scratch` holds height x width floats. With `scales`
+/// (average_pool), each output is then multiplied by its scale there (1 /
+/// its count, 0 where the count is 0): within an ulp of the row path's
+/// division, and a vector multiply.
 struct PoolPlane {
   int64_t height, width;
   int64_t kernelH, kernelW, padTop, padLeft;
