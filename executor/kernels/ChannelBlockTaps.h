@@ -34,6 +34,13 @@ namespace avx512 {
 void transpose16(const float *src, int64_t srcStride, float *dst,
                  int64_t dstStride);
 } // namespace avx512
+namespace avx2 {
+/// dst[j * dstStride + i] = src[i * srcStride + j] for i, j < 8: the
+/// channel block's transposes where AVX-512 is not there (or a block has
+/// fewer than 16 channels).
+void transpose8(const float *src, int64_t srcStride, float *dst,
+                int64_t dstStride);
+} // namespace avx2
 #endif
 
 } // namespace geflow::kernels::nn

@@ -1,5 +1,11 @@
 //===- NnDepthwise.cpp - one output plane of a depthwise conv -------------===//
 //
+// A 2-D depthwise conv of one output per channel and no residual runs 16
+// channels at a time (NnDepthwiseBlocks.cpp) except at 3x3 stride 1 on maps
+// wider than 14, where the rows below are as fast without the transposes;
+// the plane paths here take those, the residual, depth multipliers and 1-D
+// and 3-D windows.
+//
 // A depthwise conv does 2 * taps FLOPs per output over one input plane, so it
 // is bound by loads and stores, not arithmetic. Output rows are done one at a
 // time so the row and the input rows it reads stay in L1. For 3x3 windows

@@ -11,8 +11,37 @@
 #include <cstdint>
 #include <cstring>
 
+#include <immintrin.h>
+
 namespace geflow::kernels::nn::avx2 {
 #include "executor/kernels/NnDepthwiseRow.inc"
 constexpr int kTapLanes = 8;
 #include "executor/kernels/NnDepthwiseTaps.inc"
+
+void transpose8(const float *src, int64_t srcStride, float *dst,
+                int64_t dstStride) {
+  __m256 r[8], t[8];
+  for (int i = 0; i < 8; ++i)
+    r[i] = _mm256_loadu_ps(src + i * srcStride);
+  // Pairs of rows interleaved, then pairs of pairs: after the second step
+  // r[4g + c] holds column c (low half) and 4 + c (high half) of rows 4g to
+  // 4g + 3.
+  for (int i = 0; i < 8; i += 2) {
+    t[i] = _mm256_unpacklo_ps(r[i], r[i + 1]);
+    t[i + 1] = _mm256_unpackhi_ps(r[i], r[i + 1]);
+  }
+  for (int g = 0; g < 2; ++g)
+    for (int k = 0; k < 2; ++k) {
+      const __m256 a = t[4 * g + k], b = t[4 * g + k + 2];
+      r[4 * g + 2 * k] = _mm256_shuffle_ps(a, b, 0x44);
+      r[4 * g + 2 * k + 1] = _mm256_shuffle_ps(a, b, 0xee);
+    }
+  // Column c and 4 + c: the low and high halves of rows 0-3 and 4-7.
+  for (int c = 0; c < 4; ++c) {
+    _mm256_storeu_ps(dst + c * dstStride,
+                     _mm256_permute2f128_ps(r[c], r[4 + c], 0x20));
+    _mm256_storeu_ps(dst + (4 + c) * dstStride,
+                     _mm256_permute2f128_ps(r[c], r[4 + c], 0x31));
+  }
+}
 } // namespace geflow::kernels::nn::avx2

@@ -71,8 +71,9 @@ rt::Status resolveWindow(const om::OpDef &op, const std::vector<int64_t> &in,
                          const std::vector<int64_t> &kernel, bool useDilations,
                          Window *w);
 
-/// A per-thread buffer of at least `count` floats, reused across calls on the
-/// same host thread; `slot` tells apart buffers a kernel needs at once.
+/// A per-thread buffer of at least `count` floats, 64-byte aligned, reused
+/// across calls on the same host thread; `slot` tells apart buffers a kernel
+/// needs at once.
 float *scratch(size_t count, int slot = 0);
 
 /// True when input `i` exists and is not an absent optional input.

@@ -342,13 +342,20 @@ std::vector<ConvCase> depthwiseCases() {
       {{1, 2, 12, 11}, {2, 1, 3, 5}, 2, {2, 1}, {1, 2, 0, 1}, {2, 1}, "", true},
       {{1, 2, 3, 2}, {2, 1, 5, 5}, 2, {}, {2, 2, 2, 2}, {}, "", true},
       {{1, 3, 12, 12}, {3, 1, 4, 4}, 3, {2, 2}, {}, {}, "", false},
-      // More channels than a block of 16 (nn::depthwiseChannelBlock on maps
-      // up to 14 wide), blocks cut by the items and by the image, a dilated
-      // one; a map just wider than that takes the plane path.
+      // More channels than a block of 16 (nn::depthwiseChannelBlock), blocks
+      // cut by the items and by the image, a dilated one; a 3x3 stride-1 map
+      // wider than 14 takes the plane path.
       {{2, 35, 9, 10}, {35, 1, 3, 3}, 35, {}, {1, 1, 1, 1}, {}, "", true},
       {{1, 40, 27, 27}, {40, 1, 5, 5}, 40, {2, 2}, {2, 2, 2, 2}, {}, "", false},
       {{1, 17, 14, 14}, {17, 1, 3, 3}, 17, {}, {2, 2, 2, 2}, {2, 2}, "", true},
       {{1, 17, 15, 15}, {17, 1, 3, 3}, 17, {}, {1, 1, 1, 1}, {}, "", true},
+      // Channel blocks in several strips of rows: 3x3 at stride 2 with the
+      // input's last row unread, 5x5 at stride 1 (rows the strips share
+      // carried over), a dilated 3x3; blocks of 16, 8 (AVX2's 8x8
+      // transposes) and 1 channel, rows not a multiple of 8 or 16.
+      {{1, 17, 61, 60}, {17, 1, 3, 3}, 17, {2, 2}, {1, 1, 1, 1}, {}, "", true},
+      {{1, 24, 43, 40}, {24, 1, 5, 5}, 24, {}, {2, 2, 2, 2}, {}, "", true},
+      {{1, 9, 50, 37}, {9, 1, 3, 3}, 9, {}, {2, 1, 2, 3}, {2, 2}, "", false},
   };
 }
 
