@@ -96,8 +96,8 @@ void depthwiseChannelBlock(const Window &w, const float *x,
   // Output rows per strip: each adds sh padded rows and an output row.
   const int64_t rowBytes = (sh * paddedW + outW) * 16 * 4;
   const int64_t fixedBytes = reach * paddedW * 16 * 4;
-  const int64_t stripRows = std::clamp<int64_t>(
-      (kStripBytes - fixedBytes) / rowBytes, 1, outH);
+  const int64_t stripRows =
+      std::clamp<int64_t>((kStripBytes - fixedBytes) / rowBytes, 1, outH);
   const int64_t inRows = (stripRows - 1) * sh + reach + 1;
   const int64_t in16 = inRows * paddedW * 16, out16 = stripRows * outW * 16;
   float *in = scratch(in16 + out16 + taps * 16 + 16, 3);
