@@ -120,9 +120,12 @@ TEST(ResizeTest, LinearHalfPixelAlignCornersPytorch) {
              {1.6666666f, 7.0f, 12.333333f});
 }
 
-TEST(ResizeTest, LinearLargeMatchesSeparableReference) {
-  // [2, 3, 17, 23] -> [2, 3, 40, 11]: bilinear over H and W, half_pixel.
-  const int64_t N = 2, C = 3, H = 17, W = 23, OH = 40, OW = 11;
+/// Bilinear half_pixel resize of [n, c, h, w] to [n, c, oh, ow] against a
+/// separable reference in double.
+void expectBilinearMatchesReference(int64_t N, int64_t C, int64_t H, int64_t W,
+                                    int64_t OH, int64_t OW) {
+  SCOPED_TRACE(std::to_string(H) + "x" + std::to_string(W) + " -> " +
+               std::to_string(OH) + "x" + std::to_string(OW));
   std::vector<float> data(N * C * H * W);
   for (size_t i = 0; i < data.size(); ++i)
     data[i] = static_cast<float>((i * 37) % 101);
@@ -153,6 +156,17 @@ TEST(ResizeTest, LinearLargeMatchesSeparableReference) {
       }
   expectNear(resize(x, {N, C, OH, OW}, {}, {{"mode", "linear"}}), expected,
              1e-5);
+}
+
+TEST(ResizeTest, LinearLargeMatchesSeparableReference) {
+  // Up in H and down in W.
+  expectBilinearMatchesReference(2, 3, 17, 23, 40, 11);
+  // LR-ASPP's 8x upsample, in blocks whose ranges start inside a row.
+  expectBilinearMatchesReference(1, 3, 7, 9, 56, 73);
+  // Down to 2x2: the planes' last rows are read by none of the outputs.
+  expectBilinearMatchesReference(2, 2, 9, 9, 2, 2);
+  // Only H resized (W maps onto itself).
+  expectBilinearMatchesReference(1, 2, 5, 13, 11, 13);
 }
 
 TEST(ResizeTest, CubicOnnxExample) {
