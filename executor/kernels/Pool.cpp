@@ -20,6 +20,7 @@
 #include "executor/kernels/KernelRegistry.h"
 #include "executor/kernels/NnSupport.h"
 #include "executor/kernels/PoolRows.h"
+#include "executor/kernels/VectorMath.h"
 
 #include <Eigen/Core>
 
@@ -198,7 +199,8 @@ public:
       Eigen::Map<const Eigen::ArrayXf> plane(in, inSize);
       switch (p_.kind) {
       case PoolKind::kGlobalAverage:
-        *out = inSize ? plane.sum() / static_cast<float>(inSize) : 0.0f;
+        *out =
+            inSize ? vmath::sum(in, inSize) / static_cast<float>(inSize) : 0.0f;
         break;
       case PoolKind::kGlobalMax:
         *out =

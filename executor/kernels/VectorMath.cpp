@@ -10,6 +10,8 @@
 #include "executor/kernels/CpuIsa.h"
 #include "executor/kernels/VectorMathIsa.h"
 
+#include <Eigen/Core>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -111,6 +113,11 @@ void scaleShift(const float *x, float *y, int64_t n, float scale, float shift,
   GEFLOW_VMATH_DISPATCH(scaleShift, x, y, n, scale, shift, lo, hi)
   for (int64_t i = 0; i < n; ++i)
     y[i] = std::min(std::max(x[i] * scale + shift, lo), hi);
+}
+
+float sum(const float *x, int64_t n) {
+  GEFLOW_VMATH_DISPATCH(sum, x, n)
+  return Eigen::Map<const Eigen::ArrayXf>(x, n).sum();
 }
 
 void softmax(const float *x, float *y, int64_t n) {

@@ -40,6 +40,9 @@ void swish(const float *x, float *y, int64_t n, float alpha, float bias = 0.0f);
 /// into a conv, with the ReLU or clip after it, on one channel's plane.
 void scaleShift(const float *x, float *y, int64_t n, float scale, float shift,
                 float lo, float hi);
+/// The sum of n contiguous floats, in four vector accumulators (their order
+/// is not a scalar loop's; global average pooling's plane sums).
+float sum(const float *x, int64_t n);
 /// y = softmax(x) over n contiguous floats (max-subtracted: exp cannot
 /// overflow); y may be x.
 void softmax(const float *x, float *y, int64_t n);

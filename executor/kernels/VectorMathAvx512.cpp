@@ -10,6 +10,7 @@
 // GCC 12's AVX-512 intrinsics start from `__m512 __Y = __Y;` (an undefined
 // vector on purpose), which -Wmaybe-uninitialized reports at every use.
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
 #include <immintrin.h>
 
 namespace geflow::kernels::vmath::avx512 {

@@ -19,7 +19,8 @@
   void hardSwish(const float *x, float *y, int64_t n, float bias);             \
   void swish(const float *x, float *y, int64_t n, float alpha, float bias);    \
   void scaleShift(const float *x, float *y, int64_t n, float scale,            \
-                  float shift, float lo, float hi);
+                  float shift, float lo, float hi);                            \
+  float sum(const float *x, int64_t n);
 
 namespace geflow::kernels::vmath {
 #if GEFLOW_HAVE_X86_KERNELS

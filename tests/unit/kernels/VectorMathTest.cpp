@@ -1,8 +1,8 @@
 //===- VectorMathTest.cpp - vmath's polynomials against libm --------------===//
 //
-// exp, erf, both GELU forms, sigmoid, hard swish and softmax under each ISA the
-// machine has, over the ranges a network feeds them, against double-precision
-// references.
+// exp, erf, both GELU forms, sigmoid, hard swish, softmax and sum under each
+// ISA the machine has, over the ranges a network feeds them, against
+// double-precision references.
 //
 //===----------------------------------------------------------------------===//
 
@@ -213,6 +213,25 @@ TEST(VectorMath, SoftmaxRows) {
       x = sweep(-20.0f, 9.0f, n);
       for (int i = 0; i < n; i += 3)
         x[i] = i % 2 ? -inf : x[i];
+    }
+  }
+}
+
+TEST(VectorMath, SumOfEveryLength) {
+  // Lengths around the four accumulators' stride and the vector tails.
+  for (int n : {0, 1, 5, 15, 16, 17, 63, 64, 65, 100, 3136, 12544}) {
+    std::vector<float> x = sweep(-3.0f, 5.0f, std::max(n, 1));
+    x.resize(n);
+    double want = 0, magnitude = 0;
+    for (float v : x) {
+      want += v;
+      magnitude += std::abs(v);
+    }
+    for (cpu::Isa isa : machineIsas()) {
+      IsaScope scope(isa);
+      // Summed in float: error up to about n ulps of the magnitude.
+      EXPECT_NEAR(vmath::sum(x.data(), n), want, 1e-6 * magnitude + 1e-30)
+          << scope.name() << " n=" << n;
     }
   }
 }
