@@ -26,23 +26,6 @@ struct ChannelBlockWindow {
 void channelBlockTaps(const float *in, const ChannelBlockWindow &w,
                       const float *w16, const float *bias16, float *out);
 
-#if GEFLOW_HAVE_X86_KERNELS
-namespace avx512 {
-/// dst[j * dstStride + i] = src[i * srcStride + j] for i, j < 16: the
-/// channel block's transposes in and out, 16 positions of 16 channels at a
-/// time (AVX-512 only; the other ISAs run them scalar).
-void transpose16(const float *src, int64_t srcStride, float *dst,
-                 int64_t dstStride);
-} // namespace avx512
-namespace avx2 {
-/// dst[j * dstStride + i] = src[i * srcStride + j] for i, j < 8: the
-/// channel block's transposes where AVX-512 is not there (or a block has
-/// fewer than 16 channels).
-void transpose8(const float *src, int64_t srcStride, float *dst,
-                int64_t dstStride);
-} // namespace avx2
-#endif
-
 } // namespace geflow::kernels::nn
 
 #endif // GEFLOW_EXECUTOR_KERNELS_CHANNELBLOCKTAPS_H

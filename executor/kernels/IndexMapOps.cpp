@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "executor/kernels/KernelRegistry.h"
+#include "executor/kernels/TransposeTiles.h"
 #include "executor/kernels/VectorSupport.h"
 
 #include <algorithm>
@@ -48,24 +49,35 @@ IndexMap identityMap(const std::vector<int64_t> &shape) {
   return m;
 }
 
-rt::Status buildTranspose(const om::OpDef &op, const Operands &,
-                          IndexMap *map) {
-  auto in = shapeOf(op.input_desc(0));
-  const int64_t rank = static_cast<int64_t>(in.size());
-  std::vector<int64_t> perm = attrInts(op, "perm");
-  if (perm.empty())
+/// The transpose's permutation: `perm`, or the dims reversed without it;
+/// each entry an input dim, each dim once.
+rt::Status transposePerm(const om::OpDef &op, int64_t rank,
+                         std::vector<int64_t> *perm) {
+  *perm = attrInts(op, "perm");
+  if (perm->empty())
     for (int64_t d = rank - 1; d >= 0; --d)
-      perm.push_back(d);
-  if (static_cast<int64_t>(perm.size()) != rank)
+      perm->push_back(d);
+  if (static_cast<int64_t>(perm->size()) != rank)
     return opError(op, "perm must list every dim");
-  auto strides = stridesOf(in);
-  IndexMap m;
   std::vector<bool> seen(rank, false);
-  for (int64_t d = 0; d < rank; ++d) {
-    int64_t p = normalizeAxis(perm[d], rank);
+  for (int64_t &p : *perm) {
+    p = normalizeAxis(p, rank);
     if (p < 0 || p >= rank || seen[p])
       return opError(op, "perm is not a permutation");
     seen[p] = true;
+  }
+  return rt::Status::ok();
+}
+
+rt::Status buildTranspose(const om::OpDef &op, const Operands &,
+                          IndexMap *map) {
+  auto in = shapeOf(op.input_desc(0));
+  std::vector<int64_t> perm;
+  GEFLOW_RT_RETURN_IF_ERROR(
+      transposePerm(op, static_cast<int64_t>(in.size()), &perm));
+  auto strides = stridesOf(in);
+  IndexMap m;
+  for (int64_t p : perm) {
     m.dims.push_back(in[p]);
     std::vector<int64_t> t(in[p]);
     for (int64_t j = 0; j < in[p]; ++j)
@@ -313,13 +325,34 @@ public:
       k->map_.simplify();
       k->prebuilt_ = true;
     }
-    k->setPlan(op, numElements(op.output_desc(0)), kGrain, 0);
+    // 4-byte elements permuted as 2-D transposes (NCHW <-> NHWC) go in
+    // tiles, not one gather per element.
+    if (op.type() == "transpose" && k->elemSize_ == sizeof(float)) {
+      auto shape = shapeOf(op.input_desc(0));
+      std::vector<int64_t> perm;
+      GEFLOW_RT_RETURN_IF_ERROR(
+          transposePerm(op, static_cast<int64_t>(shape.size()), &perm));
+      k->tiled_ = nn::asPlaneTranspose(shape, perm, &k->planes_);
+    }
+    if (k->tiled_) // blocks of whole bands: kGrain elements or more
+      k->setPlan(
+          op, nn::transposeBands(k->planes_),
+          std::max<int64_t>(1, kGrain / (nn::kTransposeBand * k->planes_.rows)),
+          0);
+    else
+      k->setPlan(op, numElements(op.output_desc(0)), kGrain, 0);
     *out = std::move(k);
     return rt::Status::ok();
   }
 
   rt::Status runRange(const TensorView *inputs, const TensorView *outputs,
                       BlockRange r) const override {
+    if (tiled_) {
+      nn::transposePlanes(planes_, static_cast<const float *>(inputs[0].data),
+                          static_cast<float *>(outputs[0].data), r.begin,
+                          r.end);
+      return rt::Status::ok();
+    }
     const IndexMap *map = &map_;
     IndexMap local;
     if (!prebuilt_) {
@@ -346,6 +379,8 @@ private:
   const MapOpInfo *info_ = nullptr;
   IndexMap map_;
   bool prebuilt_ = false;
+  bool tiled_ = false; // a transpose of planes_ (TransposeTiles.h)
+  nn::PlaneTranspose planes_;
   size_t elemSize_ = 0;
 };
 

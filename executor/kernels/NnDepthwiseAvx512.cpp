@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "executor/kernels/ConvTaps.h"
+#include "executor/kernels/TransposeTiles.h"
 
 #include <algorithm>
 #include <cstdint>

@@ -18,6 +18,7 @@
 
 #include "executor/kernels/ConvTaps.h"
 #include "executor/kernels/CpuIsa.h"
+#include "executor/kernels/TransposeTiles.h"
 
 #include <algorithm>
 #include <cstring>

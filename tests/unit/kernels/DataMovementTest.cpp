@@ -1,6 +1,7 @@
 //===- DataMovementTest.cpp - reshape, slice, gather, pad, concat, ...
 //-------===//
 
+#include "tests/unit/kernels/IsaTestUtil.h"
 #include "tests/unit/kernels/KernelTestUtil.h"
 
 #include <limits>
@@ -94,6 +95,65 @@ TEST(DataMovementTest, TransposeDefaultAndExplicitPerm) {
       for (int64_t b = 0; b < B; ++b)
         expected.push_back(static_cast<float>((a * B + b) * C + c));
   EXPECT_EQ(runAll<float>(op, {big}), expected);
+}
+
+/// `perm` of a tensor of `shape` holding 0, 1, 2, ... as T, against the
+/// element-by-element definition, under each ISA (the tiled 2-D transposes
+/// and the gather).
+template <class T>
+void expectTransposeUnderEachIsa(const std::vector<int64_t> &shape,
+                                 const std::vector<int64_t> &perm,
+                                 om::DataType dtype) {
+  SCOPED_TRACE("perm of rank " + std::to_string(shape.size()) + ", " +
+               std::to_string(shape[perm.back()]) + " innermost");
+  const int64_t rank = static_cast<int64_t>(shape.size());
+  int64_t n = 1;
+  for (int64_t d : shape)
+    n *= d;
+  std::vector<T> values(n);
+  for (int64_t i = 0; i < n; ++i)
+    values[i] = static_cast<T>(i);
+  HostTensor x = tensor<T>(shape, values);
+  std::vector<int64_t> outShape, strides(rank, 1);
+  for (int64_t d = rank - 2; d >= 0; --d)
+    strides[d] = strides[d + 1] * shape[d + 1];
+  for (int64_t p : perm)
+    outShape.push_back(shape[p]);
+  std::vector<T> expected(n);
+  for (int64_t o = 0; o < n; ++o) {
+    int64_t rest = o, offset = 0;
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      offset += rest % outShape[d] * strides[perm[d]];
+      rest /= outShape[d];
+    }
+    expected[o] = values[offset];
+  }
+  om::OpDef op = OpBuilder("transpose")
+                     .input(x)
+                     .attrInts("perm", perm)
+                     .output(dtype, outShape);
+  for (cpu::Isa isa : machineIsas()) {
+    IsaScope scope(isa);
+    EXPECT_EQ(runAll<T>(op, {x}), expected) << scope.name();
+  }
+}
+
+TEST(DataMovementTest, TransposeTilesMatchTheDefinition) {
+  // NCHW -> NHWC and back, channels and positions off the 16- and 8-wide
+  // tiles, blocks whose ranges start inside a row.
+  expectTransposeUnderEachIsa<float>({1, 96, 15, 17}, {0, 2, 3, 1},
+                                     om::DT_FLOAT);
+  expectTransposeUnderEachIsa<float>({2, 9, 10, 48}, {0, 3, 1, 2},
+                                     om::DT_FLOAT);
+  // More input rows than one work item's chunk (kTransposeChunk).
+  expectTransposeUnderEachIsa<float>({1, 20, 17, 23}, {0, 3, 1, 2},
+                                     om::DT_FLOAT);
+  // A unit dim among them; int32 moves as 4-byte elements too.
+  expectTransposeUnderEachIsa<float>({2, 3, 1, 37, 49}, {0, 2, 4, 1, 3},
+                                     om::DT_FLOAT);
+  expectTransposeUnderEachIsa<int32_t>({100, 120}, {1, 0}, om::DT_INT32);
+  // Not a 2-D transpose: the gather.
+  expectTransposeUnderEachIsa<float>({4, 5, 6, 7}, {3, 1, 2, 0}, om::DT_FLOAT);
 }
 
 TEST(DataMovementTest, SliceOnnxExamples) {
