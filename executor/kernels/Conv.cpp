@@ -428,20 +428,30 @@ private:
                              uint32_t blockDim) const {
     // Each host thread takes a share of the positions, every channel: the
     // GEMM keeps its width, and no thread packs panels another one packs
-    // too (a share of the channels packed the whole map each).
+    // too (a share of the channels packed the whole map each). Where the
+    // weights outweigh the positions (MobileNet's 1x1 convs to 960 channels
+    // on 7x7), a share of the positions streamed all the weights once per
+    // thread; those take a share of the channels instead.
     const HostGroup share = hostGroup(blockIdx, blockDim);
     const ConvShape &s = c_.s;
     const int64_t mg = s.outPerGroup(), cg = s.inPerGroup(), p = c_.p;
     const int64_t taps = s.w.kernelSize(), stride = nn::kPanelRows * c_.k;
+    const bool byChannels = mg > p;
     const int64_t allPanels = ceilDiv(p, nn::kPanelRows);
-    const int64_t panel0 = allPanels * share.index / share.count;
-    const int64_t panel1 = allPanels * (share.index + 1) / share.count;
-    if (!share.active || panel0 == panel1)
+    const int64_t colPanels = ceilDiv(mg, nn::kPanelCols);
+    const int64_t parts = byChannels ? colPanels : allPanels;
+    const int64_t part0 = parts * share.index / share.count;
+    const int64_t part1 = parts * (share.index + 1) / share.count;
+    if (!share.active || part0 == part1)
       return rt::Status::ok();
+    const int64_t panel0 = byChannels ? 0 : part0;
+    const int64_t panel1 = byChannels ? allPanels : part1;
+    const int64_t m0 = byChannels ? part0 * nn::kPanelCols : 0;
+    const int64_t m1 = byChannels ? std::min(mg, part1 * nn::kPanelCols) : mg;
     const int64_t q0 = panel0 * nn::kPanelRows;
     const int64_t q1 = std::min(p, panel1 * nn::kPanelRows), rows = q1 - q0;
     float *panels = nn::scratch(nn::rowPanelFloats(rows, c_.k), 1);
-    float *cT = nn::scratch(roundUp(rows, nn::kPanelRows) * mg, 2);
+    float *cT = nn::scratch(roundUp(rows, nn::kPanelRows) * (m1 - m0), 2);
     const int64_t span = taps * nn::kPanelRows;
     for (int64_t ng = 0; ng < s.batch * s.group; ++ng) {
       const int64_t g = ng % s.group, n = ng / s.group;
@@ -467,11 +477,11 @@ private:
               to[q] = *at >= 0 ? plane[*at] : 0.0f;
           }
       }
-      nn::gemmPanels(panels, rows, transposed_[g], 0, mg, cT, mg);
-      float *yg = y + (n * s.outChannels + g * mg) * p;
+      nn::gemmPanels(panels, rows, transposed_[g], m0, m1, cT, m1 - m0);
+      float *yg = y + (n * s.outChannels + g * mg + m0) * p;
       Epilogue e{bias ? bias + g * mg : nullptr, residual, y, &c_.act};
-      storeTransposed(cT, mg, q0, q1, p, yg, [&](int64_t m, float *row) {
-        Epilogue::apply(&e, m, row, rows);
+      storeTransposed(cT, m1 - m0, q0, q1, p, yg, [&](int64_t m, float *row) {
+        Epilogue::apply(&e, m0 + m, row, rows);
       });
     }
     return rt::Status::ok();

@@ -72,6 +72,10 @@ std::vector<ConvCase> convCases() {
       {{2, 16, 9, 9}, {34, 16, 3, 3}, 1, {2, 2}, {1, 1, 1, 1}, {}, "", false},
       {{1, 8, 6, 5}, {20, 4, 3, 3}, 2, {}, {1, 1, 1, 1}, {}, "", true},
       {{1, 64, 5, 5}, {48, 64, 3, 3}, 1, {}, {1, 1, 1, 1}, {}, "", true},
+      // More channels than positions: host threads split the channels,
+      // 16-wide panels and a short last one (1x1 and 3x3).
+      {{1, 40, 4, 4}, {100, 40, 1, 1}, 1, {}, {}, {}, "", true},
+      {{1, 24, 5, 3}, {70, 24, 3, 3}, 1, {}, {1, 1, 1, 1}, {}, "", true},
       // Depthwise 3x3 (a register per output inside, taps at the edges):
       // stride 1 and 2, asymmetric pads, a depth multiplier, maps narrower
       // than the window.
@@ -101,13 +105,21 @@ TEST(ConvKernel, MatchesDirectLoops) {
     std::vector<float> w = random(count(c.w), seed++);
     std::vector<float> b = random(c.w[0], seed++);
     std::vector<float> want = referenceConv(c, g, x, w, b, c.w[0]);
-    for (uint32_t blocks : {1u, 3u, 7u}) {
+    // 7 blocks on 7 host threads: each host share of a kernel that splits
+    // its own work (positions or channels of a positions-as-rows GEMM, whose
+    // weights are constant).
+    struct Run {
+      uint32_t blocks;
+      bool threads, constantWeight;
+    };
+    for (Run r : {Run{1, false, false}, Run{3, false, true},
+                  Run{7, true, false}, Run{7, true, true}}) {
       SCOPED_TRACE("case " + std::to_string(index) + " blocks " +
-                   std::to_string(blocks));
+                   std::to_string(r.blocks) + (r.threads ? " threads" : "") +
+                   (r.constantWeight ? " constant W" : ""));
       std::vector<float> got(want.size(), 12345.0f);
       rt::Status st = runConv(op, {x.data(), w.data(), b.data()}, got.data(),
-                              blocks, /*threads=*/blocks == 7,
-                              /*constantWeight=*/blocks == 3);
+                              r.blocks, r.threads, r.constantWeight);
       ASSERT_TRUE(st.isOk()) << st.toString();
       expectNearAbs(got, want);
     }
