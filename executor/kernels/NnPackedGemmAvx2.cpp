@@ -23,8 +23,9 @@ namespace geflow::kernels::nn::avx2 {
 namespace {
 
 constexpr int64_t kDepthChunk = 256;
-/// Floats of C a row block aims for (128 KB: a quarter of L2).
-constexpr int64_t kBlockFloats = 32 << 10;
+/// Floats of C a row block aims for (256 KB: a quarter of a 1 MB L2, as
+/// the AVX-512 body; 128 KB re-read B every 6 rows of a 3136-wide C).
+constexpr int64_t kBlockFloats = 64 << 10;
 /// Chunks of B at most this deep are read where they lie, not copied into
 /// a contiguous panel first: 128 rows of a 16-wide panel take at most 16 KB
 /// of L1 (two lines a row) while every row panel of the block sweeps them
@@ -113,9 +114,12 @@ void microKernel(int64_t kc, const float *__restrict a,
 /// The kc x 16 panel of B at `src` (row stride ldb; `cols` <= 16 valid
 /// columns, the rest zero) into `dst`, contiguous.
 void copyPanel(const float *src, int64_t ldb, int64_t kc, int64_t cols,
-               float *__restrict dst) {
+               float *__restrict dst, const float *next = nullptr) {
   if (cols == kPanelCols) {
     for (int64_t kk = 0; kk < kc; ++kk, src += ldb, dst += kPanelCols) {
+      if (next)
+        _mm_prefetch(reinterpret_cast<const char *>(next + kk * ldb),
+                     _MM_HINT_T1);
       _mm256_storeu_ps(dst, _mm256_loadu_ps(src));
       _mm256_storeu_ps(dst + 8, _mm256_loadu_ps(src + 8));
     }
@@ -216,8 +220,13 @@ void gemmPacked(const PackedRows &a, int64_t r0, int64_t r1, int64_t n,
             (cols == kPanelCols || b.readableTo(j + kPanelCols));
         const float *bPanelAt = inPlace ? bChunk + j : bPanel.data();
         const int64_t ldPanel = inPlace ? ldb : kPanelCols;
+        // B's rows are far apart and out of cache (an activation a layer
+        // wrote): the copy asks for the next panel's line of each row (the
+        // next columns, or the first ones again for the next row block).
+        const int64_t nextJ = j + kPanelCols < n ? j + kPanelCols : 0;
+        const float *next = nextJ > 0 || rb1 < r1 ? bChunk + nextJ : nullptr;
         if (!inPlace)
-          copyPanel(bChunk + j, ldb, kc, cols, bPanel.data());
+          copyPanel(bChunk + j, ldb, kc, cols, bPanel.data(), next);
         for (int64_t row0 = rb0; row0 < rb1; row0 += kPanelRows) {
           const float *aPanel = a.panel(row0 / kPanelRows) + k0 * kPanelRows;
           const int64_t rows = std::min(kPanelRows, rb1 - row0);
