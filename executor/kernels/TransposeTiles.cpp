@@ -17,9 +17,12 @@ bool asPlaneTranspose(const std::vector<int64_t> &shape,
   // Input dims of more than one element, renumbered in input order.
   std::vector<int64_t> reduced(shape.size(), -1);
   int64_t kept = 0;
-  for (size_t d = 0; d < shape.size(); ++d)
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (shape[d] == 0)
+      return false; // no elements: nothing to tile (the gather copies none)
     if (shape[d] > 1)
       reduced[d] = kept++;
+  }
   // Runs of output dims reading consecutive input dims: {first dim, size}.
   std::vector<std::pair<int64_t, int64_t>> groups;
   int64_t last = -2;

@@ -154,6 +154,8 @@ TEST(DataMovementTest, TransposeTilesMatchTheDefinition) {
   expectTransposeUnderEachIsa<int32_t>({100, 120}, {1, 0}, om::DT_INT32);
   // Not a 2-D transpose: the gather.
   expectTransposeUnderEachIsa<float>({4, 5, 6, 7}, {3, 1, 2, 0}, om::DT_FLOAT);
+  // No elements: nothing written (a 2-D transpose once the empty dim went).
+  expectTransposeUnderEachIsa<float>({0, 3, 4}, {0, 2, 1}, om::DT_FLOAT);
 }
 
 TEST(DataMovementTest, SliceOnnxExamples) {
