@@ -20,11 +20,10 @@
 //
 // The plan's work items are split for the simulated cores (16 or more); the
 // host folds them into one share per host thread that runs the kernel and
-// runs each share in
-// the widest GEMMs it allows: all output channels of a run of column tiles
-// (im2col and 1x1 convs), all channel tiles of an image (positions as
-// rows). One by one, the items would run the micro-kernel on 16- or 32-wide
-// tiles, a third slower.
+// runs each share in the widest GEMMs it allows: all output channels of a
+// run of column tiles (im2col and 1x1 convs), a share of the positions or of
+// the channels of an image (positions as rows). One by one, the items would
+// run the micro-kernel on 16- or 32-wide tiles, a third slower.
 //
 // fused_conv is conv with its residual Z added and its activation applied to
 // each output tile while it is still in cache.

@@ -22,13 +22,14 @@ constexpr int64_t kColTileFloats = 1 << 16;
 /// budget four times a column tile's. The GEMM reads each depth chunk of
 /// them once per 1024 output channels, so the budget bounds memory, not
 /// cache misses.
+constexpr int64_t kMinHostTileCols = 64;
+constexpr int64_t kHostTileFloats = 4 * kColTileFloats;
 /// A 1x1 conv reads X where it lies (no im2col) but keeps to a column
 /// tile's budget: the GEMM's row blocks sweep its depth chunk of X once
 /// each, from L2 at that size; a whole 56x56 map (3 MB at 256 channels)
 /// came from L3 every 6 to 18 output channels (AVX2: 7.5 -> 5.4 ms for
 /// ResNeXt's 256 -> 256 1x1 conv; AVX-512, with its prefetches, unchanged).
-constexpr int64_t kMinHostTileCols = 64;
-constexpr int64_t kHostTileFloats = 4 * kColTileFloats;
+constexpr int64_t kPointwiseHostTileFloats = kColTileFloats;
 /// Work items a conv aims for before it narrows its column tiles below the
 /// L2-sized ones, the narrowest column tile (one micro-kernel panel wide),
 /// and for a split of output channels, the fewest channels of a tile and the
@@ -248,10 +249,9 @@ rt::Status geflow::kernels::analyzeConv(const om::OpDef &op, ConvPlan *c) {
   }
   splitRows(c, images * c->tiles);
   const int64_t budget =
-      c->pointwise ? std::max(kMinHostTileCols,
-                              kColTileFloats / std::max<int64_t>(c->k, 1))
-                   : std::max(kMinHostTileCols,
-                              kHostTileFloats / std::max<int64_t>(c->k, 1));
+      std::max(kMinHostTileCols,
+               (c->pointwise ? kPointwiseHostTileFloats : kHostTileFloats) /
+                   std::max<int64_t>(c->k, 1));
   c->hostTileCols = std::max<int64_t>(1, budget / c->tileCols) * c->tileCols;
   return rt::Status::ok();
 }

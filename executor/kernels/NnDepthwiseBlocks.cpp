@@ -11,13 +11,11 @@
 // the plane-at-a-time rows it was meant to replace. Input rows are
 // interleaved straight into the strip's zero-bordered rows; the rows two
 // strips share move to the top of the buffer instead of being interleaved
-// again. The transposes take 16 positions of 16 channels at a time
-// (AVX-512), or 8x8 squares (AVX2), else they are scalar.
+// again. The transposes go in register tiles (TransposeTiles.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "executor/kernels/ConvTaps.h"
-#include "executor/kernels/CpuIsa.h"
 #include "executor/kernels/TransposeTiles.h"
 
 #include <algorithm>
@@ -30,54 +28,6 @@ namespace {
 /// take: inside a core's L2 with room for the next layer's operands (96 KB
 /// measured a little faster than 256 and 512 KB on Zen 4's 1 MB L2).
 constexpr int64_t kStripBytes = 96 * 1024;
-
-/// dst[p * 16 + l] = src[l * stride + p] for p < n, l < count: positions
-/// of `count` planes `stride` floats apart, interleaved.
-void interleave(const float *src, int64_t stride, int64_t count, int64_t n,
-                float *dst) {
-  int64_t p = 0;
-#if GEFLOW_HAVE_X86_KERNELS
-  if (count == 16 && cpu::atLeast(cpu::Isa::kAvx512))
-    for (; p + 16 <= n; p += 16)
-      avx512::transpose16(src + p, stride, dst + p * 16, 16);
-  if (count >= 8 && cpu::atLeast(cpu::Isa::kAvx2)) {
-    const int64_t squares = count / 8 * 8;
-    for (; p + 8 <= n; p += 8)
-      for (int64_t l = 0; l < squares; l += 8)
-        avx2::transpose8(src + l * stride + p, stride, dst + p * 16 + l, 16);
-    for (int64_t q = 0; q < p; ++q)
-      for (int64_t l = squares; l < count; ++l)
-        dst[q * 16 + l] = src[l * stride + q];
-  }
-#endif
-  for (; p < n; ++p)
-    for (int64_t l = 0; l < count; ++l)
-      dst[p * 16 + l] = src[l * stride + p];
-}
-
-/// dst[l * stride + p] = src[p * 16 + l] for p < n, l < count: interleave
-/// undone.
-void deinterleave(const float *src, int64_t n, int64_t count, float *dst,
-                  int64_t stride) {
-  int64_t p = 0;
-#if GEFLOW_HAVE_X86_KERNELS
-  if (count == 16 && cpu::atLeast(cpu::Isa::kAvx512))
-    for (; p + 16 <= n; p += 16)
-      avx512::transpose16(src + p * 16, 16, dst + p, stride);
-  if (count >= 8 && cpu::atLeast(cpu::Isa::kAvx2)) {
-    const int64_t squares = count / 8 * 8;
-    for (; p + 8 <= n; p += 8)
-      for (int64_t l = 0; l < squares; l += 8)
-        avx2::transpose8(src + p * 16 + l, 16, dst + l * stride + p, stride);
-    for (int64_t q = 0; q < p; ++q)
-      for (int64_t l = squares; l < count; ++l)
-        dst[l * stride + q] = src[q * 16 + l];
-  }
-#endif
-  for (; p < n; ++p)
-    for (int64_t l = 0; l < count; ++l)
-      dst[l * stride + p] = src[p * 16 + l];
-}
 
 } // namespace
 
@@ -132,7 +82,7 @@ void depthwiseChannelBlock(const Window &w, const float *x,
       const int64_t ih = pr - top;
       float *to = padRow(pr) + (left + c0) * 16;
       if (ih >= 0 && ih < inH)
-        interleave(x + ih * inW + c0, area, count, c1 - c0, to);
+        transposeMatrix(x + ih * inW + c0, area, count, c1 - c0, to, 16);
       else
         std::fill(to, to + (c1 - c0) * 16, 0.0f);
     }
@@ -145,7 +95,7 @@ void depthwiseChannelBlock(const Window &w, const float *x,
     channelBlockTaps(in, window, w16, bias16, out);
     // Every lane gets the activation; those past `count` are not written.
     applyActivation(act, out, rows * outW * 16);
-    deinterleave(out, rows * outW, count, y + r0 * outW, positions);
+    transposeMatrix(out, 16, rows * outW, count, y + r0 * outW, positions);
   }
 }
 

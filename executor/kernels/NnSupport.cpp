@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <string>
 #include <unordered_map>
 
@@ -81,14 +82,15 @@ rt::Status nn::resolveWindow(const om::OpDef &op,
 float *nn::scratch(size_t count, int slot) {
   // 64-byte aligned: a vector kernel's rows at multiples of 16 floats from
   // the start then never straddle two cache lines (each such load costs two).
-  constexpr size_t kAlignFloats = 16;
+  constexpr size_t kAlign = 64;
   thread_local std::vector<float> buffers[4];
   std::vector<float> &buf = buffers[slot & 3];
-  if (buf.size() < count + kAlignFloats)
-    buf.resize(count + kAlignFloats);
-  const auto address = reinterpret_cast<uintptr_t>(buf.data());
-  const size_t skip = (-address / sizeof(float)) % kAlignFloats;
-  return buf.data() + skip;
+  if (buf.size() < count + kAlign / sizeof(float))
+    buf.resize(count + kAlign / sizeof(float));
+  void *start = buf.data();
+  size_t space = buf.size() * sizeof(float);
+  return static_cast<float *>(
+      std::align(kAlign, count * sizeof(float), start, space));
 }
 
 bool nn::hasInput(const om::OpDef &op, int i) {

@@ -512,8 +512,8 @@ public:
           &local));
       t = &local;
     }
-    if (interpFn_ && elemSize_ == sizeof(float) &&
-        op_.input_desc(0).dtype() == om::DT_FLOAT && isPlanar(t->interp))
+    if (interpFn_ && op_.input_desc(0).dtype() == om::DT_FLOAT &&
+        isPlanar(t->interp))
       planarRun(t->interp, static_cast<const float *>(inputs[0].data),
                 static_cast<float *>(outputs[0].data), r.begin, r.end);
     else if (interpFn_)

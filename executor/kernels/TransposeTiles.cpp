@@ -1,7 +1,8 @@
 //===- TransposeTiles.cpp - the transpose op's 2-D case in tiles ----------===//
 //
 // TransposeTiles.h. The tiles themselves are built with their ISA's flags
-// (NnDepthwiseAvx512.cpp, NnDepthwiseAvx2.cpp); this file picks them.
+// (NnDepthwiseAvx512.cpp, NnDepthwiseAvx2.cpp); this file picks them and
+// covers a matrix with them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -52,63 +53,68 @@ namespace {
 
 using TileFn = void (*)(const float *, int64_t, float *, int64_t);
 
-/// The square tiles this machine transposes in registers, widest first.
-struct Tiles {
-  int64_t size[2] = {0, 0};
-  TileFn fn[2] = {nullptr, nullptr};
-};
-
-Tiles machineTiles() {
-  Tiles t;
-  int n = 0;
-#if GEFLOW_HAVE_X86_KERNELS
-  if (cpu::atLeast(cpu::Isa::kAvx512)) {
-    t.size[n] = 16;
-    t.fn[n++] = &avx512::transpose16;
+/// transposeMatrix with the tiles of `sizes`/`fns` (widest first, `levels`
+/// of them): whole tiles of the first, then the right and bottom strips
+/// they leave with the next.
+void transposeWith(const int64_t *sizes, const TileFn *fns, int levels,
+                   const float *src, int64_t srcStride, int64_t rows,
+                   int64_t cols, float *dst, int64_t dstStride) {
+  if (rows <= 0 || cols <= 0)
+    return;
+  if (levels == 0) {
+    for (int64_t i = 0; i < rows; ++i)
+      for (int64_t j = 0; j < cols; ++j)
+        dst[j * dstStride + i] = src[i * srcStride + j];
+    return;
   }
-  if (cpu::atLeast(cpu::Isa::kAvx2)) {
-    t.size[n] = 8;
-    t.fn[n++] = &avx2::transpose8;
-  }
-#endif
-  (void)n;
-  return t;
+  const int64_t n = sizes[0], tiledRows = rows / n * n,
+                tiledCols = cols / n * n;
+  for (int64_t i = 0; i < tiledRows; i += n)
+    for (int64_t j = 0; j < tiledCols; j += n)
+      fns[0](src + i * srcStride + j, srcStride, dst + j * dstStride + i,
+             dstStride);
+  transposeWith(sizes + 1, fns + 1, levels - 1, src + tiledCols, srcStride,
+                tiledRows, cols - tiledCols, dst + tiledCols * dstStride,
+                dstStride);
+  transposeWith(sizes + 1, fns + 1, levels - 1, src + tiledRows * srcStride,
+                srcStride, rows - tiledRows, cols, dst + tiledRows, dstStride);
 }
 
 } // namespace
+
+void transposeMatrix(const float *src, int64_t srcStride, int64_t rows,
+                     int64_t cols, float *dst, int64_t dstStride) {
+  int64_t sizes[2];
+  TileFn fns[2];
+  int levels = 0;
+#if GEFLOW_HAVE_X86_KERNELS
+  if (cpu::atLeast(cpu::Isa::kAvx512)) {
+    sizes[levels] = 16;
+    fns[levels++] = &avx512::transpose16;
+  }
+  if (cpu::atLeast(cpu::Isa::kAvx2)) {
+    sizes[levels] = 8;
+    fns[levels++] = &avx2::transpose8;
+  }
+#endif
+  transposeWith(sizes, fns, levels, src, srcStride, rows, cols, dst, dstStride);
+}
 
 void transposePlanes(const PlaneTranspose &t, const float *in, float *out,
                      int64_t begin, int64_t end) {
   const int64_t rows = t.rows, cols = t.cols, plane = rows * cols;
   const int64_t bands = (cols + kTransposeBand - 1) / kTransposeBand;
   const int64_t chunks = (rows + kTransposeChunk - 1) / kTransposeChunk;
-  const Tiles tiles = machineTiles();
   for (int64_t item = begin; item < end; ++item) {
-    // Output rows c0 .. c0 + count - 1 (input columns), from column r0 to
-    // r1 (input rows), of matrix b.
+    // Output rows c0 .. c0 + kTransposeBand (input columns), columns r0 ..
+    // r0 + kTransposeChunk (input rows), of matrix b; fewer at its edges.
     const int64_t b = item / (bands * chunks), band = item / chunks % bands;
     const int64_t c0 = band * kTransposeBand,
                   r0 = item % chunks * kTransposeChunk;
-    const int64_t count = std::min(kTransposeBand, cols - c0);
-    const int64_t r1 = std::min(rows, r0 + kTransposeChunk);
-    const float *src = in + b * plane;
-    float *dst = out + b * plane;
-    int64_t c = c0;
-    for (int i = 0; i < 2; ++i) {
-      const int64_t n = tiles.size[i];
-      for (; n && c + n <= c0 + count; c += n) {
-        int64_t r = r0;
-        for (; r + n <= r1; r += n)
-          tiles.fn[i](src + r * cols + c, cols, dst + c * rows + r, rows);
-        for (; r < r1; ++r)
-          for (int64_t q = 0; q < n; ++q)
-            dst[(c + q) * rows + r] = src[r * cols + c + q];
-      }
-    }
-    // Columns no tile took, and every column without vector tiles.
-    for (; c < c0 + count; ++c)
-      for (int64_t r = r0; r < r1; ++r)
-        dst[c * rows + r] = src[r * cols + c];
+    transposeMatrix(in + b * plane + r0 * cols + c0, cols,
+                    std::min(kTransposeChunk, rows - r0),
+                    std::min(kTransposeBand, cols - c0),
+                    out + b * plane + c0 * rows + r0, rows);
   }
 }
 

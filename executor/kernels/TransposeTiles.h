@@ -29,6 +29,12 @@ void transpose8(const float *src, int64_t srcStride, float *dst,
 } // namespace avx2
 #endif
 
+/// dst[j * dstStride + i] = src[i * srcStride + j] for i < rows, j < cols:
+/// 16x16 tiles (AVX-512), then 8x8 ones (AVX2) on what is left, the rest
+/// one float at a time.
+void transposeMatrix(const float *src, int64_t srcStride, int64_t rows,
+                     int64_t cols, float *dst, int64_t dstStride);
+
 /// A permutation that is, once unit dims are dropped and dims that stay
 /// neighbours merged, `batch` transposes of [rows, cols] matrices to
 /// [cols, rows]: NCHW -> NHWC is [C, H*W] -> [H*W, C] per image.
