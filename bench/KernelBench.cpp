@@ -1,4 +1,4 @@
-//===- KernelBench.cpp - the packed GEMM on the zoo's shapes -------------===//
+//===- KernelBench.cpp - the hot kernels on the zoo's shapes --------------===//
 //
 // Issue 17 compares whole models against ONNX Runtime; when one is behind,
 // this says whether the GEMM under it is: GFLOP/s of nn::gemmPacked (conv
@@ -6,7 +6,9 @@
 // tokens as rows, weights packed as columns) on shapes taken from the zoo,
 // on the ISA geflow picked (GEFLOW_ISA caps it; HostIsaContext.h records
 // it). gemmPanels is also run in column slices of `slice` channels, as a
-// caller splitting its channels into work items would call it.
+// caller splitting its channels into work items would call it. The
+// activations the convs fuse (vmath's swish, sigmoid, GELU) are timed on a
+// row in L1, where a conv's epilogue finds it, in floats per second.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +16,7 @@
 
 #include "executor/kernels/ConvWinograd.h"
 #include "executor/kernels/NnPackedGemm.h"
+#include "executor/kernels/VectorMath.h"
 
 #include <benchmark/benchmark.h>
 
@@ -151,5 +154,32 @@ BENCHMARK(BM_GemmPanels)
     ->Args({49, 512, 4608, 0, 8})
     ->Args({49, 2048, 512, 0, 32})
     ->Unit(benchmark::kMicrosecond);
+
+/// An activation over `n` floats in L1 (a conv epilogue's rows), written
+/// to a second buffer; inputs over [-8, 8], where networks feed them.
+template <void (*Activation)(const float *, float *, int64_t)>
+void BM_Activation(benchmark::State &state) {
+  const int64_t n = state.range(0);
+  std::vector<float> x = randomValues(n), y(n);
+  for (float &v : x)
+    v *= 8.0f;
+  for (auto _ : state) {
+    Activation(x.data(), y.data(), n);
+    benchmark::DoNotOptimize(y.data());
+    benchmark::ClobberMemory();
+  }
+  state.counters["Gfloat/s"] = benchmark::Counter(1e-9 * n * state.iterations(),
+                                                  benchmark::Counter::kIsRate);
+}
+void swishOf(const float *x, float *y, int64_t n) {
+  vmath::swish(x, y, n, 1.0f);
+}
+void sigmoidOf(const float *x, float *y, int64_t n) {
+  vmath::sigmoid(x, y, n, 0.0f);
+}
+void geluOf(const float *x, float *y, int64_t n) { vmath::gelu(x, y, n, 0.0f); }
+BENCHMARK(BM_Activation<swishOf>)->Name("BM_Swish")->Arg(4096);
+BENCHMARK(BM_Activation<sigmoidOf>)->Name("BM_Sigmoid")->Arg(4096);
+BENCHMARK(BM_Activation<geluOf>)->Name("BM_Gelu")->Arg(4096);
 
 BENCHMARK_MAIN();

@@ -312,6 +312,9 @@ TEST(ConvChannelTaps, MatchesDirectLoopsUnderEachIsa) {
       // rows end inside a vector; a batch of two.
       {{2, 3, 23, 21}, {16, 3, 7, 7}, 1, {2, 2}, {3, 3, 3, 3}, {}, "", true},
       {{1, 3, 19, 40}, {32, 3, 3, 3}, 1, {2, 2}, {1, 1, 1, 1}, {}, "", true},
+      // Rows of 48 and 35: steps of two vectors, then a whole and a partial
+      // one of one vector (16 lanes).
+      {{1, 3, 6, 96}, {8, 3, 3, 3}, 1, {2, 2}, {1, 1, 1, 1}, {}, "", true},
       // Output channels off the block of eight, no bias, asymmetric pads,
       // one input channel, a dilated stride-1 window.
       {{1, 1, 9, 37}, {13, 1, 5, 5}, 1, {}, {2, 1, 0, 2}, {}, "", false},
