@@ -21,9 +21,10 @@
 // The plan's work items are split for the simulated cores (16 or more); the
 // host folds them into one share per host thread that runs the kernel and
 // runs each share in the widest GEMMs it allows: all output channels of a
-// run of column tiles (im2col and 1x1 convs), a share of the positions or of
-// the channels of an image (positions as rows). One by one, the items would
-// run the micro-kernel on 16- or 32-wide tiles, a third slower.
+// run of column panels (im2col and 1x1 convs; a 1x1 conv whose panels split
+// unevenly takes a share of the channels instead), a share of the positions
+// or of the channels of an image (positions as rows). One by one, the items
+// would run the micro-kernel on 16- or 32-wide tiles, a third slower.
 //
 // fused_conv is conv with its residual Z added and its activation applied to
 // each output tile while it is still in cache.
@@ -160,28 +161,29 @@ public:
 
 private:
   /// The im2col GEMM (or X itself for a 1x1 conv) on host tiles: each host
-  /// thread takes a share of the (image, group, column tile) units and
-  /// computes runs of adjacent ones, all output channels, hostTileCols at a
-  /// time.
+  /// thread takes a share (columnsShare) of the (image, group) maps' column
+  /// panels, or of the output channels, and computes runs of adjacent
+  /// columns hostTileCols at a time.
   rt::Status runColumns(const float *x, const float *wt, const float *bias,
                         const float *residual, float *y, uint32_t blockIdx,
                         uint32_t blockDim) const {
     const ConvShape &s = c_.s;
     const int64_t mg = s.outPerGroup(), cg = s.inPerGroup();
-    const BlockRange units =
-        hostShare(s.batch * s.group * c_.tiles, blockIdx, blockDim);
-    float *col = c_.pointwise ? nullptr : nn::scratch(c_.k * c_.hostTileCols);
-    for (int64_t u = units.begin; u < units.end;) {
-      const int64_t ng = u / c_.tiles, g = ng % s.group, n = ng / s.group;
-      const int64_t p0 = u % c_.tiles * c_.tileCols;
-      const int64_t end = std::min(units.end, (ng + 1) * c_.tiles);
-      if (p0 >= c_.p) { // a shifted plan's tiles, run as plain ones, can
-        u = end;        // count more columns than the map has
-        continue;
-      }
-      const int64_t p1 = std::min(
-          {c_.p, p0 + c_.hostTileCols, (end - ng * c_.tiles) * c_.tileCols});
-      u = ng * c_.tiles + ceilDiv(p1, c_.tileCols);
+    const HostGroup group = hostGroup(blockIdx, blockDim);
+    if (!group.active)
+      return rt::Status::ok();
+    const ColumnsShare share = columnsShare(c_, group.index, group.count);
+    const int64_t perMap = share.panelsPerMap, m0 = share.m0, m1 = share.m1;
+    const int64_t step = std::max(
+        nn::kPanelCols, c_.hostTileCols / nn::kPanelCols * nn::kPanelCols);
+    float *col = c_.pointwise ? nullptr : nn::scratch(c_.k * step);
+    for (int64_t u = share.panel0; u < share.panel1 && m0 < m1;) {
+      const int64_t ng = u / perMap, g = ng % s.group, n = ng / s.group;
+      const int64_t p0 = u % perMap * nn::kPanelCols;
+      const int64_t end = std::min(share.panel1, (ng + 1) * perMap);
+      const int64_t p1 =
+          std::min({c_.p, p0 + step, (end - ng * perMap) * nn::kPanelCols});
+      u = ng * perMap + ceilDiv(p1, nn::kPanelCols);
       const float *xg = x + (n * s.inChannels + g * cg) * s.w.inSize();
       float *yg = y + (n * s.outChannels + g * mg) * c_.p;
       const float *b = xg + p0;
@@ -199,14 +201,14 @@ private:
         epilogue.residual = residual != nullptr;
         epilogue.residualOffset = residual ? residual - y : 0;
       }
+      float *c = yg + m0 * c_.p + p0;
       if (!packed_.empty()) {
-        nn::gemmPacked(packed_[g], 0, mg, p1 - p0, b, ldb, yg + p0, c_.p,
-                       &epilogue);
+        nn::gemmPacked(packed_[g], m0, m1, p1 - p0, b, ldb, c, c_.p, &epilogue);
         continue;
       }
-      nn::gemm(false, false, mg, p1 - p0, c_.k, 1.0f, wt + g * mg * c_.k, c_.k,
-               b, ldb, 0.0f, yg + p0, c_.p);
-      for (int64_t m = 0; m < mg; ++m)
+      nn::gemm(false, false, m1 - m0, p1 - p0, c_.k, 1.0f,
+               wt + (g * mg + m0) * c_.k, c_.k, b, ldb, 0.0f, c, c_.p);
+      for (int64_t m = m0; m < m1; ++m)
         Epilogue::apply(&e, m, yg + m * c_.p + p0, p1 - p0);
     }
     return rt::Status::ok();

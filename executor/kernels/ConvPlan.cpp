@@ -256,6 +256,34 @@ rt::Status geflow::kernels::analyzeConv(const om::OpDef &op, ConvPlan *c) {
   return rt::Status::ok();
 }
 
+ColumnsShare geflow::kernels::columnsShare(const ConvPlan &c, int64_t index,
+                                           int64_t count) {
+  const int64_t mg = c.s.outPerGroup(), maps = c.s.batch * c.s.group;
+  ColumnsShare share;
+  share.panelsPerMap = ceilDiv(c.p, nn::kPanelCols);
+  const int64_t panels = maps * share.panelsPerMap;
+  const int64_t rowPanels = ceilDiv(mg, nn::kPanelRows);
+  // Each share's micro-kernel lanes, the largest share's: whole panels of
+  // 16 columns by 6 rows.
+  const int64_t byColumns = ceilDiv(panels, count) * rowPanels;
+  const int64_t byRows = panels * ceilDiv(rowPanels, count);
+  // Channels would make every thread build the whole im2col: 1x1 convs only.
+  const bool rows = c.pointwise && count > 1 &&
+                    (byRows < byColumns || (byRows == byColumns && mg > c.p));
+  if (rows) {
+    const BlockRange r = blockRange(rowPanels, index, count);
+    share.panel1 = panels;
+    share.m0 = r.begin * nn::kPanelRows;
+    share.m1 = std::min(mg, r.end * nn::kPanelRows);
+    return share;
+  }
+  const BlockRange r = blockRange(panels, index, count);
+  share.panel0 = r.begin;
+  share.panel1 = r.end;
+  share.m1 = mg;
+  return share;
+}
+
 double ConvPlan::flopsPerItem() const {
   if (winograd)
     return nn::WinogradConv::flops(s.w, s.inPerGroup(), tileRows, tileCols);

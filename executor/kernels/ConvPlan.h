@@ -70,6 +70,19 @@ struct ConvPlan {
 /// The plan of a conv or fused_conv op.
 rt::Status analyzeConv(const om::OpDef &op, ConvPlan *c);
 
+/// One host thread's part of a conv run on columns (im2col and 1x1 convs):
+/// a range of the (image, group) maps' kPanelCols-wide column panels, all
+/// output channels; or all columns and a range of the output channels (of
+/// every group), which a 1x1 conv takes where its column panels split
+/// unevenly (ResNeXt's 14x14 maps: 13 panels, the last of 4 columns) or
+/// its weights outweigh its columns.
+struct ColumnsShare {
+  int64_t panelsPerMap = 0;
+  int64_t panel0 = 0, panel1 = 0; // over batch * group * panelsPerMap
+  int64_t m0 = 0, m1 = 0;         // output channels of each group
+};
+ColumnsShare columnsShare(const ConvPlan &c, int64_t index, int64_t count);
+
 } // namespace geflow::kernels
 
 #endif // GEFLOW_EXECUTOR_KERNELS_CONVPLAN_H

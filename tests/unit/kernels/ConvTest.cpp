@@ -76,6 +76,9 @@ std::vector<ConvCase> convCases() {
       // 16-wide panels and a short last one (1x1 and 3x3).
       {{1, 40, 4, 4}, {100, 40, 1, 1}, 1, {}, {}, {}, "", true},
       {{1, 24, 5, 3}, {70, 24, 3, 3}, 1, {}, {1, 1, 1, 1}, {}, "", true},
+      // A 1x1 conv on column tiles whose 6 panels (the last of 1 column)
+      // split unevenly over 7 threads: they split its 200 channels.
+      {{1, 8, 9, 9}, {200, 8, 1, 1}, 1, {}, {}, {}, "", true},
       // Depthwise 3x3 (a register per output inside, taps at the edges):
       // stride 1 and 2, asymmetric pads, a depth multiplier, maps narrower
       // than the window.
@@ -245,6 +248,7 @@ TEST(FusedConvKernel, AddsResidualBeforeActivation) {
       // whose packed GEMM adds Z in registers.
       {{1, 16, 12, 12}, {24, 16, 1, 1}, 1, {}, {}, {}, "", true},
       {{1, 8, 40, 40}, {12, 8, 3, 3}, 1, {2, 2}, {1, 1, 1, 1}, {}, "", false},
+      {{1, 8, 9, 9}, {200, 8, 1, 1}, 1, {}, {}, {}, "", true},
   };
   unsigned seed = 1300;
   for (const ConvCase &c : cases) {
@@ -278,15 +282,15 @@ TEST(FusedConvKernel, AddsResidualBeforeActivation) {
     if (!c.bias)
       op.add_input_desc()->set_dtype(om::DT_UNDEFINED);
     *op.add_input_desc() = desc(y);
-    for (uint32_t blocks : {1u, 3u}) {
+    for (uint32_t blocks : {1u, 3u, 7u}) {
       SCOPED_TRACE("blocks " + std::to_string(blocks));
       std::vector<float> got(want.size(), 12345.0f);
-      // Three blocks: W a constant, so the epilogue runs inside the packed
-      // GEMM.
+      // Three and seven blocks: W a constant, so the epilogue runs inside
+      // the packed GEMM; seven on as many threads, each with its share.
       rt::Status st = runConv(
           op, {x.data(), w.data(), c.bias ? b.data() : nullptr, z.data()},
-          got.data(), blocks, /*threads=*/false,
-          /*constantWeight=*/blocks == 3);
+          got.data(), blocks, /*threads=*/blocks == 7,
+          /*constantWeight=*/blocks > 1);
       ASSERT_TRUE(st.isOk()) << st.toString();
       expectNearAbs(got, want);
     }
