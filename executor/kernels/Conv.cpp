@@ -149,7 +149,7 @@ public:
       return rt::Status::ok();
     }
     if (winograd_)
-      return runWinograd(x, wt, bias, residual, y, items);
+      return runWinograd(x, wt, bias, residual, y, blockIdx, blockDim);
     if (c_.groupedTaps)
       return runGroupedTaps(x, wt, bias, residual, y, items);
     if (shifted_)
@@ -215,27 +215,33 @@ private:
   }
 
 private:
-  /// Winograd's work items: a block's input tiles are transformed once for
-  /// all of its channel tiles that this block runs.
+  /// Winograd on the host: each host thread takes a share of the (image,
+  /// block) x 6-channel panel units, balanced to a panel (the plan's
+  /// channel tiles split ResNet's 256 channels on 14x14, one block, into
+  /// 150 and 106), and transforms the input tiles of a block once for all
+  /// of its panels in the share.
   rt::Status runWinograd(const float *x, const float *wt, const float *bias,
-                         const float *residual, float *y,
-                         BlockRange items) const {
+                         const float *residual, float *y, uint32_t blockIdx,
+                         uint32_t blockDim) const {
+    const HostGroup group = hostGroup(blockIdx, blockDim);
+    if (!group.active)
+      return rt::Status::ok();
     const ConvShape &s = c_.s;
     const int64_t th = nn::WinogradConv::tileRows(s.w), m = s.outChannels;
+    const int64_t panels = ceilDiv(m, nn::kPanelRows);
+    const BlockRange share =
+        blockRange(s.batch * c_.tiles * panels, group.index, group.count);
     float *v = nn::scratch(winograd_->inputFloats(c_.tileCols), 1);
-    int64_t built = -1; // the (image, block) now in `v`
-    // A block's adjacent channel tiles in this range are one multiply.
-    for (int64_t i = items.begin, last; i < items.end; i = last) {
-      int64_t rowTile = i % c_.rowTiles, nb = i / c_.rowTiles;
-      last = std::min(items.end, (nb + 1) * c_.rowTiles);
-      int64_t block = nb % c_.tiles, n = nb / c_.tiles;
-      int64_t ty0 = block * c_.tileCols, ty1 = std::min(th, ty0 + c_.tileCols);
-      if (built != nb)
-        winograd_->transformInput(x + n * s.inChannels * s.w.inSize(), ty0, ty1,
-                                  v);
-      built = nb;
-      int64_t m0 = rowTile * c_.tileRows;
-      int64_t m1 = std::min(m, (last - nb * c_.rowTiles) * c_.tileRows);
+    for (int64_t u = share.begin, last; u < share.end; u = last) {
+      const int64_t nb = u / panels;
+      last = std::min(share.end, (nb + 1) * panels);
+      const int64_t block = nb % c_.tiles, n = nb / c_.tiles;
+      const int64_t ty0 = block * c_.tileCols;
+      const int64_t ty1 = std::min(th, ty0 + c_.tileCols);
+      winograd_->transformInput(x + n * s.inChannels * s.w.inSize(), ty0, ty1,
+                                v);
+      const int64_t m0 = (u - nb * panels) * nn::kPanelRows;
+      const int64_t m1 = std::min(m, (last - nb * panels) * nn::kPanelRows);
       Epilogue e{bias, residual, y, &c_.act};
       winograd_->multiply(v, ty0, ty1, m0, m1, wt, y + n * m * c_.p,
                           nn::RowEpilogue{&Epilogue::apply, &e});

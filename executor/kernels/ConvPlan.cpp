@@ -256,6 +256,12 @@ rt::Status geflow::kernels::analyzeConv(const om::OpDef &op, ConvPlan *c) {
   return rt::Status::ok();
 }
 
+/// Output channels from which an im2col conv may split its channels over
+/// the host threads: each builds the whole im2col then, a copy of the
+/// columns that costs about 1/channels of the GEMM (ResNet's 1x1 stride-2
+/// downsamples to 512 and 1024 on 28x28 and 14x14 maps).
+constexpr int64_t kMinChannelsForRowShares = 64;
+
 ColumnsShare geflow::kernels::columnsShare(const ConvPlan &c, int64_t index,
                                            int64_t count) {
   const int64_t mg = c.s.outPerGroup(), maps = c.s.batch * c.s.group;
@@ -267,8 +273,10 @@ ColumnsShare geflow::kernels::columnsShare(const ConvPlan &c, int64_t index,
   // 16 columns by 6 rows.
   const int64_t byColumns = ceilDiv(panels, count) * rowPanels;
   const int64_t byRows = panels * ceilDiv(rowPanels, count);
-  // Channels would make every thread build the whole im2col: 1x1 convs only.
-  const bool rows = c.pointwise && count > 1 &&
+  // A share of the channels builds the whole im2col (a 1x1 conv needs
+  // none): worth it where the GEMM has channels enough to dwarf the copy.
+  const bool rows = (c.pointwise || mg >= kMinChannelsForRowShares) &&
+                    count > 1 &&
                     (byRows < byColumns || (byRows == byColumns && mg > c.p));
   if (rows) {
     const BlockRange r = blockRange(rowPanels, index, count);

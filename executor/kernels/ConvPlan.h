@@ -73,9 +73,10 @@ rt::Status analyzeConv(const om::OpDef &op, ConvPlan *c);
 /// One host thread's part of a conv run on columns (im2col and 1x1 convs):
 /// a range of the (image, group) maps' kPanelCols-wide column panels, all
 /// output channels; or all columns and a range of the output channels (of
-/// every group), which a 1x1 conv takes where its column panels split
-/// unevenly (ResNeXt's 14x14 maps: 13 panels, the last of 4 columns) or
-/// its weights outweigh its columns.
+/// every group), taken where the column panels split unevenly (ResNeXt's
+/// 14x14 maps: 13 panels, the last of 4 columns) or the weights outweigh
+/// the columns, by 1x1 convs and by convs with channels enough to pay for
+/// an im2col per thread.
 struct ColumnsShare {
   int64_t panelsPerMap = 0;
   int64_t panel0 = 0, panel1 = 0; // over batch * group * panelsPerMap

@@ -79,6 +79,8 @@ std::vector<ConvCase> convCases() {
       // A 1x1 conv on column tiles whose 6 panels (the last of 1 column)
       // split unevenly over 7 threads: they split its 200 channels.
       {{1, 8, 9, 9}, {200, 8, 1, 1}, 1, {}, {}, {}, "", true},
+      // And a strided im2col conv's 19 panels its 84 channels.
+      {{1, 5, 34, 34}, {84, 5, 3, 3}, 1, {2, 2}, {1, 1, 1, 1}, {}, "", true},
       // Depthwise 3x3 (a register per output inside, taps at the edges):
       // stride 1 and 2, asymmetric pads, a depth multiplier, maps narrower
       // than the window.
