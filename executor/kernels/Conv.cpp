@@ -21,10 +21,11 @@
 // The plan's work items are split for the simulated cores (16 or more); the
 // host folds them into one share per host thread that runs the kernel and
 // runs each share in the widest GEMMs it allows: all output channels of a
-// run of column panels (im2col and 1x1 convs; a 1x1 conv whose panels split
-// unevenly takes a share of the channels instead), a share of the positions
-// or of the channels of an image (positions as rows). One by one, the items
-// would run the micro-kernel on 16- or 32-wide tiles, a third slower.
+// run of column panels (im2col and 1x1 convs; where the panels split
+// unevenly, a share of the channels instead), a share of the positions or of
+// the channels of an image (positions as rows), a share of Winograd's blocks
+// x 6-channel panels. One by one, the items would run the micro-kernel on
+// 16- or 32-wide tiles, a third slower.
 //
 // fused_conv is conv with its residual Z added and its activation applied to
 // each output tile while it is still in cache.
@@ -134,8 +135,9 @@ public:
         c_.s.hasResidual ? static_cast<const float *>(inputs[3].data) : nullptr;
     float *y = static_cast<float *>(outputs[0].data);
     // Blocks that would rebuild the columns of another block (channel tiles
-    // of one column tile) are folded; positionRows convs split their
-    // positions over the host threads themselves (runPositionRows).
+    // of one column tile) are folded; column, Winograd and positionRows
+    // convs split their work over the host threads themselves, in
+    // micro-kernel panels (runColumns, runWinograd, runPositionRows).
     const bool fold = c_.rowTiles > 1;
     BlockRange items = fold ? foldedItems(blockIdx, blockDim)
                             : blockRange(c_.items(), blockIdx, blockDim);
@@ -163,7 +165,7 @@ private:
   /// The im2col GEMM (or X itself for a 1x1 conv) on host tiles: each host
   /// thread takes a share (columnsShare) of the (image, group) maps' column
   /// panels, or of the output channels, and computes runs of adjacent
-  /// columns hostTileCols at a time.
+  /// columns share.columns at a time.
   rt::Status runColumns(const float *x, const float *wt, const float *bias,
                         const float *residual, float *y, uint32_t blockIdx,
                         uint32_t blockDim) const {
@@ -173,9 +175,8 @@ private:
     if (!group.active)
       return rt::Status::ok();
     const ColumnsShare share = columnsShare(c_, group.index, group.count);
-    const int64_t perMap = share.panelsPerMap, m0 = share.m0, m1 = share.m1;
-    const int64_t step = std::max(
-        nn::kPanelCols, c_.hostTileCols / nn::kPanelCols * nn::kPanelCols);
+    const int64_t perMap = ceilDiv(c_.p, nn::kPanelCols);
+    const int64_t m0 = share.m0, m1 = share.m1, step = share.columns;
     float *col = c_.pointwise ? nullptr : nn::scratch(c_.k * step);
     for (int64_t u = share.panel0; u < share.panel1 && m0 < m1;) {
       const int64_t ng = u / perMap, g = ng % s.group, n = ng / s.group;

@@ -105,7 +105,7 @@ int64_t shiftedTileRows(const Window &w, int64_t channels) {
 /// simulated cores' split; the host folds them, runPositionRows).
 rt::Status planPositionRows(ConvPlan *c) {
   c->positionRows = true;
-  c->tileCols = c->hostTileCols = std::max<int64_t>(c->p, 1);
+  c->tileCols = std::max<int64_t>(c->p, 1);
   c->tiles = 1;
   const int64_t mg = std::max<int64_t>(c->s.outPerGroup(), 1);
   const int64_t images = std::max<int64_t>(c->s.batch * c->s.group, 1);
@@ -163,19 +163,19 @@ rt::Status planChannelTaps(ConvPlan *c) {
       1, std::min(w.out[1], ceilDiv(kTargetItems, images * c->rowTiles)));
   const int64_t bandRows = std::max<int64_t>(1, ceilDiv(w.out[1], bands));
   c->tiles = ceilDiv(w.out[1], bandRows);
-  c->tileCols = c->hostTileCols = bandRows * w.out[2];
+  c->tileCols = bandRows * w.out[2];
   return rt::Status::ok();
 }
 
 /// Winograd's channel tiles when its blocks are too few and its channels too
-/// few for splitRows: at least two panels each. DenseNet's 3x3 convs to 32
-/// channels on 14x14 maps were one work item, one host thread of two.
+/// few for splitRows: at least two panels each, so that DenseNet's 3x3 convs
+/// to 32 channels on 14x14 maps are more than one simulated block.
 constexpr int64_t kMinWinogradRowTile = 2 * nn::kPanelRows;
 constexpr double kMaxWinogradSplitCost = 1.25;
 
 /// Blocks of whole rows of 4x4 tiles per image, channels split as for GEMMs
-/// or, with fewer channels, into tiles of at least kMinWinogradRowTile (the
-/// host runs a block's adjacent tiles as one multiply, runWinograd).
+/// or, with fewer channels, into tiles of at least kMinWinogradRowTile: the
+/// simulated cores' items (the host splits 6-channel panels, runWinograd).
 rt::Status planWinograd(ConvPlan *c) {
   c->winograd = true;
   c->tileCols = nn::WinogradConv::blockTileRows(c->s.w, c->s.inPerGroup());
@@ -248,11 +248,6 @@ rt::Status geflow::kernels::analyzeConv(const om::OpDef &op, ConvPlan *c) {
     c->tiles = w.out[0] * ceilDiv(w.out[1], rows);
   }
   splitRows(c, images * c->tiles);
-  const int64_t budget =
-      std::max(kMinHostTileCols,
-               (c->pointwise ? kPointwiseHostTileFloats : kHostTileFloats) /
-                   std::max<int64_t>(c->k, 1));
-  c->hostTileCols = std::max<int64_t>(1, budget / c->tileCols) * c->tileCols;
   return rt::Status::ok();
 }
 
@@ -266,8 +261,12 @@ ColumnsShare geflow::kernels::columnsShare(const ConvPlan &c, int64_t index,
                                            int64_t count) {
   const int64_t mg = c.s.outPerGroup(), maps = c.s.batch * c.s.group;
   ColumnsShare share;
-  share.panelsPerMap = ceilDiv(c.p, nn::kPanelCols);
-  const int64_t panels = maps * share.panelsPerMap;
+  const int64_t budget =
+      (c.pointwise ? kPointwiseHostTileFloats : kHostTileFloats) /
+      std::max<int64_t>(c.k, 1);
+  share.columns =
+      std::max(kMinHostTileCols, budget) / nn::kPanelCols * nn::kPanelCols;
+  const int64_t panels = maps * ceilDiv(c.p, nn::kPanelCols);
   const int64_t rowPanels = ceilDiv(mg, nn::kPanelRows);
   // Each share's micro-kernel lanes, the largest share's: whole panels of
   // 16 columns by 6 rows.

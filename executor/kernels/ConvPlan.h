@@ -35,11 +35,6 @@ struct ConvPlan {
   int64_t tiles = 1;
   int64_t tileRows = 1; // output channels (of a group) per work item
   int64_t rowTiles = 1;
-  // Columns of the im2col GEMM the host computes at once, all channels:
-  // whole column tiles, as many as the im2col budget holds (all of a 1x1
-  // conv's). The simulated cores' items are split for 16 or more cores; a
-  // host thread running them one by one would run 16-wide tiles.
-  int64_t hostTileCols = 1;
   bool pointwise = false; // X is the column matrix
   bool depthwise = false; // direct path, one output plane per work item
   bool shifted = false;   // whole output rows per tile (ConvShifted.h)
@@ -78,9 +73,14 @@ rt::Status analyzeConv(const om::OpDef &op, ConvPlan *c);
 /// the columns, by 1x1 convs and by convs with channels enough to pay for
 /// an im2col per thread.
 struct ColumnsShare {
-  int64_t panelsPerMap = 0;
-  int64_t panel0 = 0, panel1 = 0; // over batch * group * panelsPerMap
-  int64_t m0 = 0, m1 = 0;         // output channels of each group
+  // Over batch * group maps of ceilDiv(p, kPanelCols) panels each.
+  int64_t panel0 = 0, panel1 = 0;
+  int64_t m0 = 0, m1 = 0; // output channels of each group
+  // Columns of the im2col GEMM (or of X, for a 1x1 conv) computed at once:
+  // whole panels, as many as the budget holds. The simulated cores' items
+  // are split for 16 or more cores; one by one they would run 16-wide
+  // tiles.
+  int64_t columns = 0;
 };
 ColumnsShare columnsShare(const ConvPlan &c, int64_t index, int64_t count);
 
