@@ -217,10 +217,12 @@ private:
 
 private:
   /// Winograd on the host: each host thread takes a share of the (image,
-  /// block) x 6-channel panel units, balanced to a panel (the plan's
-  /// channel tiles split ResNet's 256 channels on 14x14, one block, into
-  /// 150 and 106), and transforms the input tiles of a block once for all
-  /// of its panels in the share.
+  /// block, output slice) x 6-channel panel units, balanced to a panel (the
+  /// plan's channel tiles split ResNet's 256 channels on 14x14, one block,
+  /// into 150 and 106), and transforms the input tiles of a block once for
+  /// all of its panels in the share; a 3-D conv's output slices of a block
+  /// follow each other, so an input slice's V is kept for the next output
+  /// slices that read it.
   rt::Status runWinograd(const float *x, const float *wt, const float *bias,
                          const float *residual, float *y, uint32_t blockIdx,
                          uint32_t blockDim) const {
@@ -228,23 +230,43 @@ private:
     if (!group.active)
       return rt::Status::ok();
     const ConvShape &s = c_.s;
-    const int64_t th = nn::WinogradConv::tileRows(s.w), m = s.outChannels;
+    const Window &w = s.w;
+    const int64_t th = nn::WinogradConv::tileRows(w), m = s.outChannels;
     const int64_t panels = ceilDiv(m, nn::kPanelRows);
+    const int64_t kt = w.kernel[0], slices = w.out[0];
     const BlockRange share =
         blockRange(s.batch * c_.tiles * panels, group.index, group.count);
-    float *v = nn::scratch(winograd_->inputFloats(c_.tileCols), 1);
+    // One V per depth tap; input slice d's in slot d % kt, which the
+    // kt consecutive slices under an output slice never share.
+    const int64_t slotFloats = winograd_->inputFloats(c_.tileCols);
+    float *v = nn::scratch(kt * slotFloats, 1);
+    int64_t held[nn::WinogradConv::kMaxDepthTaps]; // (image, block, slice)
+    std::fill(held, held + kt, -1);
+    const float *taps[nn::WinogradConv::kMaxDepthTaps];
     for (int64_t u = share.begin, last; u < share.end; u = last) {
-      const int64_t nb = u / panels;
-      last = std::min(share.end, (nb + 1) * panels);
-      const int64_t block = nb % c_.tiles, n = nb / c_.tiles;
+      const int64_t unit = u / panels;
+      last = std::min(share.end, (unit + 1) * panels);
+      const int64_t od = unit % slices, nb = unit / slices;
+      const int64_t block = nb % (c_.tiles / slices),
+                    n = nb / (c_.tiles / slices);
       const int64_t ty0 = block * c_.tileCols;
       const int64_t ty1 = std::min(th, ty0 + c_.tileCols);
-      winograd_->transformInput(x + n * s.inChannels * s.w.inSize(), ty0, ty1,
-                                v);
-      const int64_t m0 = (u - nb * panels) * nn::kPanelRows;
-      const int64_t m1 = std::min(m, (last - nb * panels) * nn::kPanelRows);
+      const float *xn = x + n * s.inChannels * w.inSize();
+      const nn::WinogradConv::DepthTaps depth = winograd_->depthTaps(od);
+      for (int64_t t = depth.first; t < depth.end; ++t) {
+        const int64_t slice = depth.slice0 + t, slot = slice % kt;
+        const int64_t key = nb * w.in[0] + slice;
+        float *vs = v + slot * slotFloats;
+        if (held[slot] != key)
+          winograd_->transformInput(xn, slice, ty0, ty1, vs);
+        held[slot] = key;
+        taps[t] = vs;
+      }
+      const int64_t m0 = (u - unit * panels) * nn::kPanelRows;
+      const int64_t m1 = std::min(m, (last - unit * panels) * nn::kPanelRows);
       Epilogue e{bias, residual, y, &c_.act};
-      winograd_->multiply(v, ty0, ty1, m0, m1, wt, y + n * m * c_.p,
+      winograd_->multiply(taps, depth, ty0, ty1, m0, m1, wt,
+                          y + n * m * c_.p + od * w.out[1] * w.out[2],
                           nn::RowEpilogue{&Epilogue::apply, &e});
     }
     return rt::Status::ok();

@@ -173,13 +173,15 @@ rt::Status planChannelTaps(ConvPlan *c) {
 constexpr int64_t kMinWinogradRowTile = 2 * nn::kPanelRows;
 constexpr double kMaxWinogradSplitCost = 1.25;
 
-/// Blocks of whole rows of 4x4 tiles per image, channels split as for GEMMs
-/// or, with fewer channels, into tiles of at least kMinWinogradRowTile: the
-/// simulated cores' items (the host splits 6-channel panels, runWinograd).
+/// Blocks of whole rows of 4x4 tiles per image and output depth slice,
+/// channels split as for GEMMs or, with fewer channels, into tiles of at
+/// least kMinWinogradRowTile: the simulated cores' items (the host splits
+/// 6-channel panels, runWinograd).
 rt::Status planWinograd(ConvPlan *c) {
   c->winograd = true;
   c->tileCols = nn::WinogradConv::blockTileRows(c->s.w, c->s.inPerGroup());
-  c->tiles = ceilDiv(nn::WinogradConv::tileRows(c->s.w), c->tileCols);
+  c->tiles =
+      c->s.w.out[0] * ceilDiv(nn::WinogradConv::tileRows(c->s.w), c->tileCols);
   const int64_t blocks = c->s.batch * c->tiles, mg = c->s.outPerGroup();
   splitRows(c, blocks);
   if (c->rowTiles == 1 && blocks < kTargetItems &&

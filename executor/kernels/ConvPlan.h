@@ -43,7 +43,7 @@ struct ConvPlan {
   // panels of positions would be mostly padding.
   bool positionRows = false;
   // Winograd F(4x4, 3x3): `tiles` counts blocks of `tileCols` rows of 4x4
-  // tiles (not positions).
+  // tiles (not positions) of each output depth slice.
   bool winograd = false;
   // Grouped, few taps per output: one (image, group) per work item, direct.
   bool groupedTaps = false;

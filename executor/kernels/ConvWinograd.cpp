@@ -100,9 +100,10 @@ void weightStep(const double *g, int sg, double *r, int sr) {
 
 bool nn::WinogradConv::applies(const Window &w, int64_t group, int64_t channels,
                                int64_t outChannels) {
-  return w.rank == 2 && group == 1 && w.kernel[1] == 3 && w.kernel[2] == 3 &&
-         w.stride[1] == 1 && w.stride[2] == 1 && w.dilation[1] == 1 &&
-         w.dilation[2] == 1 && channels >= kMinChannels &&
+  return (w.rank == 2 || w.rank == 3) && group == 1 && w.kernel[1] == 3 &&
+         w.kernel[2] == 3 && w.stride[1] == 1 && w.stride[2] == 1 &&
+         w.dilation[0] == 1 && w.dilation[1] == 1 && w.dilation[2] == 1 &&
+         w.kernel[0] <= kMaxDepthTaps && channels >= kMinChannels &&
          outChannels >= kMinChannels && w.out[1] >= kMinMap &&
          w.out[2] >= kMinMap;
 }
@@ -129,50 +130,57 @@ int64_t nn::WinogradConv::blockTileRows(const Window &w, int64_t channels) {
 double nn::WinogradConv::flops(const Window &w, int64_t channels,
                                int64_t outChannels, int64_t tileRows) {
   const double tiles = static_cast<double>(tileRows) * ((w.out[2] + 3) / 4);
-  // Per tile: 2 * 36 per channel pair; B^T d B about 264 per input
-  // channel, A^T M A about 170 per output channel.
-  return tiles * (2.0 * kPositions * channels * outChannels + 264.0 * channels +
-                  170.0 * outChannels);
+  // Per tile: 2 * 36 per channel pair and depth tap; B^T d B about 264 per
+  // input channel and slice (each slice once at stride 1, when its output
+  // slices run in order), A^T M A about 170 per output channel.
+  const double depth = static_cast<double>(channels) * w.kernel[0];
+  const double slices = w.stride[0] < w.kernel[0] ? w.stride[0] : w.kernel[0];
+  return tiles * (2.0 * kPositions * depth * outChannels +
+                  264.0 * channels * slices + 170.0 * outChannels);
 }
 
 nn::WinogradConv::WinogradConv(const Window &w, int64_t channels,
                                int64_t outChannels, const float *weights)
     : w_(w), channels_(channels), outChannels_(outChannels),
-      tileCols_((w.out[2] + 3) / 4) {
+      tileCols_((w.out[2] + 3) / 4), depthTaps_(w.kernel[0]),
+      depth_(depthTaps_ * channels) {
   if (!weights)
     return;
-  u_.resize(kPositions * outChannels * channels);
+  u_.resize(kPositions * outChannels * depth_);
   transformWeights(weights, 0, outChannels, u_.data());
   if (!packedGemmAvailable())
     return;
   for (int64_t xi = 0; xi < kPositions; ++xi)
-    packed_.push_back(packRows(u_.data() + xi * outChannels * channels,
-                               outChannels, channels, channels));
+    packed_.push_back(packRows(u_.data() + xi * outChannels * depth_,
+                               outChannels, depth_, depth_));
   u_ = {};
 }
 
 void nn::WinogradConv::transformWeights(const float *w, int64_t m0, int64_t m1,
                                         float *u) const {
-  const int64_t rows = m1 - m0, c = channels_;
+  const int64_t rows = m1 - m0, c = channels_, kt = depthTaps_;
   for (int64_t m = m0; m < m1; ++m)
-    for (int64_t ci = 0; ci < c; ++ci) {
-      const float *g = w + (m * c + ci) * 9;
-      double in[9], mid[18], out[36];
-      std::copy(g, g + 9, in);
-      for (int j = 0; j < 3; ++j) // columns: mid[3k + j] = (G g)[k][j]
-        weightStep(in + j, 3, mid + j, 3);
-      for (int k = 0; k < 6; ++k) // rows: (G g G^T)[k][l]
-        weightStep(mid + 3 * k, 1, out + 6 * k, 1);
-      for (int64_t xi = 0; xi < kPositions; ++xi)
-        u[(xi * rows + m - m0) * c + ci] = static_cast<float>(out[xi]);
-    }
+    for (int64_t ci = 0; ci < c; ++ci)
+      for (int64_t t = 0; t < kt; ++t) {
+        const float *g = w + ((m * c + ci) * kt + t) * 9;
+        double in[9], mid[18], out[36];
+        std::copy(g, g + 9, in);
+        for (int j = 0; j < 3; ++j) // columns: mid[3k + j] = (G g)[k][j]
+          weightStep(in + j, 3, mid + j, 3);
+        for (int k = 0; k < 6; ++k) // rows: (G g G^T)[k][l]
+          weightStep(mid + 3 * k, 1, out + 6 * k, 1);
+        for (int64_t xi = 0; xi < kPositions; ++xi)
+          u[(xi * rows + m - m0) * depth_ + t * c + ci] =
+              static_cast<float>(out[xi]);
+      }
 }
 
 int64_t nn::WinogradConv::inputFloats(int64_t tileRows) const {
   return kPositions * channels_ * roundUp(tileRows * tileCols_, kRowAlign);
 }
 
-void nn::WinogradConv::transformInput(const float *x, int64_t ty0, int64_t ty1,
+void nn::WinogradConv::transformInput(const float *x, int64_t slice,
+                                      int64_t ty0, int64_t ty1,
                                       float *v) const {
   const int64_t tw = tileCols_, tiles = (ty1 - ty0) * tw;
   const int64_t ld = roundUp(tiles, kRowAlign);
@@ -182,26 +190,41 @@ void nn::WinogradConv::transformInput(const float *x, int64_t ty0, int64_t ty1,
   const int64_t top = 4 * ty0 - w_.padBegin[1], left = w_.padBegin[2];
   const auto gather = GEFLOW_PICK_BODY(nn, winogradGather);
   const auto input = GEFLOW_PICK_BODY(nn, winogradInput);
+  const float *plane = x + slice * w_.in[1] * w_.in[2];
   for (int64_t c = 0; c < channels_; ++c) {
-    gather(x + c * w_.inSize(), w_.in[2], w_.in[1], top, left, ty1 - ty0, tw, d,
-           ldd);
+    gather(plane + c * w_.inSize(), w_.in[2], w_.in[1], top, left, ty1 - ty0,
+           tw, d, ldd);
     input(d, ldd, tiles, v + c * ld, channels_ * ld);
   }
 }
 
-void nn::WinogradConv::multiply(const float *v, int64_t ty0, int64_t ty1,
-                                int64_t m0, int64_t m1, const float *weights,
-                                float *y, const RowEpilogue &epilogue) const {
+nn::WinogradConv::DepthTaps nn::WinogradConv::depthTaps(int64_t od) const {
+  const int64_t slice0 = od * w_.stride[0] - w_.padBegin[0];
+  const int64_t first = std::clamp<int64_t>(-slice0, 0, depthTaps_);
+  const int64_t end = std::clamp<int64_t>(w_.in[0] - slice0, first, depthTaps_);
+  return {first, end, slice0};
+}
+
+void nn::WinogradConv::multiply(const float *const *v, DepthTaps taps,
+                                int64_t ty0, int64_t ty1, int64_t m0,
+                                int64_t m1, const float *weights, float *y,
+                                const RowEpilogue &epilogue) const {
   const int64_t tiles = (ty1 - ty0) * tileCols_;
   const int64_t ld = roundUp(tiles, kRowAlign), c = channels_;
-  const int64_t oh = w_.out[1], ow = w_.out[2], p = oh * ow;
+  const int64_t oh = w_.out[1], ow = w_.out[2], p = w_.outSize();
+  // Each tap's V, as offsets from the first tap's (one buffer); a slice
+  // outside the input adds nothing, so its tap's depth is left out.
+  const float *base = taps.first < taps.end ? v[taps.first] : nullptr;
+  int64_t sliceOffsets[kMaxDepthTaps], offsets[kMaxDepthTaps];
+  for (int64_t t = taps.first; t < taps.end; ++t)
+    sliceOffsets[t] = v[t] - base;
   const int64_t y0 = 4 * ty0, y1 = std::min(oh, 4 * ty1);
   const int64_t chunkStride = kRowChunk * ld; // between positions' products
   float *prod = scratch(kPositions * chunkStride, 2);
   // winogradScatter reads whole vectors past the last row's tiles.
   float *o = scratch(16 * ld + kMaxLanes, 0);
   float *u = packed_.empty() && u_.empty()
-                 ? scratch(kPositions * kRowChunk * c, 3)
+                 ? scratch(kPositions * kRowChunk * depth_, 3)
                  : nullptr;
   const auto output = GEFLOW_PICK_BODY(nn, winogradOutput);
   const auto scatter = GEFLOW_PICK_BODY(nn, winogradScatter);
@@ -210,17 +233,26 @@ void nn::WinogradConv::multiply(const float *v, int64_t ty0, int64_t ty1,
     if (u)
       transformWeights(weights, mc, me, u);
     for (int64_t xi = 0; xi < kPositions; ++xi) {
-      const float *b = v + xi * c * ld;
       float *cOut = prod + xi * chunkStride;
-      if (!packed_.empty()) {
-        // V's rows are padded to whole vectors: read in place.
-        gemmPacked(packed_[xi], mc, me, tiles, BRows{b, ld, 0, nullptr, ld},
-                   cOut, ld);
+      if (taps.first == taps.end) { // the slice is all padding
+        std::fill(cOut, cOut + rows * ld, 0.0f);
         continue;
       }
-      const float *a =
-          u ? u + xi * rows * c : u_.data() + (xi * outChannels_ + mc) * c;
-      gemm(false, false, rows, tiles, c, 1.0f, a, c, b, ld, 0.0f, cOut, ld);
+      if (!packed_.empty()) {
+        for (int64_t t = taps.first; t < taps.end; ++t)
+          offsets[t] = sliceOffsets[t] + xi * c * ld;
+        // V's rows are padded to whole vectors: read in place.
+        gemmPacked(
+            packed_[xi], mc, me, tiles,
+            BRows{base, ld, c, offsets, ld, taps.first * c, taps.end * c}, cOut,
+            ld);
+        continue;
+      }
+      const float *a = u ? u + xi * rows * depth_
+                         : u_.data() + (xi * outChannels_ + mc) * depth_;
+      for (int64_t t = taps.first; t < taps.end; ++t)
+        gemm(false, false, rows, tiles, c, 1.0f, a + t * c, depth_,
+             v[t] + xi * c * ld, ld, t > taps.first ? 1.0f : 0.0f, cOut, ld);
     }
     for (int64_t m = mc; m < me; ++m) {
       output(prod + (m - mc) * ld, chunkStride, tiles, o, ld);

@@ -118,6 +118,10 @@ struct BRows {
   /// read where it lies even in narrow tiles; the padding's lanes are
   /// loaded, never stored.
   int64_t readable = 0;
+  /// The rows [firstRow, endRow) that take part, and A's depth they meet;
+  /// the others count as zero (endRow 0: to A's depth). A 3-D Winograd
+  /// conv's output slices at the volume's faces meet fewer input slices.
+  int64_t firstRow = 0, endRow = 0;
 
   /// True when every row may be read up to column `end`.
   bool readableTo(int64_t end) const { return end <= readable; }

@@ -242,15 +242,16 @@ void gemmPacked(const PackedRows &a, int64_t r0, int64_t r1, int64_t n,
   // Per host thread: the current column tile of B, copied contiguous and
   // zero-padded (B's rows may be far apart; a contiguous panel stays in L1).
   thread_local std::vector<float> bPanel;
-  const int64_t k = a.depth, ldb = b.ldb;
-  bPanel.resize(std::min(k, kDepthChunk) * kTileCols);
+  const int64_t kBegin = b.firstRow, k = b.endRow > 0 ? b.endRow : a.depth;
+  const int64_t ldb = b.ldb;
+  bPanel.resize(std::min(k - kBegin, kDepthChunk) * kTileCols);
   const bool inRegisters = epilogue && !epilogue->apply;
   // Rows per block: its C rows (n wide) stay in L2 until the epilogue.
   const int64_t blockRows =
       std::max<int64_t>(kPanelRows, kBlockFloats / std::max<int64_t>(n, 1) /
                                         kPanelRows * kPanelRows);
-  const int64_t aPanelStride = kPanelRows * k;
-  for (int64_t k0 = 0, kc; k0 < k; k0 += kc) {
+  const int64_t aPanelStride = kPanelRows * a.depth;
+  for (int64_t k0 = kBegin, kc; k0 < k; k0 += kc) {
     // A chunk stays inside one group of B's rows.
     const float *bChunk = b.base + k0 * ldb;
     int64_t groupEnd = k;
@@ -260,7 +261,7 @@ void gemmPacked(const PackedRows &a, int64_t r0, int64_t r1, int64_t n,
       groupEnd = std::min(k, (group + 1) * b.groupDepth);
     }
     kc = std::min(kDepthChunk, groupEnd - k0);
-    const bool accumulate = k0 > 0, last = k0 + kc == k;
+    const bool accumulate = k0 > kBegin, last = k0 + kc == k;
     for (int64_t rb0 = r0; rb0 < r1; rb0 += blockRows) {
       const int64_t rb1 = std::min(r1, rb0 + blockRows);
       for (int64_t j = 0; j < n; j += kTileCols) {

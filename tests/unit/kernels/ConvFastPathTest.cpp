@@ -199,6 +199,101 @@ TEST(ConvWinograd, ErrorOnResNetShapes) {
   }
 }
 
+// 3-D convs 3x3 in height and width: Winograd on each input slice, the
+// depth taps summed in the GEMMs.
+TEST(ConvWinograd, ThreeDimensionalMatchesDirectLoops) {
+  std::vector<ConvCase> cases = {
+      // r3d_18's 3x3x3 with pad 1: the first and last output slices meet
+      // two input slices.
+      {{1, 16, 5, 12, 12},
+       {20, 16, 3, 3, 3},
+       1,
+       {},
+       {1, 1, 1, 1, 1, 1},
+       {},
+       "",
+       true},
+      // Depth stride 2, a depth-2 kernel, asymmetric depth padding, a
+      // batch of two, tiles cut at the edges.
+      {{2, 17, 6, 10, 10},
+       {18, 17, 2, 3, 3},
+       1,
+       {2, 1, 1},
+       {1, 1, 0, 0, 1, 1},
+       {},
+       "",
+       false},
+      // Output slices that lie in the depth padding (the bias alone).
+      {{1, 16, 2, 9, 9},
+       {16, 16, 1, 3, 3},
+       1,
+       {},
+       {2, 1, 1, 0, 1, 1},
+       {},
+       "",
+       true},
+      // A kernel deeper than the input: taps cut at both faces.
+      {{1, 16, 3, 9, 10},
+       {22, 16, 5, 3, 3},
+       1,
+       {},
+       {2, 1, 1, 2, 1, 1},
+       {},
+       "",
+       true},
+  };
+  unsigned seed = 3100;
+  for (const ConvCase &c : cases) {
+    SCOPED_TRACE("x depth " + std::to_string(c.x[2]) + " kernel depth " +
+                 std::to_string(c.w[2]));
+    Shape y = outputShape(c);
+    om::OpDef op = makeOp("conv", c, y);
+    KernelPlan plan;
+    ASSERT_TRUE(planKernel(op, &plan).isOk());
+    double direct = 2.0 * c.x[1] * c.w[2] * 9 * count(y);
+    EXPECT_LT(plan.cost.flops, 0.65 * direct);
+    std::vector<float> x = random(count(c.x), seed++);
+    std::vector<float> w = random(count(c.w), seed++);
+    std::vector<float> b = random(c.w[0], seed++);
+    std::vector<float> want =
+        referenceConv(c, convGeometry(c), x, w, b, c.w[0]);
+    expectUnderEachIsa(op, {x.data(), w.data(), b.data()}, want,
+                       kWinogradTolerance);
+  }
+}
+
+// r3d_18's 3x3x3 on a 28x28 map, fused with a residual and relu: the error
+// with 27 taps summed, printed for the record.
+TEST(ConvWinograd, ThreeDimensionalFusedOnR3dShape) {
+  ConvCase c{{1, 64, 4, 28, 28},
+             {64, 64, 3, 3, 3},
+             1,
+             {},
+             {1, 1, 1, 1, 1, 1},
+             {},
+             "",
+             true};
+  Shape y = outputShape(c);
+  std::vector<float> x = random(count(c.x), 51), w = random(count(c.w), 52),
+                     b = random(c.w[0], 53), z = random(count(y), 54);
+  std::vector<float> conv = referenceConv(c, convGeometry(c), x, w, b, c.w[0]);
+  om::OpDef op = makeOp("fused_conv", c, y);
+  (*op.mutable_attr())["activation"].set_s("relu");
+  *op.add_input_desc() = desc(y);
+  std::vector<float> want(conv.size());
+  for (size_t i = 0; i < want.size(); ++i)
+    want[i] = std::max(0.0f, conv[i] + z[i]);
+  std::vector<float> got(want.size());
+  ASSERT_TRUE(runConv(op, {x.data(), w.data(), b.data(), z.data()}, got.data(),
+                      1, false, /*constantWeight=*/true)
+                  .isOk());
+  double err = relativeError(got, want, maxAbs(conv));
+  std::printf("winograd 3-D 64x4x28x28: max |err| / max |y| = %.2e\n", err);
+  EXPECT_LE(err, kWinogradTolerance);
+  expectUnderEachIsa(op, {x.data(), w.data(), b.data(), z.data()}, want,
+                     kWinogradTolerance, maxAbs(conv));
+}
+
 //===----------------------------------------------------------------------===//
 // 3-D stride-1 convs over shifted slabs
 //===----------------------------------------------------------------------===//
