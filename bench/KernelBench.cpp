@@ -103,8 +103,10 @@ void BM_Winograd(benchmark::State &state) {
   for (auto _ : state) {
     for (int64_t ty0 = 0; ty0 < tileRows; ty0 += block) {
       const int64_t ty1 = std::min(tileRows, ty0 + block);
-      conv.transformInput(x.data(), ty0, ty1, v.data());
-      conv.multiply(v.data(), ty0, ty1, 0, c, nullptr, y.data(), keep);
+      conv.transformInput(x.data(), 0, ty0, ty1, v.data());
+      const float *slice = v.data();
+      conv.multiply(&slice, conv.depthTaps(0), ty0, ty1, 0, c, nullptr,
+                    y.data(), keep);
     }
     benchmark::DoNotOptimize(y.data());
   }
@@ -128,6 +130,9 @@ BENCHMARK(BM_GemmPacked)
     ->Args({256, 3136, 64})
     ->Args({1024, 196, 256})
     ->Args({512, 49, 4608})
+    ->Args({256, 256, 256}) // a 1x1 conv's host tile of 256 columns
+    ->Args({1024, 64, 256})
+    ->Args({128, 512, 1152})
     ->Args({48, 14, 128})
     ->Args({48, 16, 256})
     ->Args({48, 32, 128})

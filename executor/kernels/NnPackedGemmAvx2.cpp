@@ -4,9 +4,11 @@
 // packedGemmAvailable() said the CPU has both (NnPackedGemm.cpp).
 //
 // A 6x16 micro-kernel keeps C's tile in 12 ymm registers over a chunk of
-// kDepthChunk values of k. For each chunk and block of rows, each 16-column
-// panel of B is copied contiguous once (L1) and swept by every row panel of
-// the block, whose A panels (6 x chunk, packed at load) come from L2.
+// kDepthChunk values of k. For each chunk and block of rows, a tile of four
+// 16-column panels of B is copied contiguous once (L1 and L2), and each row
+// panel of the block (6 x chunk of A, packed at load) sweeps the tile's
+// panels in turn from L1: model-sized GEMMs (256x256x256, 1024x64x256,
+// 128x512x1152) ran 10-25 % faster than with one panel per sweep of A.
 // gemmPanels has both operands packed already: its B panels come straight
 // from the weights packed at load.
 //
@@ -31,6 +33,9 @@ constexpr int64_t kBlockFloats = 64 << 10;
 /// of L1 (two lines a row) while every row panel of the block sweeps them
 /// (the shifted convs' chunks are one tap's channels: 64 to 256 deep).
 constexpr int64_t kInPlaceDepth = 128;
+/// Column panels of B each row panel of A sweeps in turn (64 columns, as
+/// the AVX-512 body's tile): A is read from L2 once per tile, not per panel.
+constexpr int64_t kTilePanels = 4;
 
 /// C[6 x 8*Vectors] (= or +=) A-panel[kc x 6] * B[kc x 8*Vectors]. One
 /// vector wide serves a last panel of at most 8 columns at half the cost.
@@ -192,13 +197,14 @@ void panelProduct(int64_t kc, const float *a, const float *b, int64_t ldb,
 void gemmPacked(const PackedRows &a, int64_t r0, int64_t r1, int64_t n,
                 const BRows &b, float *c, int64_t ldc,
                 const RowEpilogue *epilogue) {
-  // Per host thread: the current column panel of B, copied contiguous and
-  // zero-padded (B's rows may be far apart; a contiguous panel stays in L1
-  // and streams to the micro-kernel).
-  thread_local std::vector<float> bPanel;
+  // Per host thread: the current tile of B's column panels, each copied
+  // contiguous and zero-padded (B's rows may be far apart; contiguous
+  // panels stay in L1 and L2 and stream to the micro-kernel).
+  thread_local std::vector<float> bPanels;
   const int64_t kBegin = b.firstRow, k = b.endRow > 0 ? b.endRow : a.depth;
   const int64_t ldb = b.ldb;
-  bPanel.resize(std::min(k - kBegin, kDepthChunk) * kPanelCols);
+  const int64_t panelFloats = std::min(k - kBegin, kDepthChunk) * kPanelCols;
+  bPanels.resize(kTilePanels * panelFloats);
   const bool inRegisters = epilogue && !epilogue->apply;
   // Rows per block: its C rows (n wide) stay in L2 until the epilogue.
   const int64_t blockRows =
@@ -217,30 +223,42 @@ void gemmPacked(const PackedRows &a, int64_t r0, int64_t r1, int64_t n,
     const bool accumulate = k0 > kBegin, last = k0 + kc == k;
     for (int64_t rb0 = r0; rb0 < r1; rb0 += blockRows) {
       const int64_t rb1 = std::min(r1, rb0 + blockRows);
-      for (int64_t j = 0; j < n; j += kPanelCols) {
-        const int64_t cols = std::min(kPanelCols, n - j);
-        // A short chunk stays in L1 where it lies, when the panel's whole
-        // vectors are inside B's rows.
-        const bool inPlace =
-            kc <= kInPlaceDepth &&
-            (cols == kPanelCols || b.readableTo(j + kPanelCols));
-        const float *bPanelAt = inPlace ? bChunk + j : bPanel.data();
-        const int64_t ldPanel = inPlace ? ldb : kPanelCols;
-        // B's rows are far apart and out of cache (an activation a layer
-        // wrote): the copy asks for the next panel's line of each row (the
-        // next columns, or the first ones again for the next row block).
-        const int64_t nextJ = j + kPanelCols < n ? j + kPanelCols : 0;
-        const float *next = nextJ > 0 || rb1 < r1 ? bChunk + nextJ : nullptr;
-        if (!inPlace)
-          copyPanel(bChunk + j, ldb, kc, cols, bPanel.data(), next);
+      for (int64_t j0 = 0; j0 < n; j0 += kTilePanels * kPanelCols) {
+        // The tile's panels: each row panel of A sweeps all of them while
+        // it is in L1 (one panel at a time, a 1024-row A came from L3 once
+        // per 16 columns).
+        const float *panelAt[kTilePanels];
+        int64_t ldPanel[kTilePanels], colsOf[kTilePanels], panels = 0;
+        for (int64_t j = j0; j < n && panels < kTilePanels;
+             j += kPanelCols, ++panels) {
+          const int64_t cols = std::min(kPanelCols, n - j);
+          // A short chunk stays in L1 where it lies, when the panel's whole
+          // vectors are inside B's rows.
+          const bool inPlace =
+              kc <= kInPlaceDepth &&
+              (cols == kPanelCols || b.readableTo(j + kPanelCols));
+          float *copy = bPanels.data() + panels * panelFloats;
+          panelAt[panels] = inPlace ? bChunk + j : copy;
+          ldPanel[panels] = inPlace ? ldb : kPanelCols;
+          colsOf[panels] = cols;
+          // B's rows are far apart and out of cache (an activation a layer
+          // wrote): the copy asks for the next panel's line of each row
+          // (the next columns, or the first ones again for the next row
+          // block).
+          const int64_t nextJ = j + kPanelCols < n ? j + kPanelCols : 0;
+          const float *next = nextJ > 0 || rb1 < r1 ? bChunk + nextJ : nullptr;
+          if (!inPlace)
+            copyPanel(bChunk + j, ldb, kc, cols, copy, next);
+        }
         for (int64_t row0 = rb0; row0 < rb1; row0 += kPanelRows) {
           const float *aPanel = a.panel(row0 / kPanelRows) + k0 * kPanelRows;
           const int64_t rows = std::min(kPanelRows, rb1 - row0);
           const Finish finish =
               inRegisters ? Finish::forRows(*epilogue, row0) : Finish();
-          panelProduct(kc, aPanel, bPanelAt, ldPanel, rows, cols,
-                       c + (row0 - r0) * ldc + j, ldc, accumulate,
-                       inRegisters && last ? &finish : nullptr);
+          for (int64_t p = 0; p < panels; ++p)
+            panelProduct(kc, aPanel, panelAt[p], ldPanel[p], rows, colsOf[p],
+                         c + (row0 - r0) * ldc + j0 + p * kPanelCols, ldc,
+                         accumulate, inRegisters && last ? &finish : nullptr);
         }
       }
       // The block's rows are final after the last chunk, and still in L2.
