@@ -16,6 +16,26 @@ uint64_t threadCpuNs() {
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
   return uint64_t(ts.tv_sec) * 1000000000u + uint64_t(ts.tv_nsec);
 }
+
+uint64_t wallNs() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+/// Lowers (or raises) `bound` to `value`.
+void lowerTo(std::atomic<uint64_t> &bound, uint64_t value) {
+  uint64_t seen = bound.load(std::memory_order_relaxed);
+  while (value < seen &&
+         !bound.compare_exchange_weak(seen, value, std::memory_order_relaxed))
+    ;
+}
+void raiseTo(std::atomic<uint64_t> &bound, uint64_t value) {
+  uint64_t seen = bound.load(std::memory_order_relaxed);
+  while (value > seen &&
+         !bound.compare_exchange_weak(seen, value, std::memory_order_relaxed))
+    ;
+}
 } // namespace
 
 bool inHostWork() { return tlsInHostWork; }
@@ -51,6 +71,8 @@ void HostJob::runBlock(uint32_t idx) {
   tlsInHostWork = true;
   KernelHostThreadsScope threads(hostThreads_);
   const uint64_t started = timed_ ? threadCpuNs() : 0;
+  if (timed_)
+    lowerTo(firstStartNs_, wallNs());
   try {
     if (fn_)
       st = (*fn_)(idx, blockDim_);
@@ -63,8 +85,10 @@ void HostJob::runBlock(uint32_t idx) {
     st = makeStatus(StatusCode::kKernelFailed, "threw an unknown exception");
   }
   tlsInHostWork = outer;
-  if (timed_)
+  if (timed_) {
     hostNs_.fetch_add(threadCpuNs() - started, std::memory_order_relaxed);
+    raiseTo(lastEndNs_, wallNs());
+  }
   if (!st.isOk()) {
     std::lock_guard<std::mutex> lock(mu_);
     if (error_.isOk())

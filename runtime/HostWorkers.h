@@ -84,6 +84,14 @@ public:
   /// time of the kernel). Call before the job is submitted.
   void timeBlocks() { timed_ = true; }
   uint64_t hostNs() const { return hostNs_.load(std::memory_order_relaxed); }
+  /// With timeBlocks: the wall time from the first block's start to the
+  /// last block's end (what the kernel adds to host latency, where hostNs
+  /// sums its threads).
+  uint64_t hostWallNs() const {
+    const uint64_t first = firstStartNs_.load(std::memory_order_relaxed);
+    const uint64_t last = lastEndNs_.load(std::memory_order_relaxed);
+    return last > first ? last - first : 0;
+  }
 
 private:
   void runBlock(uint32_t idx);
@@ -95,6 +103,7 @@ private:
   bool timed_ = false;
   unsigned hostThreads_ = 1;
   std::atomic<uint64_t> hostNs_{0};
+  std::atomic<uint64_t> firstStartNs_{UINT64_MAX}, lastEndNs_{0};
   const std::string *name_ = nullptr; // kernel name, for errors
   const uint32_t stream_;
   // Block claiming: fetch_add hands each index to exactly one thread.

@@ -258,10 +258,11 @@ void Scheduler::complete(Stream *s) {
   }
   s->kernelStarted_ = false;
   bool failed = false;
-  uint64_t hostNs = 0;
+  uint64_t hostNs = 0, hostWallNs = 0;
   if (s->job_) {
     Status st = s->job_->join();
     hostNs = s->job_->hostNs();
+    hostWallNs = s->job_->hostWallNs();
     s->job_.reset();
     --liveJobs_;
     if (!st.isOk()) {
@@ -303,6 +304,7 @@ void Scheduler::complete(Stream *s) {
     r.startNs = s->startNs_;
     r.endNs = s->endNs_;
     r.hostNs = hostNs;
+    r.hostWallNs = hostWallNs;
     if (aclRuntimeTraceEnabled())
       printAclTraceLine(r);
     records_.push_back(std::move(r));

@@ -92,6 +92,8 @@ std::string chromeTraceJson(const std::vector<TaskRecord> &records) {
       args["cores"] = r.coresGranted;
       if (r.hostNs)
         args["host_us"] = us(r.hostNs);
+      if (r.hostWallNs)
+        args["host_wall_us"] = us(r.hostWallNs);
     }
     if (r.eventId != UINT32_MAX) {
       args["event"] = r.eventId;

@@ -48,6 +48,10 @@ struct TaskRecord {
   /// over the threads that ran its blocks (not virtual time: where host
   /// latency goes, per op).
   uint64_t hostNs = 0;
+  /// Host wall ns from the kernel's first block's start to its last
+  /// block's end: its part of host latency, which hostNs overstates when
+  /// several threads run its blocks.
+  uint64_t hostWallNs = 0;
 
   /// Time at the head of the stream before dispatch: waits for events and
   /// for cores (msprof's "Task Wait Time").

@@ -29,9 +29,11 @@ function readGeflowProfile(csvText) {
   const lines = csvText.trim().split('\n');
   const header = lines[0].split(',');
   const name = header.indexOf('Op Name'), task = header.indexOf('Task Type');
-  const host = header.indexOf('Host Time(us)');
+  // Wall time, as ORT's kernel times are: Host Time sums the threads.
+  const host = header.indexOf('Host Wall Time(us)');
   if (name < 0 || task < 0 || host < 0)
-    throw new Error('op_summary.csv lacks Op Name, Task Type or Host Time(us)');
+    throw new Error(
+        'op_summary.csv lacks Op Name, Task Type or Host Wall Time(us)');
   const times = {};
   for (const line of lines.slice(1)) {
     const cells = line.split(',');

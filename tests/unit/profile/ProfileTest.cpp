@@ -147,12 +147,15 @@ TEST(Profile, OpSummaryHasMsprofColumns) {
   std::string csv = opSummaryCsv(twoStreams());
   EXPECT_EQ(csv.substr(0, csv.find('\n')),
             "Op Name,OP Type,Task Type,Stream ID,Task Start Time(us),"
-            "Task Duration(us),Task Wait Time(us),Block Dim,Host Time(us)");
+            "Task Duration(us),Task Wait Time(us),Block Dim,Host Time(us),"
+            "Host Wall Time(us)");
   EXPECT_NE(
-      csv.find("\nB,MatMul,AI_VECTOR_CORE,0,10.000,20.000,0.000,16,0.000\n"),
+      csv.find(
+          "\nB,MatMul,AI_VECTOR_CORE,0,10.000,20.000,0.000,16,0.000,0.000\n"),
       std::string::npos);
-  EXPECT_NE(csv.find("\nD,MatMul,AI_CORE,1,25.000,15.000,5.000,8,0.000\n"),
-            std::string::npos);
+  EXPECT_NE(
+      csv.find("\nD,MatMul,AI_CORE,1,25.000,15.000,5.000,8,0.000,0.000\n"),
+      std::string::npos);
   EXPECT_NE(csv.find("\nevent_wait_1,EVENT_WAIT,EVENT,1,10.000,0.500,"),
             std::string::npos);
 }
@@ -161,9 +164,10 @@ TEST(Profile, HostTimeIsSummedByOpTypeLargestFirst) {
   Timeline t = twoStreams();
   EXPECT_FALSE(summarize(t).contains("host_kernel_us")); // nothing timed
   t.records[0].opType = "Conv";
-  t.records[0].hostNs = 500 * kUs;  // A
-  t.records[2].hostNs = 1000 * kUs; // B, MatMul
-  t.records[5].hostNs = 2000 * kUs; // D, MatMul
+  t.records[0].hostNs = 500 * kUs;      // A
+  t.records[2].hostNs = 1000 * kUs;     // B, MatMul
+  t.records[5].hostNs = 2000 * kUs;     // D, MatMul
+  t.records[5].hostWallNs = 1100 * kUs; // on two threads
   nlohmann::json s = summarize(t);
   EXPECT_DOUBLE_EQ(s["host_kernel_us"].get<double>(), 3500.0);
   const nlohmann::json &types = s["host_by_op_type"];
@@ -177,7 +181,7 @@ TEST(Profile, HostTimeIsSummedByOpTypeLargestFirst) {
   EXPECT_NE(report.find("host kernel time   3500.000 us"), std::string::npos);
   EXPECT_LT(report.find("MatMul"), report.find("Conv"));
   EXPECT_NE(opSummaryCsv(t).find("\nD,MatMul,AI_CORE,1,25.000,15.000,5.000,8,"
-                                 "2000.000\n"),
+                                 "2000.000,1100.000\n"),
             std::string::npos);
 }
 

@@ -84,7 +84,7 @@ std::string taskLabel(const TaskRecord &r) {
 std::string opSummaryCsv(const Timeline &timeline) {
   std::string csv = "Op Name,OP Type,Task Type,Stream ID,Task Start Time(us),"
                     "Task Duration(us),Task Wait Time(us),Block Dim,"
-                    "Host Time(us)\n";
+                    "Host Time(us),Host Wall Time(us)\n";
   for (const TaskRecord &r : timeline.records) {
     // msprof's op_summary lists compute and event tasks, not copies.
     std::string type = taskType(r);
@@ -104,7 +104,7 @@ std::string opSummaryCsv(const Timeline &timeline) {
            std::to_string(r.stream) + "," + fixed3(r.startNs) + "," +
            fixed3(r.endNs - r.startNs) + "," + fixed3(r.waitNs()) + "," +
            std::to_string(isEvent ? 0 : r.blockDim) + "," + fixed3(r.hostNs) +
-           "\n";
+           "," + fixed3(r.hostWallNs) + "\n";
   }
   return csv;
 }
