@@ -13,18 +13,23 @@ test('prefixOf keeps the first parts of the module path', () => {
   assert.equal(prof.prefixOf('Flatten', 3), 'Flatten');
 });
 
-test('readGeflowProfile sums host times and leaves events out', () => {
+test('readGeflowProfile sums host wall times and leaves events out', () => {
+  // Host Time sums the threads; the wall time is what ORT's times compare to.
   const csv = [
-    'Op Name,OP Type,Task Type,Stream ID,Host Time(us)',
-    'event_wait_1,EVENT_WAIT,EVENT,1,9.0',
-    '/a/conv,fused_conv,AI_CORE,0,120.5',
-    '/a/conv,fused_conv,AI_CORE,1,10.0',
-    '/b/add,add,AI_VECTOR,0,3.5',
+    'Op Name,OP Type,Task Type,Stream ID,Host Time(us),Host Wall Time(us)',
+    'event_wait_1,EVENT_WAIT,EVENT,1,9.0,9.0',
+    '/a/conv,fused_conv,AI_CORE,0,240.0,120.5',
+    '/a/conv,fused_conv,AI_CORE,1,20.0,10.0',
+    '/b/add,add,AI_VECTOR,0,3.5,3.5',
   ].join('\n');
   assert.deepEqual(prof.readGeflowProfile(csv),
                    { '/a/conv': 130.5, '/b/add': 3.5 });
   assert.throws(() => prof.readGeflowProfile('Op Name,OP Type\nx,y'),
                 /lacks/);
+  assert.throws(
+      () => prof.readGeflowProfile(
+          'Op Name,OP Type,Task Type,Stream ID,Host Time(us)\nx,y,AI_CORE,0,1'),
+      /lacks/);
 });
 
 test('readOrtProfile takes the median of each node\'s last runs', () => {
