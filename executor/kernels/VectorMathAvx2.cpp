@@ -46,6 +46,8 @@ struct S {
         _mm256_add_epi32(_mm256_cvtps_epi32(n), _mm256_set1_epi32(127));
     return _mm256_castsi256_ps(_mm256_slli_epi32(e, 23));
   }
+  /// p * 2^n for integral n in [-126, 127]; +inf for n = 128.
+  static V scale(V p, V n) { return _mm256_mul_ps(p, pow2(n)); }
   static M lt(V a, V b) { return _mm256_cmp_ps(a, b, _CMP_LT_OQ); }
   static M gt(V a, V b) { return _mm256_cmp_ps(a, b, _CMP_GT_OQ); }
   /// m ? a : b, lane-wise.

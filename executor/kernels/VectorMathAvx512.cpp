@@ -48,6 +48,8 @@ struct S {
         _mm512_add_epi32(_mm512_cvtps_epi32(n), _mm512_set1_epi32(127));
     return _mm512_castsi512_ps(_mm512_slli_epi32(e, 23));
   }
+  /// p * 2^n for integral n: one instruction (vscalefps).
+  static V scale(V p, V n) { return _mm512_scalef_ps(p, n); }
   static M lt(V a, V b) { return _mm512_cmp_ps_mask(a, b, _CMP_LT_OQ); }
   static M gt(V a, V b) { return _mm512_cmp_ps_mask(a, b, _CMP_GT_OQ); }
   /// m ? a : b, lane-wise.
