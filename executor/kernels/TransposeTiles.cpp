@@ -49,55 +49,45 @@ bool asPlaneTranspose(const std::vector<int64_t> &shape,
   return false;
 }
 
-namespace {
-
-using TileFn = void (*)(const float *, int64_t, float *, int64_t);
-
-/// transposeMatrix with the tiles of `sizes`/`fns` (widest first, `levels`
-/// of them): whole tiles of the first, then the right and bottom strips
-/// they leave with the next.
-void transposeWith(const int64_t *sizes, const TileFn *fns, int levels,
-                   const float *src, int64_t srcStride, int64_t rows,
-                   int64_t cols, float *dst, int64_t dstStride) {
-  if (rows <= 0 || cols <= 0)
-    return;
-  if (levels == 0) {
+void transposeMatrix(const float *src, int64_t srcStride, int64_t rows,
+                     int64_t cols, float *dst, int64_t dstStride) {
+  using Tile = void (*)(const float *, int64_t, float *, int64_t);
+  using Edge =
+      void (*)(const float *, int64_t, int64_t, int64_t, float *, int64_t);
+  int64_t n = 0;
+  Tile tile = nullptr;
+  Edge edge = nullptr;
+#if GEFLOW_HAVE_X86_KERNELS
+  if (cpu::atLeast(cpu::Isa::kAvx512)) {
+    n = 16;
+    tile = &avx512::transpose16;
+    edge = &avx512::transpose16Edge;
+  } else if (cpu::atLeast(cpu::Isa::kAvx2)) {
+    n = 8;
+    tile = &avx2::transpose8;
+    edge = &avx2::transpose8Edge;
+  }
+#endif
+  if (!tile) {
     for (int64_t i = 0; i < rows; ++i)
       for (int64_t j = 0; j < cols; ++j)
         dst[j * dstStride + i] = src[i * srcStride + j];
     return;
   }
-  const int64_t n = sizes[0], tiledRows = rows / n * n,
-                tiledCols = cols / n * n;
-  for (int64_t i = 0; i < tiledRows; i += n)
-    for (int64_t j = 0; j < tiledCols; j += n)
-      fns[0](src + i * srcStride + j, srcStride, dst + j * dstStride + i,
+  // Masked tiles at the right and bottom edges: a depthwise channel block
+  // transposes 16 channels of a 14-wide row at a time (MobileNet's and
+  // EfficientNet's 14x14 maps), which whole tiles and a scalar rest spent
+  // 40 % of the conv on.
+  for (int64_t i = 0; i < rows; i += n)
+    for (int64_t j = 0; j < cols; j += n) {
+      const float *from = src + i * srcStride + j;
+      float *to = dst + j * dstStride + i;
+      if (i + n <= rows && j + n <= cols)
+        tile(from, srcStride, to, dstStride);
+      else
+        edge(from, srcStride, std::min(n, rows - i), std::min(n, cols - j), to,
              dstStride);
-  transposeWith(sizes + 1, fns + 1, levels - 1, src + tiledCols, srcStride,
-                tiledRows, cols - tiledCols, dst + tiledCols * dstStride,
-                dstStride);
-  transposeWith(sizes + 1, fns + 1, levels - 1, src + tiledRows * srcStride,
-                srcStride, rows - tiledRows, cols, dst + tiledRows, dstStride);
-}
-
-} // namespace
-
-void transposeMatrix(const float *src, int64_t srcStride, int64_t rows,
-                     int64_t cols, float *dst, int64_t dstStride) {
-  int64_t sizes[2];
-  TileFn fns[2];
-  int levels = 0;
-#if GEFLOW_HAVE_X86_KERNELS
-  if (cpu::atLeast(cpu::Isa::kAvx512)) {
-    sizes[levels] = 16;
-    fns[levels++] = &avx512::transpose16;
-  }
-  if (cpu::atLeast(cpu::Isa::kAvx2)) {
-    sizes[levels] = 8;
-    fns[levels++] = &avx2::transpose8;
-  }
-#endif
-  transposeWith(sizes, fns, levels, src, srcStride, rows, cols, dst, dstStride);
+    }
 }
 
 void transposePlanes(const PlaneTranspose &t, const float *in, float *out,

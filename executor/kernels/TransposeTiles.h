@@ -21,17 +21,25 @@ namespace avx512 {
 /// only).
 void transpose16(const float *src, int64_t srcStride, float *dst,
                  int64_t dstStride);
+/// The same for i < rows, j < cols (both at most 16): masked loads and
+/// stores touch nothing outside.
+void transpose16Edge(const float *src, int64_t srcStride, int64_t rows,
+                     int64_t cols, float *dst, int64_t dstStride);
 } // namespace avx512
 namespace avx2 {
 /// dst[j * dstStride + i] = src[i * srcStride + j] for i, j < 8 (AVX2).
 void transpose8(const float *src, int64_t srcStride, float *dst,
                 int64_t dstStride);
+/// The same for i < rows, j < cols (both at most 8): masked loads and
+/// stores touch nothing outside.
+void transpose8Edge(const float *src, int64_t srcStride, int64_t rows,
+                    int64_t cols, float *dst, int64_t dstStride);
 } // namespace avx2
 #endif
 
 /// dst[j * dstStride + i] = src[i * srcStride + j] for i < rows, j < cols:
-/// 16x16 tiles (AVX-512), then 8x8 ones (AVX2) on what is left, the rest
-/// one float at a time.
+/// Whole 16x16 tiles and masked ones at the edges (AVX-512), or 8x8 ones
+/// (AVX2), else one float at a time.
 void transposeMatrix(const float *src, int64_t srcStride, int64_t rows,
                      int64_t cols, float *dst, int64_t dstStride);
 
