@@ -68,6 +68,13 @@ constexpr int64_t kPositions = 36;
 /// GEMMs run on whole column panels, read in place (the columns past the
 /// tiles hold values no tile reads back).
 constexpr int64_t kRowAlign = std::max<int64_t>(16, nn::kPanelCols);
+/// The 36 positions' matrices of V and of the products lie one cache line
+/// more than their size apart: channels x ld is mostly a multiple of 1024
+/// floats, and 36 rows 4 KB apart all fall in one set of L1 (8 ways), so
+/// the transforms, which touch one row of each, missed on nearly every
+/// access (DenseNet's 128 -> 32 convs on 56x56: the input transform took
+/// a third of the conv).
+constexpr int64_t kPositionPad = kRowAlign;
 /// The widest vector of any transform body (AVX-512's 16 floats).
 constexpr int64_t kMaxLanes = 16;
 /// Output channels whose products a chunk keeps (a multiple of kPanelRows):
@@ -176,7 +183,8 @@ void nn::WinogradConv::transformWeights(const float *w, int64_t m0, int64_t m1,
 }
 
 int64_t nn::WinogradConv::inputFloats(int64_t tileRows) const {
-  return kPositions * channels_ * roundUp(tileRows * tileCols_, kRowAlign);
+  return kPositions *
+         (channels_ * roundUp(tileRows * tileCols_, kRowAlign) + kPositionPad);
 }
 
 void nn::WinogradConv::transformInput(const float *x, int64_t slice,
@@ -194,7 +202,7 @@ void nn::WinogradConv::transformInput(const float *x, int64_t slice,
   for (int64_t c = 0; c < channels_; ++c) {
     gather(plane + c * w_.inSize(), w_.in[2], w_.in[1], top, left, ty1 - ty0,
            tw, d, ldd);
-    input(d, ldd, tiles, v + c * ld, channels_ * ld);
+    input(d, ldd, tiles, v + c * ld, channels_ * ld + kPositionPad);
   }
 }
 
@@ -211,6 +219,7 @@ void nn::WinogradConv::multiply(const float *const *v, DepthTaps taps,
                                 const RowEpilogue &epilogue) const {
   const int64_t tiles = (ty1 - ty0) * tileCols_;
   const int64_t ld = roundUp(tiles, kRowAlign), c = channels_;
+  const int64_t positionStride = c * ld + kPositionPad; // in V
   const int64_t oh = w_.out[1], ow = w_.out[2], p = w_.outSize();
   // Each tap's V, as offsets from the first tap's (one buffer); a slice
   // outside the input adds nothing, so its tap's depth is left out.
@@ -219,7 +228,8 @@ void nn::WinogradConv::multiply(const float *const *v, DepthTaps taps,
   for (int64_t t = taps.first; t < taps.end; ++t)
     sliceOffsets[t] = v[t] - base;
   const int64_t y0 = 4 * ty0, y1 = std::min(oh, 4 * ty1);
-  const int64_t chunkStride = kRowChunk * ld; // between positions' products
+  // Between positions' products.
+  const int64_t chunkStride = kRowChunk * ld + kPositionPad;
   float *prod = scratch(kPositions * chunkStride, 2);
   // winogradScatter reads whole vectors past the last row's tiles.
   float *o = scratch(16 * ld + kMaxLanes, 0);
@@ -240,7 +250,7 @@ void nn::WinogradConv::multiply(const float *const *v, DepthTaps taps,
       }
       if (!packed_.empty()) {
         for (int64_t t = taps.first; t < taps.end; ++t)
-          offsets[t] = sliceOffsets[t] + xi * c * ld;
+          offsets[t] = sliceOffsets[t] + xi * positionStride;
         // V's rows are padded to whole vectors: read in place.
         gemmPacked(
             packed_[xi], mc, me, tiles,
@@ -252,7 +262,8 @@ void nn::WinogradConv::multiply(const float *const *v, DepthTaps taps,
                          : u_.data() + (xi * outChannels_ + mc) * depth_;
       for (int64_t t = taps.first; t < taps.end; ++t)
         gemm(false, false, rows, tiles, c, 1.0f, a + t * c, depth_,
-             v[t] + xi * c * ld, ld, t > taps.first ? 1.0f : 0.0f, cOut, ld);
+             v[t] + xi * positionStride, ld, t > taps.first ? 1.0f : 0.0f, cOut,
+             ld);
     }
     for (int64_t m = mc; m < me; ++m) {
       output(prod + (m - mc) * ld, chunkStride, tiles, o, ld);
