@@ -81,6 +81,19 @@ void expectSiluUnderEachIsa(const ConvCase &c, const Shape &y,
   expectUnderEachIsa(op, inputs, want, 1e-6, maxAbs(conv));
 }
 
+/// `c` as a conv with random X, W and B (seeds from `seed` on) under each
+/// ISA against the direct loops.
+void expectConvUnderEachIsa(const ConvCase &c, unsigned &seed,
+                            double tolerance) {
+  Shape y = outputShape(c);
+  std::vector<float> x = random(count(c.x), seed++);
+  std::vector<float> w = random(count(c.w), seed++);
+  std::vector<float> b = random(c.w[0], seed++);
+  std::vector<float> want = referenceConv(c, convGeometry(c), x, w, b, c.w[0]);
+  expectUnderEachIsa(makeOp("conv", c, y), {x.data(), w.data(), b.data()}, want,
+                     tolerance);
+}
+
 //===----------------------------------------------------------------------===//
 // Winograd F(4x4, 3x3)
 //===----------------------------------------------------------------------===//
@@ -110,27 +123,25 @@ std::vector<ConvCase> winogradCases() {
   };
 }
 
+/// The plan counts Winograd's FLOPs: fewer than the direct conv's (a conv
+/// of few outputs split over channel tiles transforms its input once per
+/// tile, up to a quarter more).
+void expectWinogradFlops(const ConvCase &c) {
+  Shape y = outputShape(c);
+  KernelPlan plan;
+  ASSERT_TRUE(planKernel(makeOp("conv", c, y), &plan).isOk());
+  const int64_t depthTaps = c.w.size() == 5 ? c.w[2] : 1;
+  double direct = 2.0 * c.x[1] * depthTaps * 9 * count(y);
+  EXPECT_LT(plan.cost.flops, 0.65 * direct);
+}
+
 TEST(ConvWinograd, MatchesDirectLoopsUnderEachIsa) {
   unsigned seed = 3000;
   for (const ConvCase &c : winogradCases()) {
     SCOPED_TRACE("x " + std::to_string(c.x[1]) + "x" + std::to_string(c.x[2]) +
                  "x" + std::to_string(c.x[3]));
-    Shape y = outputShape(c);
-    om::OpDef op = makeOp("conv", c, y);
-    // The plan counts Winograd's FLOPs: fewer than the direct conv's (a
-    // conv of few outputs split over channel tiles transforms its input
-    // once per tile, up to a quarter more).
-    KernelPlan plan;
-    ASSERT_TRUE(planKernel(op, &plan).isOk());
-    double direct = 2.0 * c.x[1] * 9 * count(y);
-    EXPECT_LT(plan.cost.flops, 0.65 * direct);
-    std::vector<float> x = random(count(c.x), seed++);
-    std::vector<float> w = random(count(c.w), seed++);
-    std::vector<float> b = random(c.w[0], seed++);
-    std::vector<float> want =
-        referenceConv(c, convGeometry(c), x, w, b, c.w[0]);
-    expectUnderEachIsa(op, {x.data(), w.data(), b.data()}, want,
-                       kWinogradTolerance);
+    expectWinogradFlops(c);
+    expectConvUnderEachIsa(c, seed, kWinogradTolerance);
   }
 }
 
@@ -246,19 +257,8 @@ TEST(ConvWinograd, ThreeDimensionalMatchesDirectLoops) {
   for (const ConvCase &c : cases) {
     SCOPED_TRACE("x depth " + std::to_string(c.x[2]) + " kernel depth " +
                  std::to_string(c.w[2]));
-    Shape y = outputShape(c);
-    om::OpDef op = makeOp("conv", c, y);
-    KernelPlan plan;
-    ASSERT_TRUE(planKernel(op, &plan).isOk());
-    double direct = 2.0 * c.x[1] * c.w[2] * 9 * count(y);
-    EXPECT_LT(plan.cost.flops, 0.65 * direct);
-    std::vector<float> x = random(count(c.x), seed++);
-    std::vector<float> w = random(count(c.w), seed++);
-    std::vector<float> b = random(c.w[0], seed++);
-    std::vector<float> want =
-        referenceConv(c, convGeometry(c), x, w, b, c.w[0]);
-    expectUnderEachIsa(op, {x.data(), w.data(), b.data()}, want,
-                       kWinogradTolerance);
+    expectWinogradFlops(c);
+    expectConvUnderEachIsa(c, seed, kWinogradTolerance);
   }
 }
 
@@ -329,16 +329,8 @@ TEST(ConvShifted3d, MatchesDirectLoopsUnderEachIsa) {
        true},
   };
   unsigned seed = 7000;
-  for (const ConvCase &c : cases) {
-    Shape y = outputShape(c);
-    std::vector<float> x = random(count(c.x), seed++);
-    std::vector<float> w = random(count(c.w), seed++);
-    std::vector<float> b = random(c.w[0], seed++);
-    std::vector<float> want =
-        referenceConv(c, convGeometry(c), x, w, b, c.w[0]);
-    expectUnderEachIsa(makeOp("conv", c, y), {x.data(), w.data(), b.data()},
-                       want, 1e-6);
-  }
+  for (const ConvCase &c : cases)
+    expectConvUnderEachIsa(c, seed, 1e-6);
 }
 
 //===----------------------------------------------------------------------===//
