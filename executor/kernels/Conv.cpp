@@ -234,6 +234,7 @@ private:
     const int64_t th = nn::WinogradConv::tileRows(w), m = s.outChannels;
     const int64_t panels = ceilDiv(m, nn::kPanelRows);
     const int64_t kt = w.kernel[0], slices = w.out[0];
+    const int64_t blocks = c_.tiles / slices; // of each output slice
     const BlockRange share =
         blockRange(s.batch * c_.tiles * panels, group.index, group.count);
     // One V per depth tap; input slice d's in slot d % kt, which the
@@ -247,8 +248,7 @@ private:
       const int64_t unit = u / panels;
       last = std::min(share.end, (unit + 1) * panels);
       const int64_t od = unit % slices, nb = unit / slices;
-      const int64_t block = nb % (c_.tiles / slices),
-                    n = nb / (c_.tiles / slices);
+      const int64_t block = nb % blocks, n = nb / blocks;
       const int64_t ty0 = block * c_.tileCols;
       const int64_t ty1 = std::min(th, ty0 + c_.tileCols);
       const float *xn = x + n * s.inChannels * w.inSize();
