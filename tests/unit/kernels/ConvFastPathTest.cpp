@@ -94,6 +94,38 @@ void expectConvUnderEachIsa(const ConvCase &c, unsigned &seed,
                      tolerance);
 }
 
+/// `c` as a fused_conv with its bias, a residual Z and relu, on random
+/// inputs (seeds from `seed` on): the op, its inputs, the plain conv's
+/// result (the error's scale) and the fused one's.
+struct FusedRelu {
+  om::OpDef op;
+  std::vector<float> x, w, b, z, conv, want;
+  std::vector<const float *> inputs() const {
+    return {x.data(), w.data(), b.data(), z.data()};
+  }
+};
+FusedRelu fusedRelu(const ConvCase &c, unsigned seed) {
+  FusedRelu f;
+  Shape y = outputShape(c);
+  f.x = random(count(c.x), seed);
+  f.w = random(count(c.w), seed + 1);
+  f.b = random(c.w[0], seed + 2);
+  f.z = random(count(y), seed + 3);
+  f.conv = referenceConv(c, convGeometry(c), f.x, f.w, f.b, c.w[0]);
+  f.op = makeOp("fused_conv", c, y);
+  (*f.op.mutable_attr())["activation"].set_s("relu");
+  *f.op.add_input_desc() = desc(y);
+  for (size_t i = 0; i < f.conv.size(); ++i)
+    f.want.push_back(std::max(0.0f, f.conv[i] + f.z[i]));
+  return f;
+}
+
+/// A 3-D conv case of one group and no dilation.
+ConvCase conv3d(Shape x, Shape w, Shape strides, Shape pads, bool bias) {
+  return {std::move(x),    std::move(w), 1,  std::move(strides),
+          std::move(pads), {},           "", bias};
+}
+
 //===----------------------------------------------------------------------===//
 // Winograd F(4x4, 3x3)
 //===----------------------------------------------------------------------===//
@@ -162,27 +194,19 @@ TEST(ConvWinograd, FusedEpilogue) {
   ConvCase c{
       {1, 24, 12, 10}, {30, 24, 3, 3}, 1, {}, {1, 1, 1, 1}, {}, "", true};
   Shape y = outputShape(c);
-  std::vector<float> x = random(count(c.x), 41), w = random(count(c.w), 42),
-                     b = random(c.w[0], 43), z = random(count(y), 44);
-  std::vector<float> conv = referenceConv(c, convGeometry(c), x, w, b, c.w[0]);
-  om::OpDef op = makeOp("fused_conv", c, y);
-  (*op.mutable_attr())["activation"].set_s("relu");
-  *op.add_input_desc() = desc(y);
-  std::vector<float> want(conv.size());
-  for (size_t i = 0; i < want.size(); ++i)
-    want[i] = std::max(0.0f, conv[i] + z[i]);
-  expectUnderEachIsa(op, {x.data(), w.data(), b.data(), z.data()}, want,
-                     kWinogradTolerance);
+  const FusedRelu f = fusedRelu(c, 41);
+  expectUnderEachIsa(f.op, f.inputs(), f.want, kWinogradTolerance);
 
-  op = makeOp("fused_conv", c, y);
+  om::OpDef op = makeOp("fused_conv", c, y);
   (*op.mutable_attr())["activation"].set_s("clip");
   for (float v : {-0.5f, 0.25f})
     (*op.mutable_attr())["activation_params"].mutable_list()->add_f(v);
+  std::vector<float> want(f.conv.size());
   for (size_t i = 0; i < want.size(); ++i)
-    want[i] = std::min(0.25f, std::max(-0.5f, conv[i]));
+    want[i] = std::min(0.25f, std::max(-0.5f, f.conv[i]));
   // The error is the conv's, relative to its own range, not the clip's.
-  expectUnderEachIsa(op, {x.data(), w.data(), b.data()}, want,
-                     kWinogradTolerance, maxAbs(conv));
+  expectUnderEachIsa(op, {f.x.data(), f.w.data(), f.b.data()}, want,
+                     kWinogradTolerance, maxAbs(f.conv));
 }
 
 // The error on ResNet-50's 3x3 shapes with random data, printed for the
@@ -216,42 +240,17 @@ TEST(ConvWinograd, ThreeDimensionalMatchesDirectLoops) {
   std::vector<ConvCase> cases = {
       // r3d_18's 3x3x3 with pad 1: the first and last output slices meet
       // two input slices.
-      {{1, 16, 5, 12, 12},
-       {20, 16, 3, 3, 3},
-       1,
-       {},
-       {1, 1, 1, 1, 1, 1},
-       {},
-       "",
-       true},
+      conv3d({1, 16, 5, 12, 12}, {20, 16, 3, 3, 3}, {}, {1, 1, 1, 1, 1, 1},
+             true),
       // Depth stride 2, a depth-2 kernel, asymmetric depth padding, a
       // batch of two, tiles cut at the edges.
-      {{2, 17, 6, 10, 10},
-       {18, 17, 2, 3, 3},
-       1,
-       {2, 1, 1},
-       {1, 1, 0, 0, 1, 1},
-       {},
-       "",
-       false},
+      conv3d({2, 17, 6, 10, 10}, {18, 17, 2, 3, 3}, {2, 1, 1},
+             {1, 1, 0, 0, 1, 1}, false),
       // Output slices that lie in the depth padding (the bias alone).
-      {{1, 16, 2, 9, 9},
-       {16, 16, 1, 3, 3},
-       1,
-       {},
-       {2, 1, 1, 0, 1, 1},
-       {},
-       "",
-       true},
+      conv3d({1, 16, 2, 9, 9}, {16, 16, 1, 3, 3}, {}, {2, 1, 1, 0, 1, 1}, true),
       // A kernel deeper than the input: taps cut at both faces.
-      {{1, 16, 3, 9, 10},
-       {22, 16, 5, 3, 3},
-       1,
-       {},
-       {2, 1, 1, 2, 1, 1},
-       {},
-       "",
-       true},
+      conv3d({1, 16, 3, 9, 10}, {22, 16, 5, 3, 3}, {}, {2, 1, 1, 2, 1, 1},
+             true),
   };
   unsigned seed = 3100;
   for (const ConvCase &c : cases) {
@@ -265,33 +264,18 @@ TEST(ConvWinograd, ThreeDimensionalMatchesDirectLoops) {
 // r3d_18's 3x3x3 on a 28x28 map, fused with a residual and relu: the error
 // with 27 taps summed, printed for the record.
 TEST(ConvWinograd, ThreeDimensionalFusedOnR3dShape) {
-  ConvCase c{{1, 64, 4, 28, 28},
-             {64, 64, 3, 3, 3},
-             1,
-             {},
-             {1, 1, 1, 1, 1, 1},
-             {},
-             "",
-             true};
-  Shape y = outputShape(c);
-  std::vector<float> x = random(count(c.x), 51), w = random(count(c.w), 52),
-                     b = random(c.w[0], 53), z = random(count(y), 54);
-  std::vector<float> conv = referenceConv(c, convGeometry(c), x, w, b, c.w[0]);
-  om::OpDef op = makeOp("fused_conv", c, y);
-  (*op.mutable_attr())["activation"].set_s("relu");
-  *op.add_input_desc() = desc(y);
-  std::vector<float> want(conv.size());
-  for (size_t i = 0; i < want.size(); ++i)
-    want[i] = std::max(0.0f, conv[i] + z[i]);
-  std::vector<float> got(want.size());
-  ASSERT_TRUE(runConv(op, {x.data(), w.data(), b.data(), z.data()}, got.data(),
-                      1, false, /*constantWeight=*/true)
+  ConvCase c = conv3d({1, 64, 4, 28, 28}, {64, 64, 3, 3, 3}, {},
+                      {1, 1, 1, 1, 1, 1}, true);
+  const FusedRelu f = fusedRelu(c, 51);
+  std::vector<float> got(f.want.size());
+  ASSERT_TRUE(runConv(f.op, f.inputs(), got.data(), 1, false,
+                      /*constantWeight=*/true)
                   .isOk());
-  double err = relativeError(got, want, maxAbs(conv));
+  double err = relativeError(got, f.want, maxAbs(f.conv));
   std::printf("winograd 3-D 64x4x28x28: max |err| / max |y| = %.2e\n", err);
   EXPECT_LE(err, kWinogradTolerance);
-  expectUnderEachIsa(op, {x.data(), w.data(), b.data(), z.data()}, want,
-                     kWinogradTolerance, maxAbs(conv));
+  expectUnderEachIsa(f.op, f.inputs(), f.want, kWinogradTolerance,
+                     maxAbs(f.conv));
 }
 
 //===----------------------------------------------------------------------===//
@@ -303,30 +287,9 @@ TEST(ConvShifted3d, MatchesDirectLoopsUnderEachIsa) {
       // r3d_18's 3x3x3 with pad 1; a kernel deeper than it is tall;
       // asymmetric pads; output rows not a whole number of tiles. Over 256
       // output positions each (fewer take the position-rows GEMM).
-      {{1, 5, 4, 10, 9},
-       {7, 5, 3, 3, 3},
-       1,
-       {},
-       {1, 1, 1, 1, 1, 1},
-       {},
-       "",
-       true},
-      {{2, 3, 5, 15, 8},
-       {4, 3, 3, 2, 3},
-       1,
-       {},
-       {0, 1, 1, 2, 0, 1},
-       {},
-       "",
-       false},
-      {{1, 16, 3, 21, 5},
-       {8, 16, 2, 3, 3},
-       1,
-       {},
-       {1, 1, 1, 0, 1, 1},
-       {},
-       "",
-       true},
+      conv3d({1, 5, 4, 10, 9}, {7, 5, 3, 3, 3}, {}, {1, 1, 1, 1, 1, 1}, true),
+      conv3d({2, 3, 5, 15, 8}, {4, 3, 3, 2, 3}, {}, {0, 1, 1, 2, 0, 1}, false),
+      conv3d({1, 16, 3, 21, 5}, {8, 16, 2, 3, 3}, {}, {1, 1, 1, 0, 1, 1}, true),
   };
   unsigned seed = 7000;
   for (const ConvCase &c : cases)
