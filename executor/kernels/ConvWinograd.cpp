@@ -224,9 +224,7 @@ void nn::WinogradConv::multiply(const float *const *v, DepthTaps taps,
   // Each tap's V, as offsets from the first tap's (one buffer); a slice
   // outside the input adds nothing, so its tap's depth is left out.
   const float *base = taps.first < taps.end ? v[taps.first] : nullptr;
-  int64_t sliceOffsets[kMaxDepthTaps], offsets[kMaxDepthTaps];
-  for (int64_t t = taps.first; t < taps.end; ++t)
-    sliceOffsets[t] = v[t] - base;
+  int64_t offsets[kMaxDepthTaps];
   const int64_t y0 = 4 * ty0, y1 = std::min(oh, 4 * ty1);
   // Between positions' products.
   const int64_t chunkStride = kRowChunk * ld + kPositionPad;
@@ -250,7 +248,7 @@ void nn::WinogradConv::multiply(const float *const *v, DepthTaps taps,
       }
       if (!packed_.empty()) {
         for (int64_t t = taps.first; t < taps.end; ++t)
-          offsets[t] = sliceOffsets[t] + xi * positionStride;
+          offsets[t] = (v[t] - base) + xi * positionStride;
         // V's rows are padded to whole vectors: read in place.
         gemmPacked(
             packed_[xi], mc, me, tiles,

@@ -57,8 +57,8 @@ public:
   /// (channels volumes) into `v`.
   void transformInput(const float *x, int64_t slice, int64_t ty0, int64_t ty1,
                       float *v) const;
-  /// The input slices output slice `od` reads, one per depth tap: taps
-  /// [first, end) are inside the input, slice first + t for tap t.
+  /// The input slices output slice `od` reads, one per depth tap: tap t
+  /// reads slice slice0 + t, inside the input for t in [first, end).
   struct DepthTaps {
     int64_t first, end, slice0;
   };
