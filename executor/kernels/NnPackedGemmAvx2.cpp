@@ -242,11 +242,14 @@ void gemmPacked(const PackedRows &a, int64_t r0, int64_t r1, int64_t n,
           ldPanel[panels] = inPlace ? ldb : kPanelCols;
           colsOf[panels] = cols;
           // B's rows are far apart and out of cache (an activation a layer
-          // wrote): the copy asks for the next panel's line of each row
-          // (the next columns, or the first ones again for the next row
-          // block).
-          const int64_t nextJ = j + kPanelCols < n ? j + kPanelCols : 0;
-          const float *next = nextJ > 0 || rb1 < r1 ? bChunk + nextJ : nullptr;
+          // wrote): the copy asks for the same panel of the next tile, a
+          // line of each row (the first tile again for the next row block),
+          // a whole tile's work ahead of its copy.
+          const int64_t tileCols = kTilePanels * kPanelCols;
+          const int64_t nextJ = j + tileCols < n ? j + tileCols : j - j0;
+          const float *next = j + tileCols < n || (rb1 < r1 && nextJ < n)
+                                  ? bChunk + nextJ
+                                  : nullptr;
           if (!inPlace)
             copyPanel(bChunk + j, ldb, kc, cols, copy, next);
         }
