@@ -23,7 +23,8 @@ uint64_t wallNs() {
       .count();
 }
 
-/// Lowers (or raises) `bound` to `value`.
+/// `bound` = min(bound, value), and max for raiseTo: the span of the
+/// blocks that ran, from any thread.
 void lowerTo(std::atomic<uint64_t> &bound, uint64_t value) {
   uint64_t seen = bound.load(std::memory_order_relaxed);
   while (value < seen &&

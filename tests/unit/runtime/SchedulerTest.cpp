@@ -313,3 +313,21 @@ TEST(Scheduler, SynchronizeFromHostWorkIsRefused) {
   EXPECT_NE(inner.message().find("called from a kernel function or callback"),
             std::string::npos);
 }
+
+// A timed job's host time sums its blocks' CPU time; its wall time spans
+// its first block's start to its last block's end, waits included. Two
+// blocks that each sleep 3 ms on this thread take at least 6 ms of wall
+// time and next to no CPU time.
+TEST(HostJob, TimedBlocksGiveWallTimeBesideCpuTime) {
+  const KernelFn sleepy = [](uint32_t, uint32_t) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(3));
+    return Status::ok();
+  };
+  const std::string name = "sleepy";
+  HostJob job(&sleepy, 2, &name, 0);
+  EXPECT_EQ(job.hostWallNs(), 0u); // nothing ran yet
+  job.timeBlocks();
+  ASSERT_TRUE(job.join().isOk());
+  EXPECT_GE(job.hostWallNs(), 6'000'000u);
+  EXPECT_LT(job.hostNs(), job.hostWallNs());
+}
