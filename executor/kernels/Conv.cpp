@@ -139,8 +139,9 @@ public:
     // convs split their work over the host threads themselves, in
     // micro-kernel panels (runColumns, runWinograd, runPositionRows).
     const bool fold = c_.rowTiles > 1;
-    BlockRange items = fold ? foldedItems(blockIdx, blockDim)
-                            : blockRange(c_.items(), blockIdx, blockDim);
+    BlockRange items = !fold      ? blockRange(c_.items(), blockIdx, blockDim)
+                       : shifted_ ? shiftedItems(blockIdx, blockDim)
+                                  : foldedItems(blockIdx, blockDim);
     if (c_.channelTaps)
       return runChannelTaps(x, wt, bias, residual, y, items);
     if (c_.depthwise) {
@@ -426,6 +427,43 @@ private:
   /// on different threads).
   BlockRange foldedItems(uint32_t blockIdx, uint32_t blockDim) const {
     return hostShare(c_.items(), blockIdx, blockDim);
+  }
+  /// foldedItems for a shifted conv, balanced by each item's output rows x
+  /// channels: a short last tile of rows weighs less than the others. Equal
+  /// counts of items gave one of two host threads three times the other's
+  /// work on Inception's 7x1 convs on 17x17 (tiles of 8, 8 and 1 rows).
+  BlockRange shiftedItems(uint32_t blockIdx, uint32_t blockDim) const {
+    const HostGroup share = hostGroup(blockIdx, blockDim);
+    if (!share.active)
+      return {0, 0};
+    const int64_t outRows = c_.s.w.out[1], mg = c_.s.outPerGroup();
+    const int64_t tileOutRows = c_.tileCols / c_.s.w.out[2];
+    const int64_t sliceTiles = ceilDiv(outRows, tileOutRows);
+    const auto work = [&](int64_t i) {
+      const int64_t m0 = i % c_.rowTiles * c_.tileRows;
+      const int64_t oh0 = i / c_.rowTiles % c_.tiles % sliceTiles * tileOutRows;
+      return std::min(tileOutRows, outRows - oh0) *
+             std::min(c_.tileRows, mg - m0);
+    };
+    int64_t total = 0;
+    for (int64_t i = 0; i < c_.items(); ++i)
+      total += work(i);
+    if (total <= 0)
+      return hostShare(c_.items(), blockIdx, blockDim);
+    // Item i goes to the group whose part of the total holds its middle:
+    // the groups' items stay contiguous and cover every item once.
+    BlockRange range{0, 0};
+    int64_t before = 0;
+    for (int64_t i = 0; i < c_.items(); ++i) {
+      const int64_t w = work(i);
+      const int64_t group = (2 * before + w) * share.count / (2 * total);
+      before += w;
+      if (group == share.index) {
+        range.begin = range.end == 0 ? i : range.begin;
+        range.end = i + 1;
+      }
+    }
+    return range;
   }
   /// Of `count` units, the share of block `blockIdx` when the blocks are
   /// folded into one group per host thread (see foldedItems).

@@ -279,11 +279,16 @@ TEST(ConvWinograd, ThreeDimensionalFusedOnR3dShape) {
 }
 
 //===----------------------------------------------------------------------===//
-// 3-D stride-1 convs over shifted slabs
+// Stride-1 convs over shifted slabs
 //===----------------------------------------------------------------------===//
 
-TEST(ConvShifted3d, MatchesDirectLoopsUnderEachIsa) {
+TEST(ConvShifted, MatchesDirectLoopsUnderEachIsa) {
   std::vector<ConvCase> cases = {
+      // 2-D, over 324 output positions, and channels enough for channel
+      // tiles (folded per host thread, balanced by the tiles' rows): a last
+      // tile of fewer rows, a last channel tile of fewer channels.
+      {{1, 6, 30, 20}, {70, 6, 3, 3}, 1, {}, {1, 1, 1, 1}, {}, "", true},
+      {{1, 5, 26, 14}, {66, 5, 7, 1}, 1, {}, {3, 0, 3, 0}, {}, "", false},
       // r3d_18's 3x3x3 with pad 1; a kernel deeper than it is tall;
       // asymmetric pads; output rows not a whole number of tiles. Over 256
       // output positions each (fewer take the position-rows GEMM).
