@@ -40,29 +40,24 @@ constexpr int64_t kMinTileCols = nn::kPanelCols;
 constexpr int64_t kMinRowTile = 32;
 constexpr int64_t kRowTileMultiple = nn::kPanelRows;
 
-/// Output maps of at most this many positions put them on the GEMM's rows:
-/// the packed columns (an im2col over the whole map) stay in L2, and a map
-/// of 16x16 or less loses a large share of its last 16-wide column panel,
-/// or of the padded width of ConvShifted, to padding. 1x1 convs, which need
-/// no im2col otherwise, only from a smaller map on (measured, ResNet's and
-/// MobileNet's shapes).
-constexpr int64_t kMaxPositionRows = 256;
+/// Output maps of at most this many positions (18x18) put them on the
+/// GEMM's rows: the packed columns (an im2col over the whole map) stay in
+/// L2, and a map of 17x17 or less loses a large share of its last 16-wide
+/// column panel, or of the padded width of ConvShifted, to padding. 1x1
+/// convs, which need no im2col otherwise, only from a smaller map on
+/// (measured, ResNet's and MobileNet's shapes). On Zen 4 the 17x17 and 18x18
+/// maps had paid only where the padded rows of a shifted conv were wider
+/// than its output (Inception's 1x7); on Zen 5, whose FMAs are twice Zen
+/// 4's, they pay for its 7x1 convs (192 -> 192: 0.93 -> 0.85 ms at one
+/// thread, 0.57 -> 0.45 at two) and its 3x3 at stride 2 to 17x17 (288 ->
+/// 384: 3.29 -> 3.02 ms, 1.91 -> 1.68) too.
+constexpr int64_t kMaxPositionRows = 324;
 constexpr int64_t kMaxPointwisePositionRows = 64;
-/// Up to 18x18, positions on rows still beat a shifted conv whose padded
-/// rows are wider than its output (Inception's 1x7 on 17x17 computes 23
-/// columns for 17: 8-10% faster), not one without padding columns (7x1 on
-/// 17x17: up to 20% slower) nor, by a margin the machine's noise hid, im2col
-/// (3x3 at stride 2 to 17x17).
-constexpr int64_t kMaxWidePositionRows = 324;
 
 bool positionRowsPay(const ConvPlan &c) {
-  const nn::Window &w = c.s.w;
-  if (w.kernelSize() == 1)
+  if (c.s.w.kernelSize() == 1)
     return c.p <= kMaxPointwisePositionRows;
-  if (c.p <= kMaxPositionRows)
-    return true;
-  return c.p <= kMaxWidePositionRows && nn::ShiftedConv::applies(w) &&
-         w.padBegin[2] + w.padEnd[2] > 0;
+  return c.p <= kMaxPositionRows;
 }
 
 /// Lanes the micro-kernel computes for n real GEMM columns: whole panels.
