@@ -107,18 +107,31 @@ void HostJob::runBlock(uint32_t idx) {
   }
 }
 
-void HostJob::work() {
+bool HostJob::claim(bool fromBack, uint32_t *idx) {
+  uint64_t seen = unclaimed_.load(std::memory_order_relaxed);
   for (;;) {
-    uint32_t idx = next_.fetch_add(1, std::memory_order_relaxed);
-    if (idx >= blockDim_)
-      return;
-    runBlock(idx);
+    const uint32_t front = static_cast<uint32_t>(seen);
+    const uint32_t back = static_cast<uint32_t>(seen >> 32);
+    if (front >= back)
+      return false;
+    const uint64_t next = fromBack ? (uint64_t(back - 1) << 32) | front
+                                   : (uint64_t(back) << 32) | (front + 1);
+    if (unclaimed_.compare_exchange_weak(seen, next,
+                                         std::memory_order_relaxed)) {
+      *idx = fromBack ? back - 1 : front;
+      return true;
+    }
   }
+}
+
+void HostJob::work(bool fromBack) {
+  for (uint32_t idx; claim(fromBack, &idx);)
+    runBlock(idx);
 }
 
 Status HostJob::join() {
   if (helpable_)
-    work();
+    work(/*fromBack=*/hostThreads_ > 1);
   // The blocks other threads still run are about as long as the ones this
   // thread just ran: wait for them awake for a while (a sleep and its wake-up
   // cost tens of microseconds), and only then sleep.

@@ -61,15 +61,24 @@ public:
   /// only built if a block fails.
   HostJob(const KernelFn *fn, uint32_t blockDim, const std::string *name,
           uint32_t stream)
-      : fn_(fn), blockDim_(blockDim), name_(name), stream_(stream) {}
+      : fn_(fn), blockDim_(blockDim), name_(name), stream_(stream),
+        unclaimed_(uint64_t(blockDim) << 32) {}
   /// A host callback: one block, and only the thread it is given to may run
   /// it (a subscribed report thread), so join() does not help.
   HostJob(const HostFn *callback, bool helpable, uint32_t stream)
-      : callback_(callback), blockDim_(1), helpable_(helpable),
-        stream_(stream) {}
+      : callback_(callback), blockDim_(1), helpable_(helpable), stream_(stream),
+        unclaimed_(uint64_t(1) << 32) {}
 
-  /// Claims and runs blocks until none are left. Any thread.
-  void work();
+  /// Claims and runs blocks until none are left. Any thread. The workers
+  /// claim from the first block on, and join() from the last when the job
+  /// is shared: a kernel's first host share runs on a worker and its last
+  /// on the joining thread, kernel after kernel, so the part of a tensor a
+  /// share wrote is still in that core's caches when the next kernel's same
+  /// share reads it. Taken in any order, half of it came from the other
+  /// core, about 200 ns a line on a 2-vCPU EPYC VM (430 ns round trip):
+  /// at two threads EfficientNet 6.3 -> 5.7 ms, BERT 4.3 -> 4.0, MobileNet
+  /// v3 3.4 -> 3.3, DenseNet 23.9 -> 23.1.
+  void work(bool fromBack = false);
   /// Runs what is left (if helpable) and blocks until every block is done.
   /// Returns the first failure.
   Status join();
@@ -106,8 +115,11 @@ private:
   std::atomic<uint64_t> firstStartNs_{UINT64_MAX}, lastEndNs_{0};
   const std::string *name_ = nullptr; // kernel name, for errors
   const uint32_t stream_;
-  // Block claiming: fetch_add hands each index to exactly one thread.
-  std::atomic<uint32_t> next_{0};
+  bool claim(bool fromBack, uint32_t *idx);
+
+  // The blocks not yet claimed: [low 32 bits, high 32 bits); a claim moves
+  // one end (compare-exchange), so each index goes to exactly one thread.
+  std::atomic<uint64_t> unclaimed_;
   // Release on each finished block so join() (acquire) sees its writes.
   std::atomic<uint32_t> done_{0};
   std::mutex mu_; // guards error_ and the join wake-up

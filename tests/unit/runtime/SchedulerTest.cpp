@@ -3,7 +3,9 @@
 
 #include "runtime/HostWorkers.h"
 
+#include <atomic>
 #include <chrono>
+#include <functional>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -330,4 +332,49 @@ TEST(HostJob, TimedBlocksGiveWallTimeBesideCpuTime) {
   ASSERT_TRUE(job.join().isOk());
   EXPECT_GE(job.hostWallNs(), 6'000'000u);
   EXPECT_LT(job.hostNs(), job.hostWallNs());
+}
+
+namespace {
+/// The blocks `job` runs, in the order they ran.
+std::vector<uint32_t> blocksInOrder(unsigned hostThreads,
+                                    const std::function<void(HostJob &)> &go) {
+  std::vector<uint32_t> order;
+  const KernelFn record = [&](uint32_t idx, uint32_t) {
+    order.push_back(idx);
+    return Status::ok();
+  };
+  const std::string name = "record";
+  HostJob job(&record, 4, &name, 0);
+  job.setHostThreads(hostThreads);
+  go(job);
+  return order;
+}
+} // namespace
+
+TEST(HostJob, SharedJobsJoinFromTheLastBlockAndWorkersFromTheFirst) {
+  const auto join = [](HostJob &job) { ASSERT_TRUE(job.join().isOk()); };
+  // Shared: the joining thread takes the last share, kernel after kernel.
+  EXPECT_EQ(blocksInOrder(2, join), (std::vector<uint32_t>{3, 2, 1, 0}));
+  // Run by the joining thread alone: in order, as the blocks lie in memory.
+  EXPECT_EQ(blocksInOrder(1, join), (std::vector<uint32_t>{0, 1, 2, 3}));
+  // A worker takes the first share.
+  EXPECT_EQ(blocksInOrder(2, [](HostJob &job) { job.work(); }),
+            (std::vector<uint32_t>{0, 1, 2, 3}));
+}
+
+TEST(HostJob, BothEndsTogetherRunEachBlockOnce) {
+  std::vector<std::atomic<int>> runs(1000);
+  const KernelFn count = [&](uint32_t idx, uint32_t) {
+    runs[idx].fetch_add(1);
+    return Status::ok();
+  };
+  const std::string name = "count";
+  HostJob job(&count, 1000, &name, 0);
+  job.setHostThreads(3);
+  std::thread front1([&] { job.work(); }), front2([&] { job.work(); });
+  ASSERT_TRUE(job.join().isOk());
+  front1.join();
+  front2.join();
+  for (size_t i = 0; i < runs.size(); ++i)
+    ASSERT_EQ(runs[i].load(), 1) << "block " << i;
 }
