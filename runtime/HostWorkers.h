@@ -112,6 +112,7 @@ private:
   bool timed_ = false;
   unsigned hostThreads_ = 1;
   std::atomic<uint64_t> hostNs_{0};
+  std::atomic<uint32_t> timing_{0}; // threads in a timed work()
   std::atomic<uint64_t> firstStartNs_{UINT64_MAX}, lastEndNs_{0};
   const std::string *name_ = nullptr; // kernel name, for errors
   const uint32_t stream_;

@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <ctime>
 #include <functional>
 #include <mutex>
 #include <set>
@@ -377,4 +378,32 @@ TEST(HostJob, BothEndsTogetherRunEachBlockOnce) {
   front2.join();
   for (size_t i = 0; i < runs.size(); ++i)
     ASSERT_EQ(runs[i].load(), 1) << "block " << i;
+}
+
+TEST(HostJob, TimedJobSumsTheCpuTimeOfEveryThreadBeforeJoinReturns) {
+  // Each block burns 2 ms of its thread's CPU time; a worker thread takes
+  // one of the two.
+  const KernelFn busy = [](uint32_t, uint32_t) {
+    const auto cpuNs = [] {
+      timespec ts{};
+      clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+      return int64_t(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+    };
+    for (const int64_t start = cpuNs(); cpuNs() - start < 2'000'000;) {
+    }
+    return Status::ok();
+  };
+  const std::string name = "busy";
+  for (int round = 0; round < 20; ++round) {
+    HostJob job(&busy, 2, &name, 0);
+    job.setHostThreads(2);
+    job.timeBlocks();
+    std::thread worker([&] { job.work(); });
+    ASSERT_TRUE(job.join().isOk());
+    // Read at once: what a profile reads after the join.
+    const uint64_t cpu = job.hostNs();
+    worker.join();
+    // Both blocks' CPU time: the worker's too, added before join returned.
+    EXPECT_GE(cpu, 4'000'000u) << "round " << round;
+  }
 }
