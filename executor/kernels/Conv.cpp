@@ -139,9 +139,8 @@ public:
     // convs split their work over the host threads themselves, in
     // micro-kernel panels (runColumns, runWinograd, runPositionRows).
     const bool fold = c_.rowTiles > 1;
-    BlockRange items = !fold      ? blockRange(c_.items(), blockIdx, blockDim)
-                       : shifted_ ? shiftedItems(blockIdx, blockDim)
-                                  : foldedItems(blockIdx, blockDim);
+    BlockRange items = fold ? foldedItems(blockIdx, blockDim)
+                            : blockRange(c_.items(), blockIdx, blockDim);
     if (c_.channelTaps)
       return runChannelTaps(x, wt, bias, residual, y, items);
     if (c_.depthwise) {
@@ -423,45 +422,48 @@ private:
   /// when the kernel is not shared): the simulated cores split the work
   /// finely, but on the host a block that shares columns with the next would
   /// build them again. The first block of a group does the group's items,
-  /// the others none (threads take blocks in order, so the groups still run
-  /// on different threads).
+  /// the others none (workers take blocks from the first and the joining
+  /// thread from the last, so the groups still run on different threads).
   BlockRange foldedItems(uint32_t blockIdx, uint32_t blockDim) const {
-    return hostShare(c_.items(), blockIdx, blockDim);
-  }
-  /// foldedItems for a shifted conv, balanced by each item's output rows x
-  /// channels: a short last tile of rows weighs less than the others. Equal
-  /// counts of items gave one of two host threads three times the other's
-  /// work on Inception's 7x1 convs on 17x17 (tiles of 8, 8 and 1 rows).
-  BlockRange shiftedItems(uint32_t blockIdx, uint32_t blockDim) const {
-    const HostGroup share = hostGroup(blockIdx, blockDim);
-    if (!share.active)
-      return {0, 0};
+    if (!shifted_)
+      return hostShare(c_.items(), blockIdx, blockDim);
+    // A shifted conv's short last tile of rows, or last tile of channels,
+    // weighs less than the others: equal counts of items gave one of two
+    // host threads three times the other's work on Inception's 7x1 convs
+    // on 17x17 (tiles of 8, 8 and 1 rows).
     const int64_t outRows = c_.s.w.out[1], mg = c_.s.outPerGroup();
     const int64_t tileOutRows = c_.tileCols / c_.s.w.out[2];
     const int64_t sliceTiles = ceilDiv(outRows, tileOutRows);
-    const auto work = [&](int64_t i) {
+    return hostShareByWork(c_.items(), blockIdx, blockDim, [&](int64_t i) {
       const int64_t m0 = i % c_.rowTiles * c_.tileRows;
       const int64_t oh0 = i / c_.rowTiles % c_.tiles % sliceTiles * tileOutRows;
       return std::min(tileOutRows, outRows - oh0) *
              std::min(c_.tileRows, mg - m0);
-    };
+    });
+  }
+  /// hostShare of `count` units whose work differs: unit i weighs work(i)
+  /// (> 0) and goes to the group whose part of the total holds its middle,
+  /// so the groups' units stay contiguous and cover every unit once.
+  template <class Work>
+  static BlockRange hostShareByWork(int64_t count, uint32_t blockIdx,
+                                    uint32_t blockDim, Work work) {
+    const HostGroup share = hostGroup(blockIdx, blockDim);
+    if (!share.active)
+      return {0, 0};
     int64_t total = 0;
-    for (int64_t i = 0; i < c_.items(); ++i)
+    for (int64_t i = 0; i < count; ++i)
       total += work(i);
-    if (total <= 0)
-      return hostShare(c_.items(), blockIdx, blockDim);
-    // Item i goes to the group whose part of the total holds its middle:
-    // the groups' items stay contiguous and cover every item once.
     BlockRange range{0, 0};
-    int64_t before = 0;
-    for (int64_t i = 0; i < c_.items(); ++i) {
+    for (int64_t i = 0, before = 0; i < count; ++i) {
       const int64_t w = work(i);
       const int64_t group = (2 * before + w) * share.count / (2 * total);
       before += w;
-      if (group == share.index) {
-        range.begin = range.end == 0 ? i : range.begin;
+      if (group < share.index)
+        range.begin = range.end = i + 1;
+      else if (group == share.index)
         range.end = i + 1;
-      }
+      else
+        break;
     }
     return range;
   }
