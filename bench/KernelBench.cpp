@@ -55,6 +55,35 @@ void BM_GemmPacked(benchmark::State &state) {
   setFlops(state, m, n, k);
 }
 
+/// A chain of 1x1 convs as a model runs them: `layers` pairs of m -> k and
+/// k -> m channels on n positions, each with its own weights (read from
+/// DRAM, as a model's are once per run) and reading the activation the
+/// previous one wrote; bias and ReLU as the convs fuse them.
+void BM_GemmPackedChain(benchmark::State &state) {
+  const int64_t m = state.range(0), n = state.range(1), k = state.range(2);
+  const int64_t layers = state.range(3);
+  std::vector<nn::PackedRows> wide, narrow;
+  for (int64_t i = 0; i < layers; ++i) {
+    wide.push_back(nn::packRows(randomValues(m * k).data(), m, k, k));
+    narrow.push_back(nn::packRows(randomValues(k * m).data(), k, m, m));
+  }
+  const std::vector<float> bias = randomValues(std::max(m, k));
+  std::vector<float> big = randomValues(k * n), small(m * n);
+  nn::RowEpilogue epilogue;
+  epilogue.bias = bias.data();
+  epilogue.lo = 0.0f;
+  for (auto _ : state) {
+    for (int64_t i = 0; i < layers; ++i) {
+      nn::gemmPacked(wide[i], 0, m, n, big.data(), n, small.data(), n,
+                     &epilogue);
+      nn::gemmPacked(narrow[i], 0, k, n, small.data(), n, big.data(), n,
+                     &epilogue);
+    }
+    benchmark::DoNotOptimize(big.data());
+  }
+  setFlops(state, m, n, 2 * k * layers);
+}
+
 /// rows x depth activations packed per run, times weights packed once as
 /// columns, `slice` columns per call (0: all at once).
 void BM_GemmPanels(benchmark::State &state) {
@@ -138,6 +167,12 @@ BENCHMARK(BM_GemmPacked)
     ->Args({48, 32, 128})
     ->Args({48, 64, 128})
     ->Args({48, 64, 256})
+    ->Unit(benchmark::kMicrosecond);
+// ResNet-50's layer3 and layer4 1x1 convs in a chain, weights from DRAM.
+BENCHMARK(BM_GemmPackedChain)
+    ->ArgNames({"m", "n", "k", "layers"})
+    ->Args({256, 196, 1024, 16})
+    ->Args({512, 49, 2048, 8})
     ->Unit(benchmark::kMicrosecond);
 // Inception v3's 8x8 convs (positions as rows), ViT-B/16's linear layers.
 BENCHMARK(BM_GemmPanels)
