@@ -45,6 +45,7 @@
 #include "executor/kernels/KernelRegistry.h"
 #include "executor/kernels/NnPackedGemm.h"
 #include "executor/kernels/NnSupport.h"
+#include "executor/kernels/TransposeTiles.h"
 #include "runtime/HostWorkers.h"
 
 #include <algorithm>
@@ -111,7 +112,9 @@ public:
       for (int64_t g = 0; g < c_.s.group; ++g)
         transposed_.push_back(
             nn::packTransposedRows(weights + g * mg * c_.k, mg, c_.k, c_.k));
-      if (!c_.pointwise)
+      if (!c_.pointwise && nn::directGemmAvailable())
+        buildDirect();
+      if (!c_.pointwise && directDepth_.empty())
         buildPanelGather();
       return;
     }
@@ -520,17 +523,24 @@ private:
     const int64_t m1 = byChannels ? std::min(mg, part1 * nn::kPanelCols) : mg;
     const int64_t q0 = panel0 * nn::kPanelRows;
     const int64_t q1 = std::min(p, panel1 * nn::kPanelRows), rows = q1 - q0;
-    float *panels = nn::scratch(nn::rowPanelFloats(rows, c_.k), 1);
+    const bool direct = !directDepth_.empty();
+    float *panels =
+        direct ? nullptr : nn::scratch(nn::rowPanelFloats(rows, c_.k), 1);
     float *cT = nn::scratch(roundUp(rows, nn::kPanelRows) * (m1 - m0), 2);
     const int64_t span = taps * nn::kPanelRows;
     for (int64_t ng = 0; ng < s.batch * s.group; ++ng) {
       const int64_t g = ng % s.group, n = ng / s.group;
       const float *xg = x + (n * s.inChannels + g * cg) * s.w.inSize();
-      if (c_.pointwise)
+      if (direct) {
+        const nn::DirectRows a{paddedInput(xg), directRows_.data() + q0,
+                               directDepth_.data()};
+        nn::gemmDirect(a, rows, transposed_[g], m0, m1, cT, m1 - m0);
+      } else if (c_.pointwise) {
         nn::packColumnsAsRows(xg + q0, p, c_.k, rows, panels, stride);
+      }
       // Each channel's taps for every panel, gathered from its plane (in
       // L1) straight into the panels.
-      for (int64_t c = 0; !c_.pointwise && c < cg; ++c) {
+      for (int64_t c = 0; !direct && !c_.pointwise && c < cg; ++c) {
         const float *plane = xg + c * s.w.inSize();
         const int32_t *at = panelGather_.data() + panel0 * span;
         const int32_t *run = panelRuns_.data() + panel0 * taps;
@@ -547,7 +557,8 @@ private:
               to[q] = *at >= 0 ? plane[*at] : 0.0f;
           }
       }
-      nn::gemmPanels(panels, rows, transposed_[g], m0, m1, cT, m1 - m0);
+      if (!direct)
+        nn::gemmPanels(panels, rows, transposed_[g], m0, m1, cT, m1 - m0);
       float *yg = y + (n * s.outChannels + g * mg + m0) * p;
       Epilogue e{bias ? bias + g * mg : nullptr, residual, y, &c_.act};
       storeTransposed(cT, m1 - m0, q0, q1, p, yg, [&](int64_t m, float *row) {
@@ -558,24 +569,19 @@ private:
   }
 
   /// Positions [q0, q1) of Y's rows [0, width) (p apart) = the columns of
-  /// cT [q1 - q0 x width], then `finish(m, row + q0)` on each row. A few
-  /// rows at a time: each position reads their values from one line of cT
-  /// while the rows being written stay in L1.
+  /// cT [q1 - q0 x width], then `finish(m, row + q0)` on each row. Sixteen
+  /// rows at a time, transposed in registers (TransposeTiles.h), while the
+  /// rows being written stay in L1.
   template <typename Finish>
   static void storeTransposed(const float *cT, int64_t width, int64_t q0,
                               int64_t q1, int64_t p, float *y,
                               Finish &&finish) {
-    constexpr int64_t kRows = 8;
+    constexpr int64_t kRows = 16;
     for (int64_t m0 = 0; m0 < width; m0 += kRows) {
       const int64_t rows = std::min(kRows, width - m0);
-      float *out = y + m0 * p;
-      for (int64_t q = q0; q < q1; ++q) {
-        const float *from = cT + (q - q0) * width + m0;
-        for (int64_t r = 0; r < rows; ++r)
-          out[r * p + q] = from[r];
-      }
+      nn::transposeMatrix(cT + m0, width, q1 - q0, rows, y + m0 * p + q0, p);
       for (int64_t r = 0; r < rows; ++r)
-        finish(m0 + r, out + r * p + q0);
+        finish(m0 + r, y + (m0 + r) * p + q0);
     }
   }
 
@@ -613,6 +619,65 @@ private:
         run = panelGather_[i + q] == panelGather_[i] + q;
       panelRuns_.push_back(run ? panelGather_[i] : -1);
     }
+  }
+
+  /// gemmDirect's offsets into the input padded to paddedIn_ (per dim):
+  /// per output position, its window's first tap; per (input channel, tap),
+  /// in im2col's order of depth, that tap's. Left empty when the offsets
+  /// would not fit in 32 bits.
+  void buildDirect() {
+    const Window &w = c_.s.w;
+    int64_t planeFloats = 1;
+    for (int d = 0; d < 3; ++d) {
+      paddedIn_[d] = std::max(w.in[d] + w.padBegin[d] + w.padEnd[d],
+                              (w.out[d] - 1) * w.stride[d] +
+                                  (w.kernel[d] - 1) * w.dilation[d] + 1);
+      padsInput_ = padsInput_ || paddedIn_[d] != w.in[d];
+      planeFloats *= paddedIn_[d];
+    }
+    if (c_.s.inPerGroup() * planeFloats > INT32_MAX)
+      return;
+    const int64_t rowFloats = paddedIn_[2],
+                  sliceFloats = paddedIn_[1] * rowFloats;
+    for (int64_t o0 = 0; o0 < w.out[0]; ++o0)
+      for (int64_t o1 = 0; o1 < w.out[1]; ++o1)
+        for (int64_t o2 = 0; o2 < w.out[2]; ++o2)
+          directRows_.push_back(static_cast<int32_t>(
+              o0 * w.stride[0] * sliceFloats + o1 * w.stride[1] * rowFloats +
+              o2 * w.stride[2]));
+    for (int64_t c = 0; c < c_.s.inPerGroup(); ++c)
+      for (int64_t k0 = 0; k0 < w.kernel[0]; ++k0)
+        for (int64_t k1 = 0; k1 < w.kernel[1]; ++k1)
+          for (int64_t k2 = 0; k2 < w.kernel[2]; ++k2)
+            directDepth_.push_back(static_cast<int32_t>(
+                c * planeFloats + k0 * w.dilation[0] * sliceFloats +
+                k1 * w.dilation[1] * rowFloats + k2 * w.dilation[2]));
+  }
+
+  /// The channels of one (image, group) of X at `xg`, zero-padded to
+  /// paddedIn_ in this thread's scratch (X itself when there is no padding).
+  const float *paddedInput(const float *xg) const {
+    if (!padsInput_)
+      return xg;
+    const Window &w = c_.s.w;
+    const int64_t *to = paddedIn_;
+    float *padded = nn::scratch(c_.s.inPerGroup() * to[0] * to[1] * to[2], 1);
+    float *row = padded;
+    for (int64_t c = 0; c < c_.s.inPerGroup(); ++c)
+      for (int64_t i0 = -w.padBegin[0]; i0 < to[0] - w.padBegin[0]; ++i0)
+        for (int64_t i1 = -w.padBegin[1]; i1 < to[1] - w.padBegin[1];
+             ++i1, row += to[2]) {
+          if (i0 < 0 || i0 >= w.in[0] || i1 < 0 || i1 >= w.in[1]) {
+            std::fill(row, row + to[2], 0.0f);
+            continue;
+          }
+          const float *from =
+              xg + ((c * w.in[0] + i0) * w.in[1] + i1) * w.in[2];
+          float *inside = std::fill_n(row, w.padBegin[2], 0.0f);
+          inside = std::copy(from, from + w.in[2], inside);
+          std::fill(inside, row + to[2], 0.0f);
+        }
+    return padded;
   }
 
   /// Output plane `item` = (image, output channel) of a depthwise conv.
@@ -656,6 +721,10 @@ private:
   std::vector<nn::PackedCols> transposed_; // per group, W^T: positionRows
   std::vector<int32_t> panelGather_;       // positionRows, not 1x1
   std::vector<int32_t> panelRuns_; // per (panel, tap): first offset, or -1
+  // positionRows by gemmDirect (not 1x1): see buildDirect.
+  std::vector<int32_t> directRows_, directDepth_;
+  int64_t paddedIn_[3] = {1, 1, 1};
+  bool padsInput_ = false;
   std::unique_ptr<nn::ShiftedConv> shifted_; // packed_ is tap-major
   std::unique_ptr<nn::WinogradConv> winograd_;
   std::unique_ptr<nn::TapPlanes> planes_; // groupedTaps, depthwise

@@ -134,6 +134,22 @@ struct BRows {
 void gemmPacked(const PackedRows &a, int64_t r0, int64_t r1, int64_t n,
                 const BRows &b, float *c, int64_t ldc,
                 const RowEpilogue *epilogue = nullptr);
+/// An A operand read where it lies rather than packed: row r's value at
+/// depth k is base[rowOffsets[r] + depthOffsets[k]]. A conv's output
+/// positions (r) and (input channel, tap) pairs (k) over its padded input:
+/// the GEMM of positionRows with no panels gathered per run.
+struct DirectRows {
+  const float *base = nullptr;
+  const int32_t *rowOffsets = nullptr;
+  const int32_t *depthOffsets = nullptr; // b.depth of them
+};
+
+/// gemmPanels with A direct. Only where directGemmAvailable().
+void gemmDirect(const DirectRows &a, int64_t rows, const PackedCols &b,
+                int64_t c0, int64_t c1, float *c, int64_t ldc);
+/// True when this build and CPU run gemmDirect (AVX-512).
+bool directGemmAvailable();
+
 /// C[rows x (c1 - c0)] = A * B[:, c0:c1), A as `rows` rows of A panels
 /// (packColumnsAsRows, depth b.depth), C with leading dimension ldc. c0 must
 /// be a multiple of kPanelCols. C's previous contents are ignored.

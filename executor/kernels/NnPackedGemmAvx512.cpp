@@ -78,6 +78,10 @@ struct TileOperands {
   /// tile's panels start a new run of lines the hardware prefetcher has
   /// not seen.
   const float *prefetchA = nullptr;
+  /// Direct tiles (gemmDirect): row r's value at k is at
+  /// a + rowOffsets[r] + depthOffsets[k].
+  const int32_t *rowOffsets = nullptr;
+  const int32_t *depthOffsets = nullptr;
 };
 
 /// Row tile `t` of `tiles` asks for the next B tile at `next` (null: none),
@@ -96,7 +100,8 @@ void askForNextTile(TileOperands &op, const float *next, int64_t vectors,
 /// vectors are unrolled (pragmas) and acc is only read after the k loop, so
 /// that it stays in registers. With `finish` (the last chunk of an
 /// in-register epilogue), each row gets its bias and clamp before the store.
-template <int Rows, int Vectors>
+/// Direct: A is read where it lies (TileOperands' offsets), not packed.
+template <int Rows, int Vectors, bool Direct = false>
 void microKernel(int64_t kc, const TileOperands &op, float *c, int64_t ldc,
                  __mmask16 lastMask, bool accumulate, const Finish *finish) {
   __m512 acc[Rows][Vectors];
@@ -123,6 +128,11 @@ void microKernel(int64_t kc, const TileOperands &op, float *c, int64_t ldc,
 #pragma GCC unroll 4
   for (int p = 0; p < kPanels; ++p)
     a[p] = op.a + p * op.aPanelStride;
+  int64_t rowOffset[Rows];
+  if constexpr (Direct)
+#pragma GCC unroll 32
+    for (int r = 0; r < Rows; ++r)
+      rowOffset[r] = op.rowOffsets[r];
   const float *__restrict b = op.b;
   const int64_t ldb = op.ldb, bvs = op.bVectorStride;
   // One k of the tile.
@@ -132,10 +142,12 @@ void microKernel(int64_t kc, const TileOperands &op, float *c, int64_t ldc,
 #pragma GCC unroll 4
     for (int v = 0; v < Vectors; ++v)
       bv[v] = _mm512_loadu_ps(bk + v * bvs);
+    const float *ak = Direct ? op.a + op.depthOffsets[k] : nullptr;
 #pragma GCC unroll 32
     for (int r = 0; r < Rows; ++r) {
-      const __m512 ar =
-          _mm512_set1_ps(a[r / kPanelRows][k * kPanelRows + r % kPanelRows]);
+      const __m512 ar = _mm512_set1_ps(
+          Direct ? ak[rowOffset[r]]
+                 : a[r / kPanelRows][k * kPanelRows + r % kPanelRows]);
 #pragma GCC unroll 4
       for (int v = 0; v < Vectors; ++v)
         acc[r][v] = _mm512_fmadd_ps(ar, bv[v], acc[r][v]);
@@ -212,6 +224,20 @@ kernelTable(std::integer_sequence<int, V...>) {
 /// kKernels[vectors - 1][rows - 1]: every tile shape an edge can leave.
 constexpr auto kKernels =
     kernelTable(std::make_integer_sequence<int, kTileVectors>());
+/// kDirectKernels[vectors - 1][rows - 1]: gemmDirect's tiles, one panel of
+/// rows at most (each row's offset is held in a register).
+template <int Vectors, int... R>
+constexpr std::array<Kernel, kPanelRows>
+directRow(std::integer_sequence<int, R...>) {
+  return {&microKernel<R + 1, Vectors, true>...};
+}
+template <int... V>
+constexpr std::array<std::array<Kernel, kPanelRows>, kTileVectors>
+directTable(std::integer_sequence<int, V...>) {
+  return {directRow<V + 1>(std::make_integer_sequence<int, kPanelRows>())...};
+}
+constexpr auto kDirectKernels =
+    directTable(std::make_integer_sequence<int, kTileVectors>());
 
 /// Vectors of 16 columns for `cols` columns.
 int64_t vectorsFor(int64_t cols) {
@@ -365,6 +391,41 @@ void gemmPanels(const float *aPanels, int64_t rows, const PackedCols &b,
         askForNextTile(op, next, nextVectors, tiles, t);
         tileProduct(kc, op, std::min(step, rows - row0), cols,
                     c + row0 * ldc + (j - c0), ldc, accumulate);
+      }
+    }
+  }
+}
+
+void gemmDirect(const DirectRows &a, int64_t rows, const PackedCols &b,
+                int64_t c0, int64_t c1, float *c, int64_t ldc) {
+  const int64_t k = b.depth;
+  // Tiles of one panel of rows, as even as the rows allow.
+  const int64_t tiles = (rows + kPanelRows - 1) / kPanelRows;
+  const int64_t step = (rows + tiles - 1) / tiles;
+  for (int64_t k0 = 0, kc; k0 < k; k0 += kc) {
+    kc = std::min(kDepthChunk, k - k0);
+    const bool accumulate = k0 > 0;
+    for (int64_t j = c0; j < c1; j += kTileCols) {
+      TileOperands op{a.base, 0, b.panel(j / kPanelCols) + k0 * kPanelCols,
+                      kPanelCols, kPanelCols * k};
+      op.depthOffsets = a.depthOffsets + k0;
+      const int64_t cols = std::min(kTileCols, c1 - j);
+      const int64_t vectors = vectorsFor(cols);
+      const __mmask16 lastMask =
+          __mmask16((1u << (cols - (vectors - 1) * kPanelCols)) - 1);
+      // The next B tile streams in while this one computes (gemmPanels).
+      const int64_t nextJ = j + kTileCols < c1 ? j + kTileCols : c0;
+      const int64_t nextK0 = nextJ == c0 ? k0 + kc : k0;
+      const float *next =
+          nextK0 < k ? b.panel(nextJ / kPanelCols) + nextK0 * kPanelCols
+                     : nullptr;
+      const int64_t nextVectors = vectorsFor(std::min(kTileCols, c1 - nextJ));
+      for (int64_t row0 = 0, t = 0; row0 < rows; row0 += step, ++t) {
+        op.rowOffsets = a.rowOffsets + row0;
+        askForNextTile(op, next, nextVectors, tiles, t);
+        kDirectKernels[vectors - 1][std::min(step, rows - row0) - 1](
+            kc, op, c + row0 * ldc + (j - c0), ldc, lastMask, accumulate,
+            nullptr);
       }
     }
   }

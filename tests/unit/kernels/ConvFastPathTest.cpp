@@ -72,13 +72,14 @@ void expectUnderEachIsa(const om::OpDef &op,
 /// result: the activation after the taps.
 void expectSiluUnderEachIsa(const ConvCase &c, const Shape &y,
                             const std::vector<const float *> &inputs,
-                            const std::vector<float> &conv) {
+                            const std::vector<float> &conv,
+                            double tolerance = 1e-6) {
   om::OpDef op = makeOp("fused_conv", c, y);
   (*op.mutable_attr())["activation"].set_s("swish");
   std::vector<float> want(conv.size());
   for (size_t i = 0; i < want.size(); ++i)
     want[i] = conv[i] / (1.0f + std::exp(-conv[i]));
-  expectUnderEachIsa(op, inputs, want, 1e-6, maxAbs(conv));
+  expectUnderEachIsa(op, inputs, want, tolerance, maxAbs(conv));
 }
 
 /// `c` as a conv with random X, W and B (seeds from `seed` on) under each
@@ -306,9 +307,11 @@ TEST(ConvShifted, MatchesDirectLoopsUnderEachIsa) {
 //===----------------------------------------------------------------------===//
 
 /// Each case as a conv, as a fused_conv with bias, residual Z and relu, and
-/// with SiLU, under each ISA, against the direct loops.
-void expectCasesUnderEachIsa(const std::vector<ConvCase> &cases,
-                             unsigned seed) {
+/// with SiLU, under each ISA, against the direct loops, within `tolerance`
+/// (float sums of a few hundred products differ from the loops' by more
+/// than 1e-6).
+void expectCasesUnderEachIsa(const std::vector<ConvCase> &cases, unsigned seed,
+                             double tolerance = 1e-6) {
   for (const ConvCase &c : cases) {
     Shape y = outputShape(c);
     std::vector<float> x = random(count(c.x), seed++);
@@ -318,7 +321,7 @@ void expectCasesUnderEachIsa(const std::vector<ConvCase> &cases,
     std::vector<float> conv =
         referenceConv(c, convGeometry(c), x, w, b, c.w[0]);
     expectUnderEachIsa(makeOp("conv", c, y), {x.data(), w.data(), b.data()},
-                       conv, 1e-6);
+                       conv, tolerance);
     // The epilogue: bias, residual Z, relu.
     om::OpDef op = makeOp("fused_conv", c, y);
     (*op.mutable_attr())["activation"].set_s("relu");
@@ -330,7 +333,7 @@ void expectCasesUnderEachIsa(const std::vector<ConvCase> &cases,
       want[i] = std::max(0.0f, conv[i] + z[i]);
     expectUnderEachIsa(
         op, {x.data(), w.data(), c.bias ? b.data() : nullptr, z.data()}, want,
-        1e-6, maxAbs(conv));
+        tolerance, maxAbs(conv));
     // A clip with no residual: bias and clamp as the sweep stores.
     om::OpDef clip = makeOp("fused_conv", c, y);
     (*clip.mutable_attr())["activation"].set_s("clip");
@@ -338,10 +341,37 @@ void expectCasesUnderEachIsa(const std::vector<ConvCase> &cases,
       (*clip.mutable_attr())["activation_params"].mutable_list()->add_f(v);
     for (size_t i = 0; i < want.size(); ++i)
       want[i] = std::min(0.5f, std::max(0.0f, conv[i]));
-    expectUnderEachIsa(clip, {x.data(), w.data(), b.data()}, want, 1e-6,
+    expectUnderEachIsa(clip, {x.data(), w.data(), b.data()}, want, tolerance,
                        maxAbs(conv));
-    expectSiluUnderEachIsa(c, y, {x.data(), w.data(), b.data()}, conv);
+    expectSiluUnderEachIsa(c, y, {x.data(), w.data(), b.data()}, conv,
+                           tolerance);
   }
+}
+
+//===----------------------------------------------------------------------===//
+// Positions on the GEMM's rows (maps of at most 324 positions)
+//===----------------------------------------------------------------------===//
+
+// AVX-512 reads the GEMM's rows where they lie in the padded input
+// (nn::gemmDirect); AVX2 gathers them into panels first.
+TEST(ConvPositionRows, MatchesDirectLoopsUnderEachIsa) {
+  std::vector<ConvCase> cases = {
+      // Inception's 1x7 and 7x1 on 17x17: rows of positions across output
+      // rows, channels off the 16-wide column panels.
+      {{1, 20, 17, 17}, {40, 20, 1, 7}, 1, {}, {0, 3, 0, 3}, {}, "", true},
+      {{1, 20, 17, 17}, {21, 20, 7, 1}, 1, {}, {3, 0, 3, 0}, {}, "", false},
+      // Stride 2 and no padding (the input read where it lies), a batch.
+      {{2, 24, 15, 13}, {33, 24, 3, 3}, 1, {2, 2}, {}, {}, "VALID", true},
+      // Dilation, asymmetric padding, a kernel wider than tall.
+      {{1, 8, 12, 12}, {20, 8, 3, 3}, 1, {}, {2, 2, 2, 2}, {2, 2}, "", true},
+      {{1, 7, 10, 11}, {17, 7, 3, 5}, 1, {}, {0, 2, 1, 1}, {}, "", true},
+      // ViT's patch embedding: stride as wide as the kernel.
+      {{1, 3, 32, 32}, {24, 3, 8, 8}, 1, {8, 8}, {}, {}, "", true},
+      // Depth over several GEMM chunks; 3-D.
+      {{1, 70, 9, 9}, {18, 70, 3, 3}, 1, {}, {1, 1, 1, 1}, {}, "", true},
+      conv3d({1, 4, 3, 6, 6}, {10, 4, 2, 3, 3}, {}, {0, 1, 1, 1, 1, 1}, true),
+  };
+  expectCasesUnderEachIsa(cases, 9000, 1e-5);
 }
 
 TEST(ConvGroupedTaps, MatchesDirectLoopsUnderEachIsa) {
