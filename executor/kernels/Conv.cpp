@@ -532,7 +532,7 @@ private:
       const int64_t g = ng % s.group, n = ng / s.group;
       const float *xg = x + (n * s.inChannels + g * cg) * s.w.inSize();
       if (direct) {
-        const nn::DirectRows a{paddedInput(xg), directRows_.data() + q0,
+        const nn::DirectRows a{paddedInput(xg, q0, q1), directRows_.data() + q0,
                                directDepth_.data()};
         nn::gemmDirect(a, rows, transposed_[g], m0, m1, cT, m1 - m0);
       } else if (c_.pointwise) {
@@ -655,28 +655,40 @@ private:
   }
 
   /// The channels of one (image, group) of X at `xg`, zero-padded to
-  /// paddedIn_ in this thread's scratch (X itself when there is no padding).
-  const float *paddedInput(const float *xg) const {
+  /// paddedIn_ in this thread's scratch (X itself when there is no
+  /// padding): the padded rows the windows of positions [q0, q1) read, the
+  /// only ones filled, so that host threads sharing the positions pad (and
+  /// read) their own part of X.
+  const float *paddedInput(const float *xg, int64_t q0, int64_t q1) const {
     if (!padsInput_)
       return xg;
     const Window &w = c_.s.w;
     const int64_t *to = paddedIn_;
-    float *padded = nn::scratch(c_.s.inPerGroup() * to[0] * to[1] * to[2], 1);
-    float *row = padded;
+    // Rows of the padded (depth x height) grid, [first, last] of each plane.
+    auto firstRow = [&](int64_t q) {
+      const int64_t o1 = q / w.out[2] % w.out[1], o0 = q / w.out[2] / w.out[1];
+      return o0 * w.stride[0] * to[1] + o1 * w.stride[1];
+    };
+    const int64_t first = firstRow(q0);
+    const int64_t last = firstRow(q1 - 1) +
+                         (w.kernel[0] - 1) * w.dilation[0] * to[1] +
+                         (w.kernel[1] - 1) * w.dilation[1];
+    const int64_t planeRows = to[0] * to[1];
+    float *padded = nn::scratch(c_.s.inPerGroup() * planeRows * to[2], 1);
     for (int64_t c = 0; c < c_.s.inPerGroup(); ++c)
-      for (int64_t i0 = -w.padBegin[0]; i0 < to[0] - w.padBegin[0]; ++i0)
-        for (int64_t i1 = -w.padBegin[1]; i1 < to[1] - w.padBegin[1];
-             ++i1, row += to[2]) {
-          if (i0 < 0 || i0 >= w.in[0] || i1 < 0 || i1 >= w.in[1]) {
-            std::fill(row, row + to[2], 0.0f);
-            continue;
-          }
-          const float *from =
-              xg + ((c * w.in[0] + i0) * w.in[1] + i1) * w.in[2];
-          float *inside = std::fill_n(row, w.padBegin[2], 0.0f);
-          inside = std::copy(from, from + w.in[2], inside);
-          std::fill(inside, row + to[2], 0.0f);
+      for (int64_t r = first; r <= last; ++r) {
+        float *row = padded + (c * planeRows + r) * to[2];
+        const int64_t i0 = r / to[1] - w.padBegin[0];
+        const int64_t i1 = r % to[1] - w.padBegin[1];
+        if (i0 < 0 || i0 >= w.in[0] || i1 < 0 || i1 >= w.in[1]) {
+          std::fill(row, row + to[2], 0.0f);
+          continue;
         }
+        const float *from = xg + ((c * w.in[0] + i0) * w.in[1] + i1) * w.in[2];
+        float *inside = std::fill_n(row, w.padBegin[2], 0.0f);
+        inside = std::copy(from, from + w.in[2], inside);
+        std::fill(inside, row + to[2], 0.0f);
+      }
     return padded;
   }
 
