@@ -399,9 +399,10 @@ void gemmPanels(const float *aPanels, int64_t rows, const PackedCols &b,
 void gemmDirect(const DirectRows &a, int64_t rows, const PackedCols &b,
                 int64_t c0, int64_t c1, float *c, int64_t ldc) {
   const int64_t k = b.depth;
-  // Tiles of one panel of rows, as even as the rows allow.
+  // Tiles of one panel of rows at most, their sizes differing by one at
+  // most (49 rows: 6 and 5, not eight of 6 and one of 1, whose one row
+  // waits on its FMAs' latency).
   const int64_t tiles = (rows + kPanelRows - 1) / kPanelRows;
-  const int64_t step = (rows + tiles - 1) / tiles;
   for (int64_t k0 = 0, kc; k0 < k; k0 += kc) {
     kc = std::min(kDepthChunk, k - k0);
     const bool accumulate = k0 > 0;
@@ -420,10 +421,11 @@ void gemmDirect(const DirectRows &a, int64_t rows, const PackedCols &b,
           nextK0 < k ? b.panel(nextJ / kPanelCols) + nextK0 * kPanelCols
                      : nullptr;
       const int64_t nextVectors = vectorsFor(std::min(kTileCols, c1 - nextJ));
-      for (int64_t row0 = 0, t = 0; row0 < rows; row0 += step, ++t) {
+      for (int64_t t = 0; t < tiles; ++t) {
+        const int64_t row0 = rows * t / tiles, row1 = rows * (t + 1) / tiles;
         op.rowOffsets = a.rowOffsets + row0;
         askForNextTile(op, next, nextVectors, tiles, t);
-        kDirectKernels[vectors - 1][std::min(step, rows - row0) - 1](
+        kDirectKernels[vectors - 1][row1 - row0 - 1](
             kc, op, c + row0 * ldc + (j - c0), ldc, lastMask, accumulate,
             nullptr);
       }
