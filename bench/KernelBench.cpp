@@ -109,6 +109,32 @@ void BM_GemmPanels(benchmark::State &state) {
   setFlops(state, m, n, k);
 }
 
+/// A transformer MLP's linear layers as a model runs them: `layers` pairs
+/// of n -> k and k -> n features on m tokens, each with its own weights
+/// (packed at load, read from DRAM once per run), each packing the
+/// activation the previous one wrote.
+void BM_GemmPanelsChain(benchmark::State &state) {
+  const int64_t m = state.range(0), n = state.range(1), k = state.range(2);
+  const int64_t layers = state.range(3);
+  std::vector<nn::PackedCols> up, down;
+  for (int64_t i = 0; i < layers; ++i) {
+    up.push_back(nn::packCols(randomValues(n * k).data(), n, k, k));
+    down.push_back(nn::packCols(randomValues(k * n).data(), k, n, n));
+  }
+  std::vector<float> narrow = randomValues(m * n), wide(m * k);
+  std::vector<float> panels(nn::rowPanelFloats(m, std::max(n, k)));
+  for (auto _ : state) {
+    for (int64_t i = 0; i < layers; ++i) {
+      nn::packRowsInto(narrow.data(), m, n, n, panels.data());
+      nn::gemmPanels(panels.data(), m, up[i], 0, k, wide.data(), k);
+      nn::packRowsInto(wide.data(), m, k, k, panels.data());
+      nn::gemmPanels(panels.data(), m, down[i], 0, n, narrow.data(), n);
+    }
+    benchmark::DoNotOptimize(narrow.data());
+  }
+  setFlops(state, m, n, 2 * k * layers);
+}
+
 /// A 3x3 stride-1 pad-1 conv of `channels` -> `channels` on a size x size
 /// map by Winograd, in the work items ConvPlan gives it (blocks of
 /// blockTileRows rows of tiles, all output channels); GFLOP/s counts the
@@ -173,6 +199,14 @@ BENCHMARK(BM_GemmPackedChain)
     ->ArgNames({"m", "n", "k", "layers"})
     ->Args({256, 196, 1024, 16})
     ->Args({512, 49, 2048, 8})
+    ->Unit(benchmark::kMicrosecond);
+// ConvNeXt-T's third stage's MLPs (9 blocks) and ViT-B/16's, weights from
+// DRAM.
+BENCHMARK(BM_GemmPanelsChain)
+    ->ArgNames({"m", "n", "k", "layers"})
+    ->Args({196, 384, 1536, 1})
+    ->Args({196, 384, 1536, 9})
+    ->Args({197, 768, 3072, 4})
     ->Unit(benchmark::kMicrosecond);
 // Inception v3's 8x8 convs (positions as rows), ViT-B/16's linear layers.
 BENCHMARK(BM_GemmPanels)

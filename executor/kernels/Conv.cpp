@@ -478,19 +478,6 @@ private:
     return share.active ? blockRange(count, share.index, share.count)
                         : BlockRange{0, 0};
   }
-  /// Block `blockIdx`'s group of the host threads' `count`, and whether it
-  /// is the group's first block (the one that does the group's share).
-  struct HostGroup {
-    int64_t index, count;
-    bool active;
-  };
-  static HostGroup hostGroup(uint32_t blockIdx, uint32_t blockDim) {
-    const uint32_t groups = std::min(blockDim, rt::hostThreadsOfKernel());
-    const uint32_t group = blockIdx * groups / blockDim;
-    const bool first =
-        blockIdx == 0 || (blockIdx - 1) * groups / blockDim != group;
-    return {group, groups, first};
-  }
 
   /// A conv with positions as the GEMM's rows: the columns of an image and
   /// group are packed (transposed) once into row panels, C^T [positions x

@@ -2,6 +2,8 @@
 
 #include "executor/kernels/KernelSupport.h"
 
+#include "runtime/HostWorkers.h"
+
 #include <algorithm>
 
 using namespace geflow;
@@ -137,6 +139,14 @@ BlockRange kernels::blockRange(int64_t total, uint32_t blockIdx,
   int64_t begin = blockIdx * base + std::min<int64_t>(blockIdx, extra);
   int64_t size = base + (static_cast<int64_t>(blockIdx) < extra ? 1 : 0);
   return {begin, begin + size};
+}
+
+HostGroup kernels::hostGroup(uint32_t blockIdx, uint32_t blockDim) {
+  const uint32_t groups = std::min(blockDim, rt::hostThreadsOfKernel());
+  const uint32_t group = blockIdx * groups / blockDim;
+  const bool first =
+      blockIdx == 0 || (blockIdx - 1) * groups / blockDim != group;
+  return {group, groups, first};
 }
 
 uint32_t kernels::blocksForWork(int64_t total, int64_t grain) {

@@ -42,6 +42,21 @@ struct BlockRange {
 };
 BlockRange blockRange(int64_t total, uint32_t blockIdx, uint32_t blockDim);
 
+/// Block `blockIdx`'s group when a kernel folds its blocks into one group
+/// per host thread that runs them (rt::hostThreadsOfKernel: one when the
+/// kernel is not shared), of `count` groups, and whether it is the group's
+/// first block, the one that does the group's share (the others none): the
+/// simulated cores split the work finely, but a host thread running their
+/// blocks one by one would repeat what neighbouring blocks share (a conv's
+/// columns, a GEMM's weights). Workers take blocks from the first and the
+/// joining thread from the last, so the groups still run on different
+/// threads.
+struct HostGroup {
+  int64_t index, count;
+  bool active;
+};
+HostGroup hostGroup(uint32_t blockIdx, uint32_t blockDim);
+
 /// How many blocks `total` items split into when each block should carry at
 /// least `grain` items (>= 1, <= total).
 uint32_t blocksForWork(int64_t total, int64_t grain);

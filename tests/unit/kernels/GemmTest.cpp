@@ -59,7 +59,7 @@ TEST(GemmKernel, MatchesDirectLoops) {
       {3, 257, 9, true, false, {3, 1}, 0.5f, 2.0f, true},
       {12, 1000, 5, false, false, {-1}, 1.0f, 1.0f, false},
       // Edge shapes of the packed path: one row, a partial column panel,
-      // depth 1, rows past one pack (96) and depth past one chunk (256).
+      // depth 1, rows past one pack (198) and depth past one chunk (256).
       {1, 17, 1, false, false, {17}, 1.0f, 1.0f, true},
       {13, 17, 1, true, true, {-1}, 2.0f, 1.0f, true},
       {200, 40, 300, false, true, {40}, 1.0f, 1.0f, true},
@@ -301,6 +301,11 @@ TEST(FusedMatMulKernel, BiasBroadcastAndRelu) {
       {{3, 4}, {4, 5}, {}, {3, 5}},
       // A per-row bias keeps the batch: packed B shared by both entries.
       {{2, 30, 40}, {40, 50}, {30, 50}, {2, 30, 50}},
+      // A transformer's tokens (batch folded into 196 rows), features
+      // fewer than rows and then more: the host shares split rows, then
+      // columns.
+      {{2, 98, 40}, {40, 130}, {130}, {2, 98, 130}},
+      {{1, 20, 40}, {40, 300}, {300}, {1, 20, 300}},
   };
   unsigned seed = 500;
   for (const Case &c : cases) {
