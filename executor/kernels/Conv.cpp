@@ -421,12 +421,8 @@ private:
   }
 
   /// The items of block `blockIdx` when the blocks are folded into one
-  /// group per host thread that runs them (rt::hostThreadsOfKernel: one
-  /// when the kernel is not shared): the simulated cores split the work
-  /// finely, but on the host a block that shares columns with the next would
-  /// build them again. The first block of a group does the group's items,
-  /// the others none (workers take blocks from the first and the joining
-  /// thread from the last, so the groups still run on different threads).
+  /// group per host thread (hostGroup): a block that shares columns with
+  /// the next would build them again.
   BlockRange foldedItems(uint32_t blockIdx, uint32_t blockDim) const {
     if (!shifted_)
       return hostShare(c_.items(), blockIdx, blockDim);

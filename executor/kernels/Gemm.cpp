@@ -3,8 +3,10 @@
 // Both ops are cube work (AIC). Block split: tiles of the output (times the
 // batch for matmul): row tiles, and column tiles too when there are too few
 // rows to keep the cores busy (a batch-1 fully connected layer). A block owns a
-// contiguous run of tiles; whole-row tiles in a run become one GEMM. Cost:
-// 2*M*N*K FLOPs per batch entry; bytes are the operands plus the output.
+// contiguous run of tiles; whole-row tiles in a run become one GEMM. On the
+// packed path the host folds the blocks into one share per host thread
+// instead (hostOutputShare). Cost: 2*M*N*K FLOPs per batch entry; bytes are
+// the operands plus the output.
 //
 // A linear layer's weights are constant: on CPUs with the packed GEMM
 // (NnPackedGemm.h) the kernel packs B (or B^T) into column panels once at
