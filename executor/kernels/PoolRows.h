@@ -10,6 +10,7 @@
 
 #include "executor/kernels/NnSupport.h"
 
+#include <array>
 #include <cstdint>
 
 namespace geflow::kernels::pool {
@@ -45,17 +46,40 @@ struct PoolPlane {
   float *scratch;
 };
 
+/// Lanes of a pool block: planes interleaved position-major, a vector's
+/// worth of floats per position.
+inline constexpr int64_t kBlockLanes = 16;
+
+/// A 2-D pool over kBlockLanes planes at once (PoolKernel interleaves them):
+/// each tap of a window is one vector over the planes. NCHW rows of 8 to
+/// 35 floats left most of a vector idle and paid the row loops' overheads
+/// on each (Inception's pools ran at a third of ORT's, whose NCHWc layout
+/// is this one). Per output row and column, `rowTaps` and `colTaps` hold
+/// the window's taps inside the input, [begin, end); with `scales`
+/// (average_pool), each output is multiplied by its own (1 / its count, 0
+/// where the count is 0).
+struct PoolBlock {
+  int64_t inW, outH, outW, kernelW;
+  int64_t strideH, strideW, padTop, padLeft, dilationH, dilationW;
+  const std::array<int64_t, 4> *rowTaps, *colTaps;
+  const float *scales;
+};
+
 /// Fills the output row `out` from `row`'s windows. The bodies:
 /// maxRow: out[j] = the largest tap of window j (-inf for a window with none);
 /// sumRow: out[j] = the sum of window j's taps (0 for none).
-/// maxPlane and sumPlane do the same over a PoolPlane.
+/// maxPlane and sumPlane do the same over a PoolPlane, maxBlock and
+/// sumBlock over a PoolBlock's interleaved planes.
 using RowFn = void (*)(const PoolRow &row, float *out);
 using PlaneFn = void (*)(const PoolPlane &plane, const float *in, float *out);
+using BlockFn = void (*)(const PoolBlock &block, const float *in, float *out);
 #define GEFLOW_POOL_ROWS_DECLARE                                               \
   void maxRow(const PoolRow &row, float *out);                                 \
   void sumRow(const PoolRow &row, float *out);                                 \
   void maxPlane(const PoolPlane &plane, const float *in, float *out);          \
-  void sumPlane(const PoolPlane &plane, const float *in, float *out);
+  void sumPlane(const PoolPlane &plane, const float *in, float *out);          \
+  void maxBlock(const PoolBlock &block, const float *in, float *out);          \
+  void sumBlock(const PoolBlock &block, const float *in, float *out);
 namespace baseline {
 GEFLOW_POOL_ROWS_DECLARE
 } // namespace baseline

@@ -8,6 +8,7 @@
 #include "executor/kernels/PoolRows.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace geflow::kernels::pool::avx512 {
 #include "executor/kernels/PoolRowsBody.inc"

@@ -339,6 +339,24 @@ TEST(MaxPoolKernel, RowsWithoutIndices) {
   expectCasesMatch(cases, 500, PoolOutputs::kAverage);
 }
 
+TEST(PoolKernels, BlocksOfInterleavedPlanes) {
+  // 2-D float pools run 16 planes at a time (PoolBlock): more planes than a
+  // block, a short last block, blocks across images, windows four outputs
+  // at a time and the edge ones alone, and 1-D maps (rows of one).
+  std::vector<PoolCase> cases = {
+      {{1, 20, 17, 17}, {3, 3}, {}, {1, 1, 1, 1}, {}, "", 0, 0},
+      {{1, 20, 17, 17}, {3, 3}, {}, {1, 1, 1, 1}, {}, "", 0, 1},
+      {{1, 40, 35, 35}, {3, 3}, {2, 2}, {}, {}, ""},
+      {{2, 9, 11, 13}, {3, 3}, {2, 2}, {}, {}, "", 1, 0},
+      {{1, 33, 8, 8}, {2, 2}, {2, 2}, {}, {}, ""},
+      {{1, 17, 12, 12}, {3, 3}, {}, {2, 2, 2, 2}, {2, 2}, ""},
+      {{1, 18, 9, 21}, {3, 4}, {2, 1}, {1, 0, 1, 2}, {}, "", 0, 1},
+      {{2, 20, 30}, {3}, {2}, {1, 1}, {}, "", 0, 0},
+  };
+  expectCasesMatch(cases, 600, PoolOutputs::kMax);
+  expectCasesMatch(cases, 700, PoolOutputs::kAverage);
+}
+
 TEST(GlobalPoolKernels, AverageAndMax) {
   for (Shape x : {Shape{2, 3, 4, 5}, Shape{1, 4, 7}, Shape{2, 2, 3, 2, 4}}) {
     std::vector<float> in = random(count(x), 7);
