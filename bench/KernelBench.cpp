@@ -55,6 +55,16 @@ void BM_GemmPacked(benchmark::State &state) {
   setFlops(state, m, n, k);
 }
 
+/// `layers` [rows x cols] weights of their own random values, each packed
+/// by pack(values, rows, cols): a model's layers, too many to stay cached.
+template <class Pack>
+auto packLayers(int64_t layers, int64_t rows, int64_t cols, Pack pack) {
+  std::vector<decltype(pack(nullptr, rows, cols))> packed;
+  for (int64_t i = 0; i < layers; ++i)
+    packed.push_back(pack(randomValues(rows * cols).data(), rows, cols));
+  return packed;
+}
+
 /// A chain of 1x1 convs as a model runs them: `layers` pairs of m -> k and
 /// k -> m channels on n positions, each with its own weights (read from
 /// DRAM, as a model's are once per run) and reading the activation the
@@ -62,11 +72,11 @@ void BM_GemmPacked(benchmark::State &state) {
 void BM_GemmPackedChain(benchmark::State &state) {
   const int64_t m = state.range(0), n = state.range(1), k = state.range(2);
   const int64_t layers = state.range(3);
-  std::vector<nn::PackedRows> wide, narrow;
-  for (int64_t i = 0; i < layers; ++i) {
-    wide.push_back(nn::packRows(randomValues(m * k).data(), m, k, k));
-    narrow.push_back(nn::packRows(randomValues(k * m).data(), k, m, m));
-  }
+  auto pack = [](const float *w, int64_t rows, int64_t cols) {
+    return nn::packRows(w, rows, cols, cols);
+  };
+  const auto wide = packLayers(layers, m, k, pack);
+  const auto narrow = packLayers(layers, k, m, pack);
   const std::vector<float> bias = randomValues(std::max(m, k));
   std::vector<float> big = randomValues(k * n), small(m * n);
   nn::RowEpilogue epilogue;
@@ -116,11 +126,11 @@ void BM_GemmPanels(benchmark::State &state) {
 void BM_GemmPanelsChain(benchmark::State &state) {
   const int64_t m = state.range(0), n = state.range(1), k = state.range(2);
   const int64_t layers = state.range(3);
-  std::vector<nn::PackedCols> up, down;
-  for (int64_t i = 0; i < layers; ++i) {
-    up.push_back(nn::packCols(randomValues(n * k).data(), n, k, k));
-    down.push_back(nn::packCols(randomValues(k * n).data(), k, n, n));
-  }
+  auto pack = [](const float *w, int64_t rows, int64_t cols) {
+    return nn::packCols(w, rows, cols, cols);
+  };
+  const auto up = packLayers(layers, n, k, pack);
+  const auto down = packLayers(layers, k, n, pack);
   std::vector<float> narrow = randomValues(m * n), wide(m * k);
   std::vector<float> panels(nn::rowPanelFloats(m, std::max(n, k)));
   for (auto _ : state) {

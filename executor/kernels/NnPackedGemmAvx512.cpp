@@ -205,39 +205,31 @@ void microKernel(int64_t kc, const TileOperands &op, float *c, int64_t ldc,
 using Kernel = void (*)(int64_t, const TileOperands &, float *, int64_t,
                         __mmask16, bool, const Finish *);
 
-template <int Vectors, int Rows> constexpr Kernel kernelFor() {
+template <bool Direct, int Vectors, int Rows> constexpr Kernel kernelFor() {
   if constexpr (Rows <= maxTileRows(Vectors))
-    return &microKernel<Rows, Vectors>;
+    return &microKernel<Rows, Vectors, Direct>;
   else
     return nullptr; // never asked for: more accumulators than registers
 }
-template <int Vectors, int... R>
-constexpr std::array<Kernel, kMaxTileRows>
+template <bool Direct, int Vectors, int... R>
+constexpr std::array<Kernel, sizeof...(R)>
 kernelRow(std::integer_sequence<int, R...>) {
-  return {kernelFor<Vectors, R + 1>()...};
+  return {kernelFor<Direct, Vectors, R + 1>()...};
 }
-template <int... V>
-constexpr std::array<std::array<Kernel, kMaxTileRows>, kTileVectors>
+/// [vectors - 1][rows - 1] up to MaxRows rows.
+template <bool Direct, int MaxRows, int... V>
+constexpr std::array<std::array<Kernel, MaxRows>, kTileVectors>
 kernelTable(std::integer_sequence<int, V...>) {
-  return {kernelRow<V + 1>(std::make_integer_sequence<int, kMaxTileRows>())...};
+  return {
+      kernelRow<Direct, V + 1>(std::make_integer_sequence<int, MaxRows>())...};
 }
-/// kKernels[vectors - 1][rows - 1]: every tile shape an edge can leave.
-constexpr auto kKernels =
-    kernelTable(std::make_integer_sequence<int, kTileVectors>());
-/// kDirectKernels[vectors - 1][rows - 1]: gemmDirect's tiles, one panel of
-/// rows at most (each row's offset is held in a register).
-template <int Vectors, int... R>
-constexpr std::array<Kernel, kPanelRows>
-directRow(std::integer_sequence<int, R...>) {
-  return {&microKernel<R + 1, Vectors, true>...};
-}
-template <int... V>
-constexpr std::array<std::array<Kernel, kPanelRows>, kTileVectors>
-directTable(std::integer_sequence<int, V...>) {
-  return {directRow<V + 1>(std::make_integer_sequence<int, kPanelRows>())...};
-}
-constexpr auto kDirectKernels =
-    directTable(std::make_integer_sequence<int, kTileVectors>());
+/// Every tile shape an edge can leave.
+constexpr auto kKernels = kernelTable<false, kMaxTileRows>(
+    std::make_integer_sequence<int, kTileVectors>());
+/// gemmDirect's tiles: one panel of rows at most (each row's offset is held
+/// in a register).
+constexpr auto kDirectKernels = kernelTable<true, kPanelRows>(
+    std::make_integer_sequence<int, kTileVectors>());
 
 /// Vectors of 16 columns for `cols` columns.
 int64_t vectorsFor(int64_t cols) {
