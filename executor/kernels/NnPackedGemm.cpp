@@ -27,6 +27,8 @@ void gemmPacked(const PackedRows &a, int64_t r0, int64_t r1, int64_t n,
                 const RowEpilogue *epilogue);
 void gemmPanels(const float *aPanels, int64_t rows, const PackedCols &b,
                 int64_t c0, int64_t c1, float *c, int64_t ldc);
+void gemmDirect(const DirectRows &a, int64_t rows, const PackedCols &b,
+                int64_t c0, int64_t c1, float *c, int64_t ldc);
 } // namespace avx2
 namespace avx512 {
 void gemmPacked(const PackedRows &a, int64_t r0, int64_t r1, int64_t n,
@@ -194,7 +196,7 @@ void gemmPanels(const float *aPanels, int64_t rows, const PackedCols &b,
 
 bool directGemmAvailable() {
 #if GEFLOW_HAVE_X86_KERNELS
-  return cpu::atLeast(cpu::Isa::kAvx512);
+  return cpu::atLeast(cpu::Isa::kAvx2);
 #else
   return false;
 #endif
@@ -203,7 +205,9 @@ bool directGemmAvailable() {
 void gemmDirect(const DirectRows &a, int64_t rows, const PackedCols &b,
                 int64_t c0, int64_t c1, float *c, int64_t ldc) {
 #if GEFLOW_HAVE_X86_KERNELS
-  avx512::gemmDirect(a, rows, b, c0, c1, c, ldc);
+  if (cpu::atLeast(cpu::Isa::kAvx512))
+    return avx512::gemmDirect(a, rows, b, c0, c1, c, ldc);
+  avx2::gemmDirect(a, rows, b, c0, c1, c, ldc);
 #else
   (void)a, (void)rows, (void)b, (void)c0, (void)c1, (void)c, (void)ldc;
   std::abort(); // directGemmAvailable() is false

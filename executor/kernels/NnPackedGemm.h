@@ -53,6 +53,24 @@ struct PackedCols {
   }
 };
 
+/// Where a sweep of `b`'s panels over columns [c0, c1), `width` columns at
+/// a time, goes after columns [j, j + width) of the depth chunk at k0 (kc
+/// deep): the next columns, or the next chunk's first ones. `panel` is
+/// that tile's first panel at its chunk (null after the last chunk): the
+/// GEMMs ask for it while the current tile computes.
+struct NextTile {
+  const float *panel;
+  int64_t j;
+};
+inline NextTile nextTile(const PackedCols &b, int64_t j, int64_t width,
+                         int64_t c0, int64_t c1, int64_t k0, int64_t kc) {
+  const int64_t nextJ = j + width < c1 ? j + width : c0;
+  const int64_t nextK0 = nextJ == c0 ? k0 + kc : k0;
+  return {nextK0 < b.depth ? b.panel(nextJ / kPanelCols) + nextK0 * kPanelCols
+                           : nullptr,
+          nextJ};
+}
+
 /// B = W^T packed, for W [cols x depth] row-major (leading dimension ldw):
 /// a conv's weights as the columns of a GEMM whose rows are output
 /// positions.
@@ -147,7 +165,7 @@ struct DirectRows {
 /// gemmPanels with A direct. Only where directGemmAvailable().
 void gemmDirect(const DirectRows &a, int64_t rows, const PackedCols &b,
                 int64_t c0, int64_t c1, float *c, int64_t ldc);
-/// True when this build and CPU run gemmDirect (AVX-512).
+/// True when this build and CPU run gemmDirect (AVX2 + FMA).
 bool directGemmAvailable();
 
 /// C[rows x (c1 - c0)] = A * B[:, c0:c1), A as `rows` rows of A panels

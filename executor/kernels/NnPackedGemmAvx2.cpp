@@ -49,12 +49,15 @@ constexpr int64_t kTilePanels = 4;
 /// With `prefetch`, the line of that panel at each k is asked into L2 (one
 /// 16-wide panel row is one line). Without it, A's lines are asked for
 /// ahead: those of the A panel at `nextA`, or else 16 k ahead in this one.
-template <int Vectors, int Rows = kPanelRows>
+/// Direct (gemmDirect, always with `prefetch`): A is read where it lies,
+/// row r's value at k at a + rowOffsets[r] + depthOffsets[k].
+template <int Vectors, int Rows = kPanelRows, bool Direct = false>
 void microKernel(int64_t kc, const float *__restrict a,
                  const float *__restrict b, int64_t ldb, float *c, int64_t ldc,
                  bool accumulate, const Finish *finish,
-                 const float *prefetch = nullptr,
-                 const float *nextA = nullptr) {
+                 const float *prefetch = nullptr, const float *nextA = nullptr,
+                 const int32_t *rowOffsets = nullptr,
+                 const int32_t *depthOffsets = nullptr) {
   __m256 acc[Rows][Vectors];
 #pragma GCC unroll 16
   for (int r = 0; r < Rows; ++r)
@@ -70,6 +73,11 @@ void microKernel(int64_t kc, const float *__restrict a,
       _mm_prefetch(reinterpret_cast<const char *>(c + r * ldc + offset),
                    _MM_HINT_T0);
   }
+  int64_t rowOffset[Rows];
+  if constexpr (Direct)
+#pragma GCC unroll 16
+    for (int r = 0; r < Rows; ++r)
+      rowOffset[r] = rowOffsets[r];
   // One k of the tile; the loop runs twice below so that the one without
   // prefetches carries no test for them.
   const auto multiplyAdd = [&](const float *ak,
@@ -80,15 +88,16 @@ void microKernel(int64_t kc, const float *__restrict a,
       bv[v] = _mm256_loadu_ps(bk + 8 * v);
 #pragma GCC unroll 16
     for (int r = 0; r < Rows; ++r) {
-      __m256 ar = _mm256_broadcast_ss(ak + r);
+      __m256 ar = _mm256_broadcast_ss(ak + (Direct ? rowOffset[r] : r));
 #pragma GCC unroll 2
       for (int v = 0; v < Vectors; ++v)
         acc[r][v] = _mm256_fmadd_ps(ar, bv[v], acc[r][v]);
     }
   };
   if (prefetch) { // gemmPanels: A is this run's packed rows, in cache
+    const float *base = a;
     for (int64_t k = 0; k < kc; ++k, a += kPanelRows, b += ldb) {
-      multiplyAdd(a, b);
+      multiplyAdd(Direct ? base + depthOffsets[k] : a, b);
       _mm_prefetch(reinterpret_cast<const char *>(prefetch + k * ldb),
                    _MM_HINT_T1);
     }
@@ -127,6 +136,16 @@ void microKernel(int64_t kc, const float *__restrict a,
     }
 }
 
+using Kernel = void (*)(int64_t, const float *, const float *, int64_t, float *,
+                        int64_t, bool, const Finish *, const float *,
+                        const float *, const int32_t *, const int32_t *);
+/// The two-vector (16-column) kernels by rows - 1, A packed or direct.
+template <bool Direct>
+constexpr Kernel kFullWidth[kPanelRows] = {
+    &microKernel<2, 1, Direct>, &microKernel<2, 2, Direct>,
+    &microKernel<2, 3, Direct>, &microKernel<2, 4, Direct>,
+    &microKernel<2, 5, Direct>, &microKernel<2, 6, Direct>};
+
 /// The kc x 16 panel of B at `src` (row stride ldb; `cols` <= 16 valid
 /// columns, the rest zero) into `dst`, contiguous.
 void copyPanel(const float *src, int64_t ldb, int64_t kc, int64_t cols,
@@ -157,14 +176,9 @@ void panelProduct(int64_t kc, const float *a, const float *b, int64_t ldb,
                   const float *nextA = nullptr) {
   if (cols == kPanelCols) {
     // Fewer rows: only the real ones computed, straight into C.
-    using Kernel =
-        void (*)(int64_t, const float *, const float *, int64_t, float *,
-                 int64_t, bool, const Finish *, const float *, const float *);
-    static constexpr Kernel kByRows[kPanelRows] = {
-        &microKernel<2, 1>, &microKernel<2, 2>, &microKernel<2, 3>,
-        &microKernel<2, 4>, &microKernel<2, 5>, &microKernel<2, 6>};
-    return kByRows[rows - 1](kc, a, b, ldb, c, ldc, accumulate, finish,
-                             prefetch, nextA);
+    return kFullWidth<false>[rows - 1](kc, a, b, ldb, c, ldc, accumulate,
+                                       finish, prefetch, nextA, nullptr,
+                                       nullptr);
   }
   alignas(32) float tile[kPanelRows * kPanelCols];
   if (cols <= 8)
@@ -288,16 +302,51 @@ void gemmPanels(const float *aPanels, int64_t rows, const PackedCols &b,
       // Weights read once per run come from DRAM: the first row panel asks
       // the next B panel (the next columns, or the next chunk's first ones)
       // into L2 while the row panels compute.
-      const int64_t nextJ = j + kPanelCols < c1 ? j + kPanelCols : c0;
-      const int64_t nextK0 = nextJ == c0 ? k0 + kc : k0;
-      const float *next =
-          nextK0 < k ? b.panel(nextJ / kPanelCols) + nextK0 * kPanelCols
-                     : nullptr;
+      const float *next = nextTile(b, j, kPanelCols, c0, c1, k0, kc).panel;
       for (int64_t row0 = 0; row0 < rows; row0 += kPanelRows)
         panelProduct(kc, aPanels + row0 * k + k0 * kPanelRows, bPanel,
                      kPanelCols, std::min(kPanelRows, rows - row0), cols,
                      c + row0 * ldc + (j - c0), ldc, accumulate, nullptr,
                      row0 == 0 ? next : nullptr);
+    }
+  }
+}
+
+void gemmDirect(const DirectRows &a, int64_t rows, const PackedCols &b,
+                int64_t c0, int64_t c1, float *c, int64_t ldc) {
+  const int64_t k = b.depth;
+  // Tiles of one panel of rows at most, their sizes differing by one at
+  // most (the AVX-512 body's split).
+  const int64_t tiles = (rows + kPanelRows - 1) / kPanelRows;
+  for (int64_t k0 = 0, kc; k0 < k; k0 += kc) {
+    kc = std::min(kDepthChunk, k - k0);
+    const bool accumulate = k0 > 0;
+    for (int64_t j = c0; j < c1; j += kPanelCols) {
+      const float *bPanel = b.panel(j / kPanelCols) + k0 * kPanelCols;
+      const int64_t cols = std::min(kPanelCols, c1 - j);
+      // The next B panel streams in while this one computes (gemmPanels).
+      // The direct kernel asks for a panel on every k: after the last,
+      // for lines it already has.
+      const float *next = nextTile(b, j, kPanelCols, c0, c1, k0, kc).panel;
+      next = next ? next : bPanel;
+      for (int64_t t = 0; t < tiles; ++t) {
+        const int64_t row0 = rows * t / tiles, row1 = rows * (t + 1) / tiles;
+        float *out = c + row0 * ldc + (j - c0);
+        // A narrow last panel: its B columns past c1 are zero, the tile's
+        // whole width is computed aside and its real columns copied.
+        alignas(32) float tile[kPanelRows * kPanelCols];
+        const bool whole = cols == kPanelCols;
+        const bool addToC = whole && accumulate;
+        kFullWidth<true>[row1 - row0 - 1](
+            kc, a.base, bPanel, kPanelCols, whole ? out : tile,
+            whole ? ldc : kPanelCols, addToC, nullptr, next, nullptr,
+            a.rowOffsets + row0, a.depthOffsets + k0);
+        if (!whole)
+          for (int64_t r = 0; r < row1 - row0; ++r)
+            for (int64_t q = 0; q < cols; ++q)
+              out[r * ldc + q] = (accumulate ? out[r * ldc + q] : 0.0f) +
+                                 tile[r * kPanelCols + q];
+      }
     }
   }
 }

@@ -371,12 +371,9 @@ void gemmPanels(const float *aPanels, int64_t rows, const PackedCols &b,
       // columns, or the next chunk's first ones) is asked into L2 while this
       // one computes. Its vectors are spread over the row tiles, one each,
       // or all asked for by the first tile when there are fewer tiles.
-      const int64_t nextJ = j + kTileCols < c1 ? j + kTileCols : c0;
-      const int64_t nextK0 = nextJ == c0 ? k0 + kc : k0;
-      const float *next =
-          nextK0 < k ? b.panel(nextJ / kPanelCols) + nextK0 * kPanelCols
-                     : nullptr;
-      const int64_t nextVectors = vectorsFor(std::min(kTileCols, c1 - nextJ));
+      const NextTile after = nextTile(b, j, kTileCols, c0, c1, k0, kc);
+      const float *next = after.panel;
+      const int64_t nextVectors = vectorsFor(std::min(kTileCols, c1 - after.j));
       const int64_t tiles = (rows + step - 1) / step;
       for (int64_t row0 = 0, t = 0; row0 < rows; row0 += step, ++t) {
         op.a = aPanels + row0 * k + k0 * kPanelRows;
@@ -407,12 +404,9 @@ void gemmDirect(const DirectRows &a, int64_t rows, const PackedCols &b,
       const __mmask16 lastMask =
           __mmask16((1u << (cols - (vectors - 1) * kPanelCols)) - 1);
       // The next B tile streams in while this one computes (gemmPanels).
-      const int64_t nextJ = j + kTileCols < c1 ? j + kTileCols : c0;
-      const int64_t nextK0 = nextJ == c0 ? k0 + kc : k0;
-      const float *next =
-          nextK0 < k ? b.panel(nextJ / kPanelCols) + nextK0 * kPanelCols
-                     : nullptr;
-      const int64_t nextVectors = vectorsFor(std::min(kTileCols, c1 - nextJ));
+      const NextTile after = nextTile(b, j, kTileCols, c0, c1, k0, kc);
+      const float *next = after.panel;
+      const int64_t nextVectors = vectorsFor(std::min(kTileCols, c1 - after.j));
       for (int64_t t = 0; t < tiles; ++t) {
         const int64_t row0 = rows * t / tiles, row1 = rows * (t + 1) / tiles;
         op.rowOffsets = a.rowOffsets + row0;

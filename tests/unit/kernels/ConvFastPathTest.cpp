@@ -352,8 +352,8 @@ void expectCasesUnderEachIsa(const std::vector<ConvCase> &cases, unsigned seed,
 // Positions on the GEMM's rows (maps of at most 324 positions)
 //===----------------------------------------------------------------------===//
 
-// AVX-512 reads the GEMM's rows where they lie in the padded input
-// (nn::gemmDirect); AVX2 gathers them into panels first.
+// AVX-512 and AVX2 read the GEMM's rows where they lie in the padded input
+// (nn::gemmDirect); the baseline gathers them for nn::gemm.
 TEST(ConvPositionRows, MatchesDirectLoopsUnderEachIsa) {
   std::vector<ConvCase> cases = {
       // Inception's 1x7 and 7x1 on 17x17: rows of positions across output
