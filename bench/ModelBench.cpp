@@ -5,10 +5,13 @@
 // moves less. This loads each OM named on the command line once and times
 // its executions with Google Benchmark: mean, median and the minimum over
 // repetitions (`--benchmark_repetitions=N`), the minimum being what the
-// machine's neighbours leave alone. Inputs are zeros; host threads come from
-// GEFLOW_BENCH_THREADS (default 1).
+// machine's neighbours leave alone. Inputs are zeros, or the first one read
+// from FILE (.npy or .pb) for MODEL.om=FILE: zeros are not what a model
+// meets (ViT-B/16 ran 489 ms on them against 207 on the zoo's input, and
+// they hid a ConvNeXt gain). Host threads come from GEFLOW_BENCH_THREADS
+// (default 1).
 //
-//   geflow-model-bench [benchmark flags] MODEL.om...
+//   geflow-model-bench [benchmark flags] MODEL.om[=INPUT]...
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +19,7 @@
 
 #include "executor/runner/ModelExecutor.h"
 #include "runtime/Device.h"
+#include "tools/geflow/TensorFiles.h"
 
 #include <benchmark/benchmark.h>
 
@@ -37,9 +41,10 @@ struct LoadedBench {
   std::vector<std::vector<char>> storage;
   std::vector<exec::Buffer> inputs, outputs;
 
-  /// Null with the error printed when the model does not load.
-  static std::unique_ptr<LoadedBench> load(const std::string &path,
-                                           unsigned threads) {
+  /// Null with the error printed when the model does not load or `input`
+  /// (may be empty) does not fit its first input.
+  static std::unique_ptr<LoadedBench>
+  load(const std::string &path, const std::string &input, unsigned threads) {
     auto l = std::make_unique<LoadedBench>();
     rt::DeviceOptions options;
     options.workerThreads = static_cast<int>(threads) - 1; // + the caller
@@ -53,10 +58,34 @@ struct LoadedBench {
     }
     l->bind(l->model->inputs(), &l->inputs);
     l->bind(l->model->outputs(), &l->outputs);
+    if (!input.empty() && !l->fill(input))
+      return nullptr;
     return l;
   }
 
 private:
+  /// The first input's buffer from the tensor file `path`.
+  bool fill(const std::string &path) {
+    llvm::Expected<cli::HostTensor> tensor = cli::readTensorFile(path);
+    if (!tensor) {
+      std::fprintf(stderr, "geflow-model-bench: %s: %s\n", path.c_str(),
+                   llvm::toString(tensor.takeError()).c_str());
+      return false;
+    }
+    if (inputs.empty() || tensor->bytes.size() != inputs[0].size) {
+      std::fprintf(stderr,
+                   "geflow-model-bench: %s: %s does not fit the model's first "
+                   "input (%zu bytes)\n",
+                   path.c_str(),
+                   cli::describe(tensor->dtype, tensor->shape).c_str(),
+                   inputs.empty() ? size_t(0) : size_t(inputs[0].size));
+      return false;
+    }
+    std::copy(tensor->bytes.begin(), tensor->bytes.end(),
+              static_cast<uint8_t *>(inputs[0].data));
+    return true;
+  }
+
   void bind(const std::vector<exec::TensorInfo> &tensors,
             std::vector<exec::Buffer> *buffers) {
     for (const exec::TensorInfo &t : tensors) {
@@ -86,11 +115,14 @@ int main(int argc, char **argv) {
   const unsigned threads = threadsEnv ? std::atoi(threadsEnv) : 1;
   std::vector<std::unique_ptr<LoadedBench>> models;
   for (int i = 1; i < argc; ++i) {
-    models.push_back(LoadedBench::load(argv[i], std::max(threads, 1u)));
+    const std::string arg = argv[i];
+    const size_t eq = arg.find('=');
+    const std::string path = arg.substr(0, eq);
+    const std::string input = eq == std::string::npos ? "" : arg.substr(eq + 1);
+    models.push_back(LoadedBench::load(path, input, std::max(threads, 1u)));
     if (!models.back())
       return 1;
-    std::string name = argv[i];
-    name = name.substr(name.find_last_of('/') + 1);
+    std::string name = path.substr(path.find_last_of('/') + 1);
     benchmark::RegisterBenchmark(name.c_str(), runModel, models.back().get())
         ->Unit(benchmark::kMillisecond)
         ->ComputeStatistics("min", minimum)
@@ -98,7 +130,7 @@ int main(int argc, char **argv) {
   }
   if (models.empty()) {
     std::fprintf(stderr, "usage: geflow-model-bench [benchmark flags] "
-                         "MODEL.om...\n");
+                         "MODEL.om[=INPUT]...\n");
     return 1;
   }
   benchmark::RunSpecifiedBenchmarks();
