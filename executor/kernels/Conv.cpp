@@ -112,10 +112,8 @@ public:
       for (int64_t g = 0; g < c_.s.group; ++g)
         transposed_.push_back(
             nn::packTransposedRows(weights + g * mg * c_.k, mg, c_.k, c_.k));
-      if (!c_.pointwise && nn::directGemmAvailable())
+      if (!c_.pointwise)
         buildDirect();
-      if (!c_.pointwise && directDepth_.empty())
-        buildPanelGather();
       return;
     }
     if (c_.shifted)
@@ -491,7 +489,6 @@ private:
     const HostGroup share = hostGroup(blockIdx, blockDim);
     const ConvShape &s = c_.s;
     const int64_t mg = s.outPerGroup(), cg = s.inPerGroup(), p = c_.p;
-    const int64_t taps = s.w.kernelSize(), stride = nn::kPanelRows * c_.k;
     const bool byChannels = mg > p;
     const int64_t allPanels = ceilDiv(p, nn::kPanelRows);
     const int64_t colPanels = ceilDiv(mg, nn::kPanelCols);
@@ -506,42 +503,23 @@ private:
     const int64_t m1 = byChannels ? std::min(mg, part1 * nn::kPanelCols) : mg;
     const int64_t q0 = panel0 * nn::kPanelRows;
     const int64_t q1 = std::min(p, panel1 * nn::kPanelRows), rows = q1 - q0;
-    const bool direct = !directDepth_.empty();
+    // A 1x1 conv packs its positions' columns into panels; the others read
+    // them where they lie in the padded input (nn::gemmDirect).
     float *panels =
-        direct ? nullptr : nn::scratch(nn::rowPanelFloats(rows, c_.k), 1);
+        c_.pointwise ? nn::scratch(nn::rowPanelFloats(rows, c_.k), 1) : nullptr;
     float *cT = nn::scratch(roundUp(rows, nn::kPanelRows) * (m1 - m0), 2);
-    const int64_t span = taps * nn::kPanelRows;
     for (int64_t ng = 0; ng < s.batch * s.group; ++ng) {
       const int64_t g = ng % s.group, n = ng / s.group;
       const float *xg = x + (n * s.inChannels + g * cg) * s.w.inSize();
-      if (direct) {
+      if (c_.pointwise) {
+        nn::packColumnsAsRows(xg + q0, p, c_.k, rows, panels,
+                              nn::kPanelRows * c_.k);
+        nn::gemmPanels(panels, rows, transposed_[g], m0, m1, cT, m1 - m0);
+      } else {
         const nn::DirectRows a{paddedInput(xg, q0, q1), directRows_.data() + q0,
                                directDepth_.data()};
         nn::gemmDirect(a, rows, transposed_[g], m0, m1, cT, m1 - m0);
-      } else if (c_.pointwise) {
-        nn::packColumnsAsRows(xg + q0, p, c_.k, rows, panels, stride);
       }
-      // Each channel's taps for every panel, gathered from its plane (in
-      // L1) straight into the panels.
-      for (int64_t c = 0; !direct && !c_.pointwise && c < cg; ++c) {
-        const float *plane = xg + c * s.w.inSize();
-        const int32_t *at = panelGather_.data() + panel0 * span;
-        const int32_t *run = panelRuns_.data() + panel0 * taps;
-        float *dst = panels + c * span;
-        for (int64_t r = q0; r < q1; r += nn::kPanelRows, dst += stride)
-          for (int64_t t = 0; t < span; t += nn::kPanelRows, ++run) {
-            float *to = dst + t;
-            if (*run >= 0) { // six neighbours of one input row
-              std::copy(plane + *run, plane + *run + nn::kPanelRows, to);
-              at += nn::kPanelRows;
-              continue;
-            }
-            for (int64_t q = 0; q < nn::kPanelRows; ++q, ++at)
-              to[q] = *at >= 0 ? plane[*at] : 0.0f;
-          }
-      }
-      if (!direct)
-        nn::gemmPanels(panels, rows, transposed_[g], m0, m1, cT, m1 - m0);
       float *yg = y + (n * s.outChannels + g * mg + m0) * p;
       Epilogue e{bias ? bias + g * mg : nullptr, residual, y, &c_.act};
       storeTransposed(cT, m1 - m0, q0, q1, p, yg, [&](int64_t m, float *row) {
@@ -568,58 +546,18 @@ private:
     }
   }
 
-  /// For each row panel of positions, tap (im2col's order) and position in
-  /// the panel: the offset in an input plane of the value the panel holds
-  /// there, or -1 for padding (and for positions past the end); and per
-  /// (panel, tap) the offset of a run of six consecutive ones.
-  void buildPanelGather() {
-    const Window &w = c_.s.w;
-    const int64_t panels = ceilDiv(c_.p, nn::kPanelRows);
-    panelGather_.reserve(panels * w.kernelSize() * nn::kPanelRows);
-    for (int64_t i = 0; i < panels; ++i)
-      for (int64_t kd = 0; kd < w.kernel[0]; ++kd)
-        for (int64_t kh = 0; kh < w.kernel[1]; ++kh)
-          for (int64_t kw = 0; kw < w.kernel[2]; ++kw)
-            for (int64_t q = 0; q < nn::kPanelRows; ++q) {
-              int64_t p = i * nn::kPanelRows + q;
-              int64_t o[3] = {p / (w.out[1] * w.out[2]),
-                              p / w.out[2] % w.out[1], p % w.out[2]};
-              int64_t k[3] = {kd, kh, kw}, at = 0;
-              bool inside = p < c_.p;
-              for (int d = 0; d < 3; ++d) {
-                int64_t in =
-                    o[d] * w.stride[d] - w.padBegin[d] + k[d] * w.dilation[d];
-                inside = inside && in >= 0 && in < w.in[d];
-                at = at * w.in[d] + in;
-              }
-              panelGather_.push_back(inside ? static_cast<int32_t>(at) : -1);
-            }
-    // Where the six offsets of a (panel, tap) are consecutive and inside,
-    // the pack copies them as one run.
-    for (size_t i = 0; i < panelGather_.size(); i += nn::kPanelRows) {
-      bool run = panelGather_[i] >= 0;
-      for (int64_t q = 1; q < nn::kPanelRows && run; ++q)
-        run = panelGather_[i + q] == panelGather_[i] + q;
-      panelRuns_.push_back(run ? panelGather_[i] : -1);
-    }
-  }
-
   /// gemmDirect's offsets into the input padded to paddedIn_ (per dim):
   /// per output position, its window's first tap; per (input channel, tap),
-  /// in im2col's order of depth, that tap's. Left empty when the offsets
-  /// would not fit in 32 bits.
+  /// in im2col's order of depth, that tap's. The plan keeps them within 32
+  /// bits (positionRowsPay).
   void buildDirect() {
     const Window &w = c_.s.w;
     int64_t planeFloats = 1;
     for (int d = 0; d < 3; ++d) {
-      paddedIn_[d] = std::max(w.in[d] + w.padBegin[d] + w.padEnd[d],
-                              (w.out[d] - 1) * w.stride[d] +
-                                  (w.kernel[d] - 1) * w.dilation[d] + 1);
+      paddedIn_[d] = directPaddedExtent(w, d);
       padsInput_ = padsInput_ || paddedIn_[d] != w.in[d];
       planeFloats *= paddedIn_[d];
     }
-    if (c_.s.inPerGroup() * planeFloats > INT32_MAX)
-      return;
     const int64_t rowFloats = paddedIn_[2],
                   sliceFloats = paddedIn_[1] * rowFloats;
     for (int64_t o0 = 0; o0 < w.out[0]; ++o0)
@@ -714,8 +652,6 @@ private:
   const ConvPlan c_;
   std::vector<nn::PackedRows> packed_;     // per group; empty: nn::gemm on W
   std::vector<nn::PackedCols> transposed_; // per group, W^T: positionRows
-  std::vector<int32_t> panelGather_;       // positionRows, not 1x1
-  std::vector<int32_t> panelRuns_; // per (panel, tap): first offset, or -1
   // positionRows by gemmDirect (not 1x1): see buildDirect.
   std::vector<int32_t> directRows_, directDepth_;
   int64_t paddedIn_[3] = {1, 1, 1};

@@ -8,6 +8,7 @@
 #include "executor/kernels/NnPackedGemm.h"
 
 #include <algorithm>
+#include <cstdint>
 
 using namespace geflow;
 using namespace geflow::kernels;
@@ -57,7 +58,12 @@ constexpr int64_t kMaxPointwisePositionRows = 64;
 bool positionRowsPay(const ConvPlan &c) {
   if (c.s.w.kernelSize() == 1)
     return c.p <= kMaxPointwisePositionRows;
-  return c.p <= kMaxPositionRows;
+  // The direct GEMM addresses a group's padded input with 32-bit offsets
+  // (a large input under a wide stride could overflow them).
+  int64_t padded = c.s.inPerGroup();
+  for (int d = 0; d < 3; ++d)
+    padded *= directPaddedExtent(c.s.w, d);
+  return c.p <= kMaxPositionRows && padded <= INT32_MAX;
 }
 
 /// Lanes the micro-kernel computes for n real GEMM columns: whole panels.
@@ -197,6 +203,12 @@ rt::Status planWinograd(ConvPlan *c) {
 }
 
 } // namespace
+
+int64_t geflow::kernels::directPaddedExtent(const Window &w, int d) {
+  return std::max(w.in[d] + w.padBegin[d] + w.padEnd[d],
+                  (w.out[d] - 1) * w.stride[d] +
+                      (w.kernel[d] - 1) * w.dilation[d] + 1);
+}
 
 rt::Status geflow::kernels::analyzeConv(const om::OpDef &op, ConvPlan *c) {
   GEFLOW_RT_RETURN_IF_ERROR(analyzeConvShape(op, false, &c->s));

@@ -65,6 +65,10 @@ struct ConvPlan {
 /// The plan of a conv or fused_conv op.
 rt::Status analyzeConv(const om::OpDef &op, ConvPlan *c);
 
+/// The extent of dim d of a conv's input padded for its windows: what
+/// positionRows' direct GEMM (nn::gemmDirect) addresses, its offsets 32-bit.
+int64_t directPaddedExtent(const nn::Window &w, int d);
+
 /// One host thread's part of a conv run on columns (im2col and 1x1 convs):
 /// a range of the (image, group) maps' kPanelCols-wide column panels, all
 /// output channels; or all columns and a range of the output channels (of

@@ -194,14 +194,6 @@ void gemmPanels(const float *aPanels, int64_t rows, const PackedCols &b,
 #endif
 }
 
-bool directGemmAvailable() {
-#if GEFLOW_HAVE_X86_KERNELS
-  return cpu::atLeast(cpu::Isa::kAvx2);
-#else
-  return false;
-#endif
-}
-
 void gemmDirect(const DirectRows &a, int64_t rows, const PackedCols &b,
                 int64_t c0, int64_t c1, float *c, int64_t ldc) {
 #if GEFLOW_HAVE_X86_KERNELS
@@ -210,7 +202,7 @@ void gemmDirect(const DirectRows &a, int64_t rows, const PackedCols &b,
   avx2::gemmDirect(a, rows, b, c0, c1, c, ldc);
 #else
   (void)a, (void)rows, (void)b, (void)c0, (void)c1, (void)c, (void)ldc;
-  std::abort(); // directGemmAvailable() is false
+  std::abort(); // packedGemmAvailable() is false
 #endif
 }
 

@@ -162,11 +162,9 @@ struct DirectRows {
   const int32_t *depthOffsets = nullptr; // b.depth of them
 };
 
-/// gemmPanels with A direct. Only where directGemmAvailable().
+/// gemmPanels with A direct. Only where packedGemmAvailable().
 void gemmDirect(const DirectRows &a, int64_t rows, const PackedCols &b,
                 int64_t c0, int64_t c1, float *c, int64_t ldc);
-/// True when this build and CPU run gemmDirect (AVX2 + FMA).
-bool directGemmAvailable();
 
 /// C[rows x (c1 - c0)] = A * B[:, c0:c1), A as `rows` rows of A panels
 /// (packColumnsAsRows, depth b.depth), C with leading dimension ldc. c0 must

@@ -49,8 +49,8 @@ constexpr int64_t kTilePanels = 4;
 /// With `prefetch`, the line of that panel at each k is asked into L2 (one
 /// 16-wide panel row is one line). Without it, A's lines are asked for
 /// ahead: those of the A panel at `nextA`, or else 16 k ahead in this one.
-/// Direct (gemmDirect, always with `prefetch`): A is read where it lies,
-/// row r's value at k at a + rowOffsets[r] + depthOffsets[k].
+/// Direct (gemmDirect): A is read where it lies, row r's value at k at
+/// a + rowOffsets[r] + depthOffsets[k], and nothing of it is asked for.
 template <int Vectors, int Rows = kPanelRows, bool Direct = false>
 void microKernel(int64_t kc, const float *__restrict a,
                  const float *__restrict b, int64_t ldb, float *c, int64_t ldc,
@@ -94,10 +94,14 @@ void microKernel(int64_t kc, const float *__restrict a,
         acc[r][v] = _mm256_fmadd_ps(ar, bv[v], acc[r][v]);
     }
   };
+  // A at k: the packed panel's, or where a direct row's values lie.
+  const float *base = a;
+  const auto aAt = [&](int64_t k) __attribute__((always_inline)) {
+    return Direct ? base + depthOffsets[k] : base + k * kPanelRows;
+  };
   if (prefetch) { // gemmPanels: A is this run's packed rows, in cache
-    const float *base = a;
-    for (int64_t k = 0; k < kc; ++k, a += kPanelRows, b += ldb) {
-      multiplyAdd(Direct ? base + depthOffsets[k] : a, b);
+    for (int64_t k = 0; k < kc; ++k, b += ldb) {
+      multiplyAdd(aAt(k), b);
       _mm_prefetch(reinterpret_cast<const char *>(prefetch + k * ldb),
                    _MM_HINT_T1);
     }
@@ -108,10 +112,10 @@ void microKernel(int64_t kc, const float *__restrict a,
     // the hardware prefetcher has not seen (a chain of ResNet-50's 1x1
     // convs with cold weights: 95 -> 100 GFLOP/s on 14x14, 68 -> 78 on 7x7).
     const float *ahead = nextA ? nextA : a + 16 * kPanelRows;
-    for (int64_t k = 0; k < kc;
-         ++k, a += kPanelRows, ahead += kPanelRows, b += ldb) {
-      _mm_prefetch(reinterpret_cast<const char *>(ahead), _MM_HINT_T0);
-      multiplyAdd(a, b);
+    for (int64_t k = 0; k < kc; ++k, ahead += kPanelRows, b += ldb) {
+      if constexpr (!Direct)
+        _mm_prefetch(reinterpret_cast<const char *>(ahead), _MM_HINT_T0);
+      multiplyAdd(aAt(k), b);
     }
   }
 #pragma GCC unroll 16
@@ -165,23 +169,32 @@ void copyPanel(const float *src, int64_t ldb, int64_t kc, int64_t cols,
       dst[q] = q < cols ? src[q] : 0.0f;
 }
 
+/// Where a direct A's rows lie (microKernel's Direct): none for packed A.
+struct DirectOffsets {
+  const int32_t *rows = nullptr, *depth = nullptr;
+};
+
 /// C's kPanelRows x kPanelCols panel at `c` (`rows` x `cols` of it real)
 /// (= or +=) A-panel[kc x 6] * B-panel[kc x 16]. Whole-width panels with
 /// fewer rows compute just those; narrower ones compute into a tile and
-/// copy what is real.
+/// copy what is real. Direct: A's rows read through `offsets`.
+template <bool Direct = false>
 void panelProduct(int64_t kc, const float *a, const float *b, int64_t ldb,
                   int64_t rows, int64_t cols, float *c, int64_t ldc,
                   bool accumulate, const Finish *finish = nullptr,
-                  const float *prefetch = nullptr,
-                  const float *nextA = nullptr) {
+                  const float *prefetch = nullptr, const float *nextA = nullptr,
+                  DirectOffsets offsets = {}) {
   if (cols == kPanelCols) {
     // Fewer rows: only the real ones computed, straight into C.
-    return kFullWidth<false>[rows - 1](kc, a, b, ldb, c, ldc, accumulate,
-                                       finish, prefetch, nextA, nullptr,
-                                       nullptr);
+    return kFullWidth<Direct>[rows - 1](kc, a, b, ldb, c, ldc, accumulate,
+                                        finish, prefetch, nextA, offsets.rows,
+                                        offsets.depth);
   }
   alignas(32) float tile[kPanelRows * kPanelCols];
-  if (cols <= 8)
+  if constexpr (Direct) // only the real rows have offsets
+    kFullWidth<true>[rows - 1](kc, a, b, ldb, tile, kPanelCols, false, nullptr,
+                               prefetch, nullptr, offsets.rows, offsets.depth);
+  else if (cols <= 8)
     microKernel<1>(kc, a, b, ldb, tile, kPanelCols, false, nullptr, prefetch,
                    nextA);
   else
@@ -290,65 +303,53 @@ void gemmPacked(const PackedRows &a, int64_t r0, int64_t r1, int64_t n,
   }
 }
 
-void gemmPanels(const float *aPanels, int64_t rows, const PackedCols &b,
-                int64_t c0, int64_t c1, float *c, int64_t ldc) {
+namespace {
+
+/// gemmPanels' and gemmDirect's sweep: for each depth chunk and 16-column
+/// panel of B, every row tile of A against it, the first one asking the
+/// next B panel (the next columns, or the next chunk's first ones) into L2
+/// while the tiles compute: weights read once per run come from DRAM.
+/// Packed A's tiles are its panels; direct A's tiles differ by one row at
+/// most (the AVX-512 body's split: 49 rows as 6 and 5, not eight of 6 and
+/// one of 1).
+template <bool Direct>
+void sweepPanels(const float *a, const DirectOffsets &offsets, int64_t rows,
+                 const PackedCols &b, int64_t c0, int64_t c1, float *c,
+                 int64_t ldc) {
   const int64_t k = b.depth;
+  const int64_t tiles = (rows + kPanelRows - 1) / kPanelRows;
   for (int64_t k0 = 0, kc; k0 < k; k0 += kc) {
     kc = std::min(kDepthChunk, k - k0);
-    const bool accumulate = k0 > 0;
     for (int64_t j = c0; j < c1; j += kPanelCols) {
       const float *bPanel = b.panel(j / kPanelCols) + k0 * kPanelCols;
-      const int64_t cols = std::min(kPanelCols, c1 - j);
-      // Weights read once per run come from DRAM: the first row panel asks
-      // the next B panel (the next columns, or the next chunk's first ones)
-      // into L2 while the row panels compute.
       const float *next = nextTile(b, j, kPanelCols, c0, c1, k0, kc).panel;
-      for (int64_t row0 = 0; row0 < rows; row0 += kPanelRows)
-        panelProduct(kc, aPanels + row0 * k + k0 * kPanelRows, bPanel,
-                     kPanelCols, std::min(kPanelRows, rows - row0), cols,
-                     c + row0 * ldc + (j - c0), ldc, accumulate, nullptr,
-                     row0 == 0 ? next : nullptr);
+      for (int64_t t = 0; t < tiles; ++t) {
+        const int64_t row0 = Direct ? rows * t / tiles : t * kPanelRows;
+        const int64_t row1 =
+            Direct ? rows * (t + 1) / tiles : std::min(rows, row0 + kPanelRows);
+        panelProduct<Direct>(
+            kc, Direct ? a : a + row0 * k + k0 * kPanelRows, bPanel, kPanelCols,
+            row1 - row0, std::min(kPanelCols, c1 - j),
+            c + row0 * ldc + (j - c0), ldc, k0 > 0, nullptr,
+            t == 0 ? next : nullptr, nullptr,
+            Direct ? DirectOffsets{offsets.rows + row0, offsets.depth + k0}
+                   : DirectOffsets{});
+      }
     }
   }
 }
 
+} // namespace
+
+void gemmPanels(const float *aPanels, int64_t rows, const PackedCols &b,
+                int64_t c0, int64_t c1, float *c, int64_t ldc) {
+  sweepPanels<false>(aPanels, {}, rows, b, c0, c1, c, ldc);
+}
+
 void gemmDirect(const DirectRows &a, int64_t rows, const PackedCols &b,
                 int64_t c0, int64_t c1, float *c, int64_t ldc) {
-  const int64_t k = b.depth;
-  // Tiles of one panel of rows at most, their sizes differing by one at
-  // most (the AVX-512 body's split).
-  const int64_t tiles = (rows + kPanelRows - 1) / kPanelRows;
-  for (int64_t k0 = 0, kc; k0 < k; k0 += kc) {
-    kc = std::min(kDepthChunk, k - k0);
-    const bool accumulate = k0 > 0;
-    for (int64_t j = c0; j < c1; j += kPanelCols) {
-      const float *bPanel = b.panel(j / kPanelCols) + k0 * kPanelCols;
-      const int64_t cols = std::min(kPanelCols, c1 - j);
-      // The next B panel streams in while this one computes (gemmPanels).
-      // The direct kernel asks for a panel on every k: after the last,
-      // for lines it already has.
-      const float *next = nextTile(b, j, kPanelCols, c0, c1, k0, kc).panel;
-      next = next ? next : bPanel;
-      for (int64_t t = 0; t < tiles; ++t) {
-        const int64_t row0 = rows * t / tiles, row1 = rows * (t + 1) / tiles;
-        float *out = c + row0 * ldc + (j - c0);
-        // A narrow last panel: its B columns past c1 are zero, the tile's
-        // whole width is computed aside and its real columns copied.
-        alignas(32) float tile[kPanelRows * kPanelCols];
-        const bool whole = cols == kPanelCols;
-        const bool addToC = whole && accumulate;
-        kFullWidth<true>[row1 - row0 - 1](
-            kc, a.base, bPanel, kPanelCols, whole ? out : tile,
-            whole ? ldc : kPanelCols, addToC, nullptr, next, nullptr,
-            a.rowOffsets + row0, a.depthOffsets + k0);
-        if (!whole)
-          for (int64_t r = 0; r < row1 - row0; ++r)
-            for (int64_t q = 0; q < cols; ++q)
-              out[r * ldc + q] = (accumulate ? out[r * ldc + q] : 0.0f) +
-                                 tile[r * kPanelCols + q];
-      }
-    }
-  }
+  sweepPanels<true>(a.base, {a.rowOffsets, a.depthOffsets}, rows, b, c0, c1, c,
+                    ldc);
 }
 
 } // namespace geflow::kernels::nn::avx2

@@ -16,8 +16,8 @@
 // 16 columns is stored under a mask, so narrow panels cost no copy through
 // a tile. Packed weights stream from DRAM once per run: while a tile
 // computes, the next tile's A panels are asked into L2 (a chain of
-// ResNet-50's 1x1 convs, weights cold: 160 -> 175 GFLOP/s on 14x14, 101 ->
-// 139 on 7x7, whose one column tile reads all of A cold).
+// ResNet-50's 1x1 convs, weights cold: 160 -> 185 GFLOP/s on 14x14, 106 ->
+// 146 on 7x7, whose one column tile reads all of A cold).
 //
 //===----------------------------------------------------------------------===//
 

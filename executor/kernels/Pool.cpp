@@ -166,14 +166,7 @@ public:
       rowTaps_.push_back(static_cast<float>(countedTaps(t)));
     byPlanes_ = samePlanes();
     byBlocks_ = inBlocks();
-    if (byBlocks_ && p_.kind == PoolKind::kAverage)
-      for (int64_t o1 = 0; o1 < p_.w.out[1]; ++o1)
-        for (int64_t o2 = 0; o2 < p_.w.out[2]; ++o2) {
-          const float count = static_cast<float>(countedTaps(p_.taps[1][o1]) *
-                                                 countedTaps(p_.taps[2][o2]));
-          blockScales_.push_back(count > 0.0f ? 1.0f / count : 0.0f);
-        }
-    if (byPlanes_ && p_.kind == PoolKind::kAverage)
+    if ((byBlocks_ || byPlanes_) && p_.kind == PoolKind::kAverage)
       for (int64_t o1 = 0; o1 < p_.w.out[1]; ++o1)
         for (float inner : rowTaps_) {
           const float count =
@@ -298,8 +291,8 @@ private:
                                 w.dilation[2],
                                 p_.taps[1].data(),
                                 p_.taps[2].data(),
-                                blockScales_.empty() ? nullptr
-                                                     : blockScales_.data()};
+                                planeScales_.empty() ? nullptr
+                                                     : planeScales_.data()};
     const pool::BlockFn sweep = p_.kind == PoolKind::kMax
                                     ? GEFLOW_PICK_BODY(pool, maxBlock)
                                     : GEFLOW_PICK_BODY(pool, sumBlock);
@@ -527,14 +520,12 @@ private:
   std::vector<nn::TapColumns> cols_; // per tap along the row
   // Per output along the row: the taps average_pool counts there.
   std::vector<float> rowTaps_;
-  // Whether PoolPlane's sweep runs the float pools, and average_pool's
-  // 1 / counted taps per output of a plane for it (0 where none).
+  // Whether the float pools run as PoolBlocks or, failing that, PoolPlane's
+  // sweep; and average_pool's 1 / counted taps per output of a plane for
+  // both (0 where none).
+  bool byBlocks_ = false;
   bool byPlanes_ = false;
   std::vector<float> planeScales_;
-  // Whether the float pools run as PoolBlocks, and average_pool's 1 /
-  // counted taps per output of a plane for them (0 where none).
-  bool byBlocks_ = false;
-  std::vector<float> blockScales_;
 };
 
 template <PoolKind Kind>

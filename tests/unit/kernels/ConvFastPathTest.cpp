@@ -353,7 +353,7 @@ void expectCasesUnderEachIsa(const std::vector<ConvCase> &cases, unsigned seed,
 //===----------------------------------------------------------------------===//
 
 // AVX-512 and AVX2 read the GEMM's rows where they lie in the padded input
-// (nn::gemmDirect); the baseline gathers them for nn::gemm.
+// (nn::gemmDirect); the baseline runs im2col columns through nn::gemm.
 TEST(ConvPositionRows, MatchesDirectLoopsUnderEachIsa) {
   std::vector<ConvCase> cases = {
       // Inception's 1x7 and 7x1 on 17x17: rows of positions across output
