@@ -96,9 +96,9 @@ void packInPanels(const float *a, int64_t rows, int64_t depth, int64_t lda,
   }
 }
 
-std::vector<float> packInPanels(const float *a, int64_t rows, int64_t depth,
-                                int64_t lda, int64_t width) {
-  std::vector<float> data((rows + width - 1) / width * width * depth);
+PanelStorage packInPanels(const float *a, int64_t rows, int64_t depth,
+                          int64_t lda, int64_t width) {
+  PanelStorage data((rows + width - 1) / width * width * depth);
   packInPanels(a, rows, depth, lda, width, data.data());
   return data;
 }
@@ -126,8 +126,8 @@ PackedCols packCols(const float *b, int64_t depth, int64_t cols, int64_t ldb) {
   PackedCols packed;
   packed.cols = cols;
   packed.depth = depth;
-  packed.data.assign((cols + kPanelCols - 1) / kPanelCols * kPanelCols * depth,
-                     0.0f);
+  packed.data =
+      PanelStorage((cols + kPanelCols - 1) / kPanelCols * kPanelCols * depth);
   for (int64_t j0 = 0; j0 < cols; j0 += kPanelCols) {
     const int64_t width = std::min(kPanelCols, cols - j0);
     float *dst = packed.data.data() + j0 * depth;

@@ -14,6 +14,8 @@
 #ifndef GEFLOW_EXECUTOR_KERNELS_NNPACKEDGEMM_H
 #define GEFLOW_EXECUTOR_KERNELS_NNPACKEDGEMM_H
 
+#include "executor/kernels/PanelStorage.h"
+
 #include <cstdint>
 #include <limits>
 #include <vector>
@@ -29,7 +31,7 @@ inline constexpr int64_t kPanelCols = 16;
 /// zero).
 struct PackedRows {
   int64_t rows = 0, depth = 0;
-  std::vector<float> data;
+  PanelStorage data;
 
   int64_t panels() const { return (rows + kPanelRows - 1) / kPanelRows; }
   const float *panel(int64_t p) const {
@@ -45,7 +47,7 @@ PackedRows packRows(const float *a, int64_t rows, int64_t depth, int64_t lda);
 /// are zero): the micro-kernel reads it as it lies, nothing copied per run.
 struct PackedCols {
   int64_t cols = 0, depth = 0;
-  std::vector<float> data;
+  PanelStorage data;
 
   int64_t panels() const { return (cols + kPanelCols - 1) / kPanelCols; }
   const float *panel(int64_t p) const {

@@ -1,6 +1,8 @@
 //===- MemoryPool.cpp -----------------------------------------------------===//
 #include "runtime/memory/MemoryPool.h"
 
+#include "runtime/memory/HugePages.h"
+
 #include <algorithm>
 #include <cstdlib>
 #include <sstream>
@@ -9,6 +11,25 @@ namespace geflow::rt {
 namespace {
 
 size_t roundUp(size_t v, size_t to) { return (v + to - 1) / to * to; }
+
+/// Segments of a huge page or more are huge-page mappings (HugePages.h):
+/// a model's workspace is one, touched on every run.
+char *allocateSegment(size_t size, bool *hugePages) {
+  *hugePages = false;
+  if (size >= kHugePageBytes)
+    if (void *p = mapHugePages(size)) {
+      *hugePages = true;
+      return static_cast<char *>(p);
+    }
+  return static_cast<char *>(std::aligned_alloc(4096, roundUp(size, 4096)));
+}
+
+void freeSegment(char *base, size_t size, bool hugePages) {
+  if (hugePages)
+    unmapHugePages(base, size);
+  else
+    std::free(base);
+}
 
 std::string mib(uint64_t bytes) {
   std::ostringstream os;
@@ -41,7 +62,7 @@ MemoryPool::~MemoryPool() {
     for (Block *b : *set)
       delete b;
   for (Segment *s : segments_) {
-    std::free(s->base);
+    freeSegment(s->base, s->size, s->hugePages);
     delete s;
   }
 }
@@ -89,10 +110,11 @@ MemoryPool::Block *MemoryPool::findFree(size_t size, bool small,
 Status MemoryPool::newSegment(size_t size, bool small, Block **out) {
   if (limit_ && stats_.reservedBytes + size > limit_)
     return makeStatus(StatusCode::kOutOfMemory, "limit");
-  void *base = std::aligned_alloc(4096, roundUp(size, 4096));
+  bool hugePages = false;
+  char *base = allocateSegment(size, &hugePages);
   if (!base)
     return makeStatus(StatusCode::kOutOfMemory, "host allocation failed");
-  auto *seg = new Segment{static_cast<char *>(base), size, small};
+  auto *seg = new Segment{base, size, small, hugePages};
   segments_.push_back(seg);
   auto *b = new Block;
   b->ptr = seg->base;
@@ -240,7 +262,7 @@ void MemoryPool::releaseCachedLocked() {
       set.erase(only);
       delete only;
       stats_.reservedBytes -= s->size;
-      std::free(s->base);
+      freeSegment(s->base, s->size, s->hugePages);
       delete s;
       continue;
     }

@@ -102,6 +102,7 @@ private:
     char *base = nullptr;
     size_t size = 0;
     bool small = false;
+    bool hugePages = false; // base is a mapping of mapHugePages(size)
   };
   struct BySize {
     bool operator()(const Block *a, const Block *b) const {
