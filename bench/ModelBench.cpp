@@ -6,10 +6,11 @@
 // its executions with Google Benchmark: mean, median and the minimum over
 // repetitions (`--benchmark_repetitions=N`), the minimum being what the
 // machine's neighbours leave alone. Inputs are zeros, or the first one read
-// from FILE (.npy or .pb) for MODEL.om=FILE: zeros are not what a model
-// meets (ViT-B/16 ran 489 ms on them against 207 on the zoo's input, and
-// they hid a ConvNeXt gain). Host threads come from GEFLOW_BENCH_THREADS
-// (default 1).
+// from FILE (.npy or .pb) for MODEL.om=FILE, for models whose work depends
+// on the values (NMS, TopK, NonZero, a mask). (Stop 35 blamed zeros for a
+// 489 ms ViT-B/16 run; it was a process's slow first runs, which
+// runtime/memory/HugePages.h describes: ViT takes 188 ms on either input.)
+// Host threads come from GEFLOW_BENCH_THREADS (default 1).
 //
 //   geflow-model-bench [benchmark flags] MODEL.om[=INPUT]...
 //
