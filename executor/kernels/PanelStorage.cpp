@@ -12,6 +12,8 @@
 #include <new>
 #include <utility>
 
+#include <sys/mman.h>
+
 namespace geflow::kernels::nn {
 namespace {
 
@@ -19,6 +21,7 @@ namespace {
 constexpr size_t kArenaMinBytes = size_t(64) << 10;
 /// An arena chunk: many layers' panels share one run of huge pages.
 constexpr size_t kChunkBytes = size_t(32) << 20;
+constexpr size_t kPage = 4096;
 
 size_t roundUp(size_t n, size_t to) { return (n + to - 1) / to * to; }
 
@@ -62,13 +65,21 @@ public:
     return p;
   }
 
-  void release(Chunk *chunk) {
+  /// Gives back `bytes` at `p` in `chunk`. While other storages keep the
+  /// chunk, the pages wholly inside this one go back to the system (a
+  /// model unloaded beside a long-lived storage must not stay resident).
+  void release(Chunk *chunk, char *p, size_t bytes) {
     std::lock_guard<std::mutex> lock(mu_);
     if (--chunk->live == 0) {
       if (chunk == current_)
         current_ = nullptr;
       unmap(chunk);
+      return;
     }
+    const auto begin = roundUp(reinterpret_cast<uintptr_t>(p), kPage);
+    const auto end = reinterpret_cast<uintptr_t>(p + bytes) / kPage * kPage;
+    if (end > begin)
+      ::madvise(reinterpret_cast<void *>(begin), end - begin, MADV_DONTNEED);
   }
 
 private:
@@ -132,7 +143,9 @@ void PanelStorage::allocate(size_t count) {
 
 void PanelStorage::release() {
   if (chunk_)
-    PanelArena::instance().release(static_cast<Chunk *>(chunk_));
+    PanelArena::instance().release(static_cast<Chunk *>(chunk_),
+                                   reinterpret_cast<char *>(data_),
+                                   capacity_ * sizeof(float));
   else
     std::free(data_);
   data_ = nullptr;

@@ -42,6 +42,8 @@ public:
   float *end() { return data_ + size_; }
   const float *begin() const { return data_; }
   const float *end() const { return data_ + size_; }
+  /// Whether the storage is in the huge-page arena (not under ASan).
+  bool inHugePages() const { return chunk_ != nullptr; }
 
 private:
   void allocate(size_t count);

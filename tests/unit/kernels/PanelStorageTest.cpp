@@ -16,6 +16,9 @@
 #include <utility>
 #include <vector>
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 using geflow::kernels::nn::PanelStorage;
 
 namespace {
@@ -102,6 +105,43 @@ TEST(PanelStorage, MoveHandsOverTheStorage) {
   EXPECT_EQ(c.data(), p);
   EXPECT_EQ(c.size(), size_t(200) << 10);
   EXPECT_EQ(b.data(), nullptr);
+}
+
+/// How many of the 4 KiB pages wholly inside [p, p + bytes) are resident.
+size_t residentPages(const void *p, size_t bytes) {
+  const uintptr_t page = 4096;
+  const uintptr_t begin =
+      (reinterpret_cast<uintptr_t>(p) + page - 1) / page * page;
+  const uintptr_t end = (reinterpret_cast<uintptr_t>(p) + bytes) / page * page;
+  std::vector<unsigned char> in((end - begin) / page);
+  EXPECT_EQ(::mincore(reinterpret_cast<void *>(begin), end - begin, in.data()),
+            0);
+  size_t resident = 0;
+  for (unsigned char c : in)
+    resident += c & 1;
+  return resident;
+}
+
+TEST(PanelStorage, ReleasedStorageLeavesMemoryWhileItsChunkLives) {
+  // A model's weights released beside a storage that keeps their chunk
+  // (another model's, a thread's scratch) must not stay resident.
+  PanelStorage keeper(size_t(32) << 10); // 128 KiB: in the arena
+  PanelStorage weights(size_t(1) << 20); // 4 MiB after it, same chunk
+#if defined(__SANITIZE_ADDRESS__)
+  EXPECT_FALSE(weights.inHugePages()); // malloc, for ASan's redzones
+  return;
+#endif
+  ASSERT_TRUE(keeper.inHugePages());
+  ASSERT_TRUE(weights.inHugePages());
+  for (float &v : weights)
+    v = 1.0f;
+  const float *p = weights.data();
+  const size_t bytes = weights.size() * sizeof(float);
+  EXPECT_GT(residentPages(p, bytes), 1000u);
+  weights = PanelStorage();
+  EXPECT_EQ(residentPages(p, bytes), 0u);
+  keeper.data()[0] = 2.0f; // the chunk is still mapped
+  EXPECT_EQ(keeper.data()[0], 2.0f);
 }
 
 } // namespace
