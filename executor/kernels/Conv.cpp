@@ -126,6 +126,18 @@ public:
     }
   }
 
+  /// W, in the order run() picks its path: only the paths that read packed
+  /// weights leave it alone.
+  bool readsConstantAtRun(int input) const override {
+    if (input != 1 || c_.channelTaps || c_.depthwise)
+      return true;
+    if (winograd_)
+      return winograd_->readsWeights();
+    if (c_.groupedTaps)
+      return true;
+    return !shifted_ && transposed_.empty() && packed_.empty();
+  }
+
   rt::Status run(const TensorView *inputs, const TensorView *outputs,
                  uint32_t blockIdx, uint32_t blockDim) const override {
     const float *x = static_cast<const float *>(inputs[0].data);

@@ -72,6 +72,8 @@ public:
   void multiply(const float *const *v, DepthTaps taps, int64_t ty0, int64_t ty1,
                 int64_t m0, int64_t m1, const float *weights, float *y,
                 const RowEpilogue &epilogue) const;
+  /// Whether multiply() reads `weights` (they were not given at creation).
+  bool readsWeights() const { return packed_.empty() && u_.empty(); }
 
 private:
   /// U for output channels [m0, m1) into u: 36 matrices [m1 - m0 x depth],

@@ -315,6 +315,10 @@ public:
       : s_(s), t_(1, s.m, s.n, s.k),
         packed_(packWeights(weights, s.transB, s.k, s.n, s.alpha)) {}
 
+  bool readsConstantAtRun(int input) const override {
+    return input != 1 || !packed_;
+  }
+
   rt::Status run(const TensorView *inputs, const TensorView *outputs,
                  uint32_t blockIdx, uint32_t blockDim) const override {
     const float *a = static_cast<const float *>(inputs[0].data);
@@ -508,6 +512,10 @@ public:
                             [](int64_t o) { return o == 0; })
                     ? packWeights(weights, false, s_.k, s_.n, 1.0f)
                     : nullptr) {}
+
+  bool readsConstantAtRun(int input) const override {
+    return input != 1 || !packed_;
+  }
 
   rt::Status run(const TensorView *inputs, const TensorView *outputs,
                  uint32_t blockIdx, uint32_t blockDim) const override {

@@ -52,6 +52,11 @@ public:
   /// and `outputs` follow the OpDef's input_desc / output_desc order.
   virtual rt::Status run(const TensorView *inputs, const TensorView *outputs,
                          uint32_t blockIdx, uint32_t blockDim) const = 0;
+
+  /// Whether run() reads input `input`'s bytes when that input is a
+  /// constant. A kernel that packed it at creation says no, and the loader
+  /// lets the system take back the model file's pages of it.
+  virtual bool readsConstantAtRun(int input) const { return true; }
 };
 
 /// Everything a kernel may look at when it is created at model load.

@@ -94,6 +94,11 @@ public:
   virtual const MemoryPlan &memoryPlan() const = 0;
   virtual const uint8_t *weights() const = 0;
   virtual uint64_t weightsSize() const = 0;
+  /// Lets the system take back the pages wholly inside weights()[offset,
+  /// offset + bytes): kernels that packed those weights at load no longer
+  /// read them. In a file mapping a later read brings them back from the
+  /// file; weights held in memory (loaded from bytes) keep their pages.
+  virtual void dropWeightPages(uint64_t offset, uint64_t bytes) const {}
 
   /// Compiled programs: one per gear of modelDef().gears(), 1 for a static
   /// model.

@@ -73,6 +73,9 @@ public:
   }
   const uint8_t *weights() const override { return parent_.weights(); }
   uint64_t weightsSize() const override { return parent_.weightsSize(); }
+  void dropWeightPages(uint64_t offset, uint64_t bytes) const override {
+    parent_.dropWeightPages(offset, bytes);
+  }
   size_t gearCount() const override { return 1; }
   const LoadedOm &gear(size_t) const override { return *this; }
 
@@ -97,6 +100,20 @@ public:
   const MemoryPlan &memoryPlan() const override { return memory_; }
   const uint8_t *weights() const override { return weights_; }
   uint64_t weightsSize() const override { return weightsSize_; }
+  void dropWeightPages(uint64_t offset, uint64_t bytes) const override {
+    // A private read-only file mapping: dropped pages read back the same
+    // bytes from the file. Memory of a copy would read back zeros.
+    if (!mapped_ || offset >= weightsSize_)
+      return;
+    const uint64_t page = uint64_t(::sysconf(_SC_PAGESIZE));
+    const auto from = reinterpret_cast<uintptr_t>(weights_ + offset);
+    const auto to = reinterpret_cast<uintptr_t>(
+        weights_ + std::min(offset + bytes, weightsSize_));
+    const uintptr_t begin = (from + page - 1) / page * page;
+    const uintptr_t end = to / page * page;
+    if (end > begin)
+      ::madvise(reinterpret_cast<void *>(begin), end - begin, MADV_DONTNEED);
+  }
   size_t gearCount() const override {
     return gears_.empty() ? 1 : gears_.size();
   }

@@ -122,6 +122,7 @@ rt::Status GearProgram::prepareKernels(const KernelFactory &factory,
     const om::OpDef &op = g.op(t.op_index());
     KernelTask &kt = kernelTasks_[i];
     std::vector<const void *> constants;
+    std::vector<std::pair<int, const om::OpDef *>> constantOps; // input, Const
     int j = 0;
     for (const std::string &in : op.input()) {
       if (!in.empty() && in[0] == '^')
@@ -139,8 +140,10 @@ rt::Status GearProgram::prepareKernels(const KernelFactory &factory,
       kt.bindings.push_back(bindingOf(p, k, desc));
       const om::OpDef &pop = g.op(p);
       const void *c = nullptr;
-      if (pop.type() == om::kConstType)
+      if (pop.type() == om::kConstType) {
         c = om_.weights() + pop.attr().at("weight_offset").i();
+        constantOps.emplace_back(int(constants.size()), &pop);
+      }
       constants.push_back(c);
     }
     kt.numInputs = kt.bindings.size();
@@ -161,6 +164,14 @@ rt::Status GearProgram::prepareKernels(const KernelFactory &factory,
                                   "): kernel factory returned no kernel");
     }
     kt.kernel = kernels_[t.op_index()].get();
+    // Weights the kernel packed and will not read again leave memory now,
+    // before the next kernel packs its own: as stored and packed, a model's
+    // weights were in memory twice (ViT-B/16: 754 MB at the peak). A
+    // second reader, if any, brings them back from the file.
+    for (auto [input, constant] : constantOps)
+      if (!kt.kernel->readsConstantAtRun(input))
+        om_.dropWeightPages(constant->attr().at("weight_offset").i(),
+                            constant->attr().at("weight_size").i());
     kt.launch.name = op.name();
     kt.launch.opType = op.type();
     kt.launch.engine = toEngine(t.engine());

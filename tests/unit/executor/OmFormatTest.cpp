@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <fcntl.h>
 #include <fstream>
 #include <iterator>
 #include <sys/stat.h>
@@ -89,6 +90,53 @@ TEST(OmFormat, RoundTripThroughAFile) {
   EXPECT_EQ(entryOf(bytes, om::PartitionType::kWeights).offset %
                 om::kWeightAlignment,
             0u);
+  std::remove(path.c_str());
+}
+
+/// How many pages wholly inside [p, p + bytes) this process has mapped
+/// (/proc/self/pagemap's present bit: mincore would tell the page cache's).
+size_t mappedPages(const void *p, size_t bytes) {
+  const uintptr_t page = uintptr_t(::sysconf(_SC_PAGESIZE));
+  const uintptr_t at = reinterpret_cast<uintptr_t>(p);
+  const uintptr_t first = (at + page - 1) / page, last = (at + bytes) / page;
+  const int fd = ::open("/proc/self/pagemap", O_RDONLY);
+  EXPECT_GE(fd, 0);
+  size_t present = 0;
+  for (uintptr_t i = first; i < last; ++i) {
+    uint64_t entry = 0;
+    EXPECT_EQ(::pread(fd, &entry, sizeof entry, off_t(i * sizeof entry)),
+              ssize_t(sizeof entry));
+    present += (entry >> 63) & 1;
+  }
+  ::close(fd);
+  return present;
+}
+
+TEST(OmFormat, DroppedWeightPagesLeaveMemoryAndReadBackTheSame) {
+  // Weights packed at load are dropped from the mapping (GearProgram); a
+  // later reader must still see the file's bytes, and weights loaded from
+  // bytes (no file behind them) must keep theirs.
+  om::OmModel m = addReluModel();
+  m.weights.resize(256 << 10);
+  for (size_t i = 32; i < m.weights.size(); ++i)
+    m.weights[i] = uint8_t(i * 7 + 3);
+  std::string path = tempPath("drop.om");
+  ASSERT_TRUE(om::writeOmFile(m, path).isOk());
+  std::unique_ptr<om::LoadedOm> mapped;
+  ASSERT_TRUE(om::loadOmFile(path, &mapped).isOk());
+  const uint8_t *w = mapped->weights();
+  ASSERT_EQ(0, std::memcmp(w, m.weights.data(), m.weights.size()));
+  const size_t from = 4096, bytes = 200 << 10;
+  EXPECT_GT(mappedPages(w + from, bytes), 40u);
+  mapped->gear(0).dropWeightPages(from, bytes); // as a gear's program does
+  EXPECT_EQ(mappedPages(w + from, bytes), 0u);
+  EXPECT_EQ(0, std::memcmp(w, m.weights.data(), m.weights.size()));
+
+  std::unique_ptr<om::LoadedOm> copied;
+  ASSERT_TRUE(om::loadOmBytes(serialize(m), "model.om", &copied).isOk());
+  copied->dropWeightPages(0, m.weights.size());
+  EXPECT_EQ(0,
+            std::memcmp(copied->weights(), m.weights.data(), m.weights.size()));
   std::remove(path.c_str());
 }
 
