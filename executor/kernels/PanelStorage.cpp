@@ -54,8 +54,7 @@ public:
       char *base = static_cast<char *>(rt::mapHugePages(size));
       if (!base)
         return nullptr;
-      if (current_ && current_->live == 0)
-        unmap(current_);
+      // The chunk it replaces goes with its last storage (release()).
       current_ = new Chunk{base, size, 0, 0};
     }
     char *p = current_->base + current_->used;
