@@ -9,7 +9,7 @@
 // from FILE (.npy or .pb) for MODEL.om=FILE, for models whose work depends
 // on the values (NMS, TopK, NonZero, a mask). (Stop 35 blamed zeros for a
 // 489 ms ViT-B/16 run; it was a process's slow first runs, which
-// runtime/memory/HugePages.h describes: ViT takes 188 ms on either input.)
+// runtime/support/MemoryPages.h describes: ViT takes 188 ms on either input.)
 // Host threads come from GEFLOW_BENCH_THREADS (default 1).
 //
 //   geflow-model-bench [benchmark flags] MODEL.om[=INPUT]...

@@ -2,7 +2,7 @@
 
 #include "executor/kernels/PanelStorage.h"
 
-#include "runtime/memory/HugePages.h"
+#include "runtime/support/MemoryPages.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -12,8 +12,6 @@
 #include <new>
 #include <utility>
 
-#include <sys/mman.h>
-
 namespace geflow::kernels::nn {
 namespace {
 
@@ -21,7 +19,6 @@ namespace {
 constexpr size_t kArenaMinBytes = size_t(64) << 10;
 /// An arena chunk: many layers' panels share one run of huge pages.
 constexpr size_t kChunkBytes = size_t(32) << 20;
-constexpr size_t kPage = 4096;
 
 size_t roundUp(size_t n, size_t to) { return (n + to - 1) / to * to; }
 
@@ -75,10 +72,7 @@ public:
       unmap(chunk);
       return;
     }
-    const auto begin = roundUp(reinterpret_cast<uintptr_t>(p), kPage);
-    const auto end = reinterpret_cast<uintptr_t>(p + bytes) / kPage * kPage;
-    if (end > begin)
-      ::madvise(reinterpret_cast<void *>(begin), end - begin, MADV_DONTNEED);
+    rt::dropPagesWithin(p, bytes);
   }
 
 private:

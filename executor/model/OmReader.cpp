@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "executor/model/OmFormat.h"
+#include "runtime/support/MemoryPages.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -103,16 +104,9 @@ public:
   void dropWeightPages(uint64_t offset, uint64_t bytes) const override {
     // A private read-only file mapping: dropped pages read back the same
     // bytes from the file. Memory of a copy would read back zeros.
-    if (!mapped_ || offset >= weightsSize_)
-      return;
-    const uint64_t page = uint64_t(::sysconf(_SC_PAGESIZE));
-    const auto from = reinterpret_cast<uintptr_t>(weights_ + offset);
-    const auto to = reinterpret_cast<uintptr_t>(
-        weights_ + std::min(offset + bytes, weightsSize_));
-    const uintptr_t begin = (from + page - 1) / page * page;
-    const uintptr_t end = to / page * page;
-    if (end > begin)
-      ::madvise(reinterpret_cast<void *>(begin), end - begin, MADV_DONTNEED);
+    if (mapped_ && offset < weightsSize_)
+      rt::dropPagesWithin(weights_ + offset,
+                          std::min(bytes, weightsSize_ - offset));
   }
   size_t gearCount() const override {
     return gears_.empty() ? 1 : gears_.size();

@@ -122,7 +122,7 @@ rt::Status GearProgram::prepareKernels(const KernelFactory &factory,
     const om::OpDef &op = g.op(t.op_index());
     KernelTask &kt = kernelTasks_[i];
     std::vector<const void *> constants;
-    std::vector<std::pair<int, const om::OpDef *>> constantOps; // input, Const
+    std::vector<uint64_t> constantBytes; // per input, 0 unless a constant
     int j = 0;
     for (const std::string &in : op.input()) {
       if (!in.empty() && in[0] == '^')
@@ -133,18 +133,18 @@ rt::Status GearProgram::prepareKernels(const KernelFactory &factory,
         absent.desc = desc;
         kt.bindings.push_back(absent);
         constants.push_back(nullptr);
+        constantBytes.push_back(0);
         continue;
       }
       auto [producer, k] = splitRef(in);
       int p = byName[producer];
       kt.bindings.push_back(bindingOf(p, k, desc));
       const om::OpDef &pop = g.op(p);
-      const void *c = nullptr;
-      if (pop.type() == om::kConstType) {
-        c = om_.weights() + pop.attr().at("weight_offset").i();
-        constantOps.emplace_back(int(constants.size()), &pop);
-      }
-      constants.push_back(c);
+      const bool constant = pop.type() == om::kConstType;
+      constants.push_back(constant ? om_.weights() +
+                                         pop.attr().at("weight_offset").i()
+                                   : nullptr);
+      constantBytes.push_back(constant ? pop.attr().at("weight_size").i() : 0);
     }
     kt.numInputs = kt.bindings.size();
     for (int k = 0; k < op.output_desc_size(); ++k)
@@ -162,16 +162,18 @@ rt::Status GearProgram::prepareKernels(const KernelFactory &factory,
                               modelName + ": node '" + op.name() + "' (" +
                                   op.type() +
                                   "): kernel factory returned no kernel");
+      // Weights the kernel packed and will not read again leave memory now,
+      // before the next kernel packs its own: as stored and packed, a
+      // model's weights were in memory twice (ViT-B/16: 754 MB at the
+      // peak). A second reader, if any, brings them back from the file.
+      for (size_t i = 0; i < constantBytes.size(); ++i)
+        if (constantBytes[i] && !kernels_[t.op_index()]->readsConstantAtRun(i))
+          om_.dropWeightPages(
+              static_cast<const uint8_t *>(spec.constantInputs[i]) -
+                  om_.weights(),
+              constantBytes[i]);
     }
     kt.kernel = kernels_[t.op_index()].get();
-    // Weights the kernel packed and will not read again leave memory now,
-    // before the next kernel packs its own: as stored and packed, a model's
-    // weights were in memory twice (ViT-B/16: 754 MB at the peak). A
-    // second reader, if any, brings them back from the file.
-    for (auto [input, constant] : constantOps)
-      if (!kt.kernel->readsConstantAtRun(input))
-        om_.dropWeightPages(constant->attr().at("weight_offset").i(),
-                            constant->attr().at("weight_size").i());
     kt.launch.name = op.name();
     kt.launch.opType = op.type();
     kt.launch.engine = toEngine(t.engine());

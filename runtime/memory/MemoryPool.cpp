@@ -1,7 +1,7 @@
 //===- MemoryPool.cpp -----------------------------------------------------===//
 #include "runtime/memory/MemoryPool.h"
 
-#include "runtime/memory/HugePages.h"
+#include "runtime/support/MemoryPages.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -12,7 +12,7 @@ namespace {
 
 size_t roundUp(size_t v, size_t to) { return (v + to - 1) / to * to; }
 
-/// Segments of a huge page or more are huge-page mappings (HugePages.h):
+/// Segments of a huge page or more are huge-page mappings (MemoryPages.h):
 /// a model's workspace is one, touched on every run.
 char *allocateSegment(size_t size, bool *hugePages) {
   *hugePages = false;

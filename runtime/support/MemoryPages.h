@@ -1,4 +1,4 @@
-//===- HugePages.h - zeroed mappings in transparent huge pages --*- C++ -*-===//
+//===- MemoryPages.h - huge-page mappings, and pages given back -*- C++ -*-===//
 //
 // A model's weights and activations are touched on every run. In 4 KiB
 // pages, first touching them costs a page fault per page (11 us each in
@@ -10,8 +10,8 @@
 // pages when it has none). They come zeroed.
 //
 //===----------------------------------------------------------------------===//
-#ifndef GEFLOW_RUNTIME_MEMORY_HUGEPAGES_H
-#define GEFLOW_RUNTIME_MEMORY_HUGEPAGES_H
+#ifndef GEFLOW_RUNTIME_SUPPORT_MEMORYPAGES_H
+#define GEFLOW_RUNTIME_SUPPORT_MEMORYPAGES_H
 
 #include <cstddef>
 
@@ -22,14 +22,22 @@ inline constexpr size_t kHugePageBytes = size_t(2) << 20;
 /// `bytes` rounded up to a whole number of huge pages.
 size_t hugePageExtent(size_t bytes);
 
+/// False under AddressSanitizer: callers then keep malloc, whose redzones
+/// it guards.
+bool hugePageMappingsEnabled();
+
 /// hugePageExtent(bytes) of zeroed memory at a huge page boundary; null
-/// when the system has no such mapping to give, and always under
-/// AddressSanitizer (a caller's malloc fallback keeps its redzones).
+/// when the system has no such mapping to give, or !hugePageMappingsEnabled().
 void *mapHugePages(size_t bytes);
 
 /// Gives back a mapping of mapHugePages(bytes).
 void unmapHugePages(void *p, size_t bytes);
 
+/// Gives the pages wholly inside [p, p + bytes) back to the system
+/// (MADV_DONTNEED): anonymous memory reads back as zeros, a private file
+/// mapping as the file's bytes. The caller no longer needs what they hold.
+void dropPagesWithin(const void *p, size_t bytes);
+
 } // namespace geflow::rt
 
-#endif // GEFLOW_RUNTIME_MEMORY_HUGEPAGES_H
+#endif // GEFLOW_RUNTIME_SUPPORT_MEMORYPAGES_H

@@ -1,9 +1,10 @@
-//===- HugePages.cpp - zeroed mappings in transparent huge pages ----------===//
-#include "runtime/memory/HugePages.h"
+//===- MemoryPages.cpp - huge-page mappings, and pages given back ---------===//
+#include "runtime/support/MemoryPages.h"
 
 #include <cstdint>
 
 #include <sys/mman.h>
+#include <unistd.h>
 
 namespace geflow::rt {
 
@@ -11,13 +12,19 @@ size_t hugePageExtent(size_t bytes) {
   return (bytes + kHugePageBytes - 1) / kHugePageBytes * kHugePageBytes;
 }
 
+bool hugePageMappingsEnabled() {
+#if defined(__SANITIZE_ADDRESS__) // GCC
+  return false;
+#elif defined(__has_feature)
+  return !__has_feature(address_sanitizer); // Clang
+#else
+  return true;
+#endif
+}
+
 void *mapHugePages(size_t bytes) {
-#if defined(__SANITIZE_ADDRESS__) || defined(__has_feature)
-#if defined(__SANITIZE_ADDRESS__) || __has_feature(address_sanitizer)
-  // Callers fall back to malloc, whose blocks AddressSanitizer guards.
-  return nullptr;
-#endif
-#endif
+  if (!hugePageMappingsEnabled())
+    return nullptr;
   bytes = hugePageExtent(bytes);
   // mmap promises page alignment only: map one huge page more, then trim.
   void *raw = ::mmap(nullptr, bytes + kHugePageBytes, PROT_READ | PROT_WRITE,
@@ -40,6 +47,15 @@ void *mapHugePages(size_t bytes) {
 void unmapHugePages(void *p, size_t bytes) {
   if (p)
     ::munmap(p, hugePageExtent(bytes));
+}
+
+void dropPagesWithin(const void *p, size_t bytes) {
+  const uintptr_t page = uintptr_t(::sysconf(_SC_PAGESIZE));
+  const auto at = reinterpret_cast<uintptr_t>(p);
+  const uintptr_t begin = (at + page - 1) / page * page;
+  const uintptr_t end = (at + bytes) / page * page;
+  if (end > begin)
+    ::madvise(reinterpret_cast<void *>(begin), end - begin, MADV_DONTNEED);
 }
 
 } // namespace geflow::rt
