@@ -28,11 +28,11 @@ bench: build
 	@scripts/bench.sh $(BUILD_DIR)
 
 # geflow against ONNX Runtime on the zoo (exported into MODELS, by default
-# build/bench/zoo) and the small models; ISA=avx2 forces geflow's AVX2 kernels.
-# THREADS, RUNS, ROUNDS: scripts/bench-ort.sh.
+# build/bench/zoo) and the small models; ISA=avx2 forces geflow's AVX2 kernels,
+# ORT_ISA=avx2 ONNX Runtime's. THREADS, RUNS, ROUNDS: scripts/bench-ort.sh.
 bench-ort: configure
 	@cmake --build $(BUILD_DIR) --target geflow -j $(JOBS)
-	@ISA=$(ISA) scripts/bench-ort.sh $(BUILD_DIR) $(MODELS)
+	@ISA=$(ISA) ORT_ISA=$(ORT_ISA) scripts/bench-ort.sh $(BUILD_DIR) $(MODELS)
 
 # Sanitizer builds, each in its own folder, with clang-19 (scripts/install-deps.sh).
 # build-asan is ASan + UBSan + libFuzzer's coverage hooks: one instrumented build

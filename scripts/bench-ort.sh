@@ -8,7 +8,10 @@
 # Usage: scripts/bench-ort.sh [build-dir] [ZOO_DIR]
 # Environment: THREADS (default 1,2), RUNS (default 20 per side), ROUNDS
 # (default 4 alternating blocks), ISA (avx512|avx2|baseline: GEFLOW_ISA for
-# geflow; ORT cannot be forced), EXTRAS=0 (the zoo alone).
+# geflow), ORT_ISA=avx2 (ORT as on a CPU without AVX-512: a copy of its
+# library with its AVX-512 checks disabled, bench/compare_ort/ort_isa.js, and
+# glibc's AVX-512 string functions off on both sides), EXTRAS=0 (the zoo
+# alone).
 set -euo pipefail
 build="${1:-build}"
 here="$(cd "$(dirname "$0")/.." && pwd)"
@@ -28,6 +31,20 @@ if [[ ! -d "$bench/node_modules/onnxruntime-node" ]]; then
   echo "== installing onnxruntime-node into $bench/node_modules"
   (cd "$bench" && npm ci --ignore-scripts --no-audit --no-fund)
 fi
+report="$build/bench/ort-{isa}.md"
+case "${ORT_ISA:-native}" in
+  native) ;;
+  avx2)
+    lib="$(node "$bench/ort_isa.js" "$build/bench/ort-avx2-lib")"
+    export LD_LIBRARY_PATH="$(dirname "$lib")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+    export GLIBC_TUNABLES="glibc.cpu.hwcaps=-AVX512F,-AVX512VL${GLIBC_TUNABLES:+:$GLIBC_TUNABLES}"
+    report="$build/bench/ort-{isa}-ort-avx2.md"
+    ;;
+  *)
+    echo "error: ORT_ISA=$ORT_ISA: expected native or avx2" >&2
+    exit 1
+    ;;
+esac
 # The export keeps what it exported before, so a second run starts at once.
 echo "== exporting the zoo into $zoo (first time: several minutes)"
 set +e
@@ -57,5 +74,5 @@ fi
 commit="$(git -C "$here" rev-parse --short HEAD 2>/dev/null || echo unknown)"
 node "$bench/compare_ort.js" --geflow "$geflow" --work "$build/bench/compare_ort" \
   --threads "${THREADS:-1,2}" --runs "${RUNS:-20}" --rounds "${ROUNDS:-4}" \
-  --markdown "$build/bench/ort-{isa}.md" --note "geflow commit: $commit" \
+  --markdown "$report" --note "geflow commit: $commit" \
   "${args[@]}"

@@ -14,6 +14,7 @@ const { readNpy, writeNpy } = require('./npy');
 const ort = require('./ort');
 const gf = require('./geflow');
 const report = require('./report');
+const ortIsa = require('./ort_isa');
 
 /** Every .onnx file named, or inside a folder named, in argument order. */
 function listModels(args) {
@@ -240,6 +241,15 @@ function loadText() {
   return os.loadavg().map((v) => v.toFixed(2)).join(' ');
 }
 
+/** Which kernels the ORT library this process loaded picks, and why. */
+function ortIsaText() {
+  const lib = ortIsa.loadedLibrary();
+  if (lib && ortIsa.patchedIsa(fs.readFileSync(lib)) === 'avx2')
+    return 'ISA: AVX2+FMA, forced (ORT_ISA=avx2: its AVX-512 checks ' +
+      `disabled in a copy of its library, ${lib})`;
+  return "ISA: MLAS's own pick for this CPU (AVX-512 where the CPU has it)";
+}
+
 function header(opts, state, loadStart) {
   const { rounds, perRound } = report.roundPlan(opts.runs, opts.rounds);
   const cpus = os.cpus();
@@ -248,11 +258,9 @@ function header(opts, state, loadStart) {
   return [
     `CPU: ${cpus.length ? cpus[0].model.trim() : 'unknown'}, ` +
       `${cpus.length} logical CPUs`,
-    `geflow ISA: ${isa}` + (forced
-      ? ` (GEFLOW_ISA=${forced}); ONNX Runtime cannot be forced: its MLAS ` +
-        'picks kernels for this CPU at run time' : ''),
+    `geflow ISA: ${isa}` + (forced ? ` (GEFLOW_ISA=${forced})` : ''),
     `ONNX Runtime: onnxruntime-node ${ort.version}, CPU provider, ` +
-      'sequential, graph optimizations all',
+      `sequential, graph optimizations all; ${ortIsaText()}`,
     `timing: ${rounds} rounds of ${perRound} runs per side and thread ` +
       'count, geflow and ORT alternating; each figure is the median of its ' +
       'round medians (geflow: `geflow run --warmup ' + kWarmup + '` host ' +
