@@ -152,6 +152,7 @@ rt::Status planPool(const om::OpDef &op, KernelPlan *out) {
 } // namespace
 
 namespace geflow::kernels::pool::baseline {
+constexpr int kVectorLanes = 4;
 #include "executor/kernels/PoolRowsBody.inc"
 } // namespace geflow::kernels::pool::baseline
 

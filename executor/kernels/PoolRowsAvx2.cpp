@@ -11,5 +11,6 @@
 #include <cstring>
 
 namespace geflow::kernels::pool::avx2 {
+constexpr int kVectorLanes = 8;
 #include "executor/kernels/PoolRowsBody.inc"
 } // namespace geflow::kernels::pool::avx2

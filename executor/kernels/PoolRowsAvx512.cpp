@@ -11,5 +11,6 @@
 #include <cstring>
 
 namespace geflow::kernels::pool::avx512 {
+constexpr int kVectorLanes = 16;
 #include "executor/kernels/PoolRowsBody.inc"
 } // namespace geflow::kernels::pool::avx512
