@@ -65,10 +65,11 @@ function withoutAvx512(bytes, sites = kSites) {
   const out = Buffer.from(bytes);
   for (const site of sites) {
     const at = findAll(bytes, site.before);
-    if (at.length !== 1 || findAll(bytes, site.after).length)
+    const patched = findAll(bytes, site.after).length;
+    if (at.length !== 1 || patched)
       throw new Error(`${site.name}: expected its instructions once, found ` +
-        `them ${at.length} times (${findAll(bytes, site.after).length} ` +
-        'already patched); this ORT build is not the one ort_isa.js knows');
+        `them ${at.length} times (${patched} already patched); this ORT ` +
+        'build is not the one ort_isa.js knows');
     site.after.forEach((b, k) => { out[at[0] + k] = b; });
   }
   return out;

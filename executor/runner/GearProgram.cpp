@@ -166,12 +166,13 @@ rt::Status GearProgram::prepareKernels(const KernelFactory &factory,
       // before the next kernel packs its own: as stored and packed, a
       // model's weights were in memory twice (ViT-B/16: 754 MB at the
       // peak). A second reader, if any, brings them back from the file.
-      for (size_t i = 0; i < constantBytes.size(); ++i)
-        if (constantBytes[i] && !kernels_[t.op_index()]->readsConstantAtRun(i))
+      const kernels::Kernel &kernel = *kernels_[t.op_index()];
+      for (size_t in = 0; in < constantBytes.size(); ++in)
+        if (constantBytes[in] && !kernel.readsConstantAtRun(in))
           om_.dropWeightPages(
-              static_cast<const uint8_t *>(spec.constantInputs[i]) -
+              static_cast<const uint8_t *>(spec.constantInputs[in]) -
                   om_.weights(),
-              constantBytes[i]);
+              constantBytes[in]);
     }
     kt.kernel = kernels_[t.op_index()].get();
     kt.launch.name = op.name();
