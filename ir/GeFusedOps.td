@@ -38,6 +38,8 @@ def Ge_FusedConvOp : Ge_TensorOp<"fused_conv", [SameOperandsAndResultElementType
     (leaky_relu and swish [alpha], clip [min, max], hard_sigmoid [alpha,
     beta]); trailing params may be left out and take ONNX's defaults. The
     kernel reads the same attributes.
+
+    `data_format` is conv's (below): NC1HWC0 after `ge-block-channels`.
   }];
   let arguments = (ins Ge_FloatTensor:$X, Ge_FloatTensor:$W, Optional<Ge_FloatTensor>:$B,
                    Optional<Ge_FloatTensor>:$Z,
@@ -48,7 +50,8 @@ def Ge_FusedConvOp : Ge_TensorOp<"fused_conv", [SameOperandsAndResultElementType
                    OptionalAttr<DenseI64ArrayAttr>:$pads,
                    OptionalAttr<DenseI64ArrayAttr>:$strides,
                    DefaultValuedAttr<StrAttr, "\"none\"">:$activation,
-                   OptionalAttr<DenseF32ArrayAttr>:$activation_params);
+                   OptionalAttr<DenseF32ArrayAttr>:$activation_params,
+                   DefaultValuedAttr<StrAttr, "\"NCHW\"">:$data_format);
   let results = (outs Ge_FloatTensor:$Y);
   let assemblyFormat = [{
     $X `,` $W (`,` $B^)? (`residual` $Z^)? attr-dict `:`
@@ -178,6 +181,25 @@ def Ge_AsStridedOp : Ge_TensorOp<"as_strided", [AllElementTypesMatch<["X", "Y"]>
   let arguments = (ins Ge_Tensor:$X, DefaultValuedAttr<Ge_I64Attr, "0">:$offset,
                    DenseI64ArrayAttr:$strides);
   let results = (outs Ge_Tensor:$Y);
+  let hasVerifier = 1;
+}
+
+// A tensor between the plain and the channel-blocked layout (GE's TransData):
+// `ge-block-channels` puts one at each edge of a run of ops it keeps in
+// NC1HWC0.
+def Ge_TransDataOp : Ge_TensorOp<"trans_data", [SameOperandsAndResultElementType]> {
+  let summary = "Y = X in another layout: NCHW <-> NC1HWC0";
+  let description = [{
+    Not an ONNX op: made by `ge-block-channels`, GE's TransData. NC1HWC0 holds
+    an [N, C, H, W] tensor as [N, C1, H, W, C0] with C0 = 16 channels
+    interleaved per position and C1 = ceil(C / 16) blocks; the last block's
+    lanes past C are zero when written here and no op reads them as channels.
+    `src_format` NCHW, `dst_format` NC1HWC0: X is [N, C, H, W], Y [N, C1, H,
+    W, 16]; the other way round Y's type gives C, which the blocked shape does
+    not.
+  }];
+  let arguments = (ins Ge_FloatTensor:$X, StrAttr:$src_format, StrAttr:$dst_format);
+  let results = (outs Ge_FloatTensor:$Y);
   let hasVerifier = 1;
 }
 

@@ -11,13 +11,20 @@
 
 def Ge_ConvOp : Ge_TensorOp<"conv", [SameOperandsAndResultElementType]> {
   let summary = "N-D convolution, Y = conv(X, W) + B";
+  let description = [{
+    ONNX Conv plus `data_format`, which the importer leaves at NCHW (X and Y
+    as ONNX has them). `ge-block-channels` sets NC1HWC0 on 2-D convs of one
+    group or one channel per group: X is then [N, ceil(C / 16), H, W, 16] and
+    Y [N, ceil(M / 16), OH, OW, 16] (ge.trans_data), W and B stay as ONNX's.
+  }];
   let arguments = (ins Ge_FloatTensor:$X, Ge_FloatTensor:$W, Optional<Ge_FloatTensor>:$B,
                    DefaultValuedAttr<StrAttr, "\"NOTSET\"">:$auto_pad,
                    OptionalAttr<DenseI64ArrayAttr>:$dilations,
                    DefaultValuedAttr<Ge_I64Attr, "1">:$group,
                    OptionalAttr<DenseI64ArrayAttr>:$kernel_shape,
                    OptionalAttr<DenseI64ArrayAttr>:$pads,
-                   OptionalAttr<DenseI64ArrayAttr>:$strides);
+                   OptionalAttr<DenseI64ArrayAttr>:$strides,
+                   DefaultValuedAttr<StrAttr, "\"NCHW\"">:$data_format);
   let results = (outs Ge_FloatTensor:$Y);
   let hasVerifier = 1;
 }
@@ -72,7 +79,12 @@ def Ge_MaxPoolOp : Ge_TensorOp<"max_pool", [AllElementTypesMatch<["X", "Y"]>]> {
 
 def Ge_GlobalAveragePoolOp : Ge_TensorOp<"global_average_pool", [SameOperandsAndResultElementType]> {
   let summary = "average over all spatial dims, keeping them as 1";
-  let arguments = (ins Ge_FloatTensor:$X);
+  let description = [{
+    With `data_format` NC1HWC0 (set by `ge-block-channels`) X is [N, C1, H, W,
+    16] and Y [N, C1, 1, 1, 16]: each lane averaged over H and W.
+  }];
+  let arguments = (ins Ge_FloatTensor:$X,
+                   DefaultValuedAttr<StrAttr, "\"NCHW\"">:$data_format);
   let results = (outs Ge_FloatTensor:$Y);
   let hasVerifier = 1;
 }

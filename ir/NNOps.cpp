@@ -1,5 +1,6 @@
 //===- NNOps.cpp - verifiers of neural-network ge ops -----------*- C++ -*-===//
 
+#include "ir/ChannelBlocks.h"
 #include "ir/GeOps.h"
 #include "ir/GeVerifiers.h"
 #include "ir/OpFacts.h"
@@ -57,10 +58,32 @@ static ArrayRef<int64_t> orEmpty(std::optional<ArrayRef<int64_t>> a) {
   return a.value_or(ArrayRef<int64_t>());
 }
 
-/// ge.conv and ge.fused_conv.
+/// `format` must be NCHW or NC1HWC0; for NC1HWC0, X ([N, C1, H, W, 16])
+/// must be static and rank 5. Sets `blocked`.
+static LogicalResult verifyDataFormat(Operation *op, StringRef format, Value x,
+                                      bool *blocked) {
+  *blocked = format == kBlockedFormat;
+  if (!*blocked && format != kPlainFormat)
+    return op->emitOpError() << "data_format \"" << format << "\" is not "
+                             << kPlainFormat << " or " << kBlockedFormat;
+  ArrayRef<int64_t> shape = shapeOf(x);
+  if (*blocked && (shape.size() != 5 || shape[4] != kChannelBlock ||
+                   llvm::any_of(shape, isDyn)))
+    return op->emitOpError()
+           << "input 'X' has shape " << formatShape(shape) << " but "
+           << kBlockedFormat << " needs a static [N, C1, H, W, "
+           << kChannelBlock << "]";
+  return success();
+}
+
+/// ge.conv and ge.fused_conv. In NC1HWC0, X's channels C are W[1] * group
+/// (X has their blocks only), and the kernels take one group or one channel
+/// per group.
 template <typename ConvLikeOp>
 static LogicalResult verifyConvLike(ConvLikeOp op) {
-  if (failed(verifyInputRank(op, "Conv", "X", op.getX(), 3)))
+  bool blocked = false;
+  if (failed(verifyDataFormat(op, op.getDataFormat(), op.getX(), &blocked)) ||
+      failed(verifyInputRank(op, "Conv", "X", op.getX(), 3)))
     return failure();
   WindowParams params{orEmpty(op.getKernelShape()),
                       orEmpty(op.getStrides()),
@@ -68,15 +91,26 @@ static LogicalResult verifyConvLike(ConvLikeOp op) {
                       orEmpty(op.getDilations()),
                       op.getAutoPad(),
                       false};
+  Shape x(shapeOf(op.getX()));
+  ArrayRef<int64_t> w = shapeOf(op.getW());
+  if (blocked) {
+    const int64_t channels = w.size() == 4 ? w[1] * op.getGroup() : -1;
+    if (channels < 0 || x[1] != blockedShape({1, channels, 1, 1})[1] ||
+        (op.getGroup() != 1 && (w[1] != 1 || w[0] != channels)))
+      return op.emitOpError()
+             << "in " << kBlockedFormat << " input 'X' " << formatShape(x)
+             << " and weight 'W' " << formatShape(w)
+             << " must be a 2-D conv of one group or one channel per group";
+    x = {x[0], channels, x[2], x[3]};
+  }
   std::string why;
-  FailureOr<Shape> shape = convOutputShape(
-      shapeOf(op.getX()), shapeOf(op.getW()), op.getGroup(), params, &why);
+  FailureOr<Shape> shape = convOutputShape(x, w, op.getGroup(), params, &why);
   if (failed(shape))
     return op.emitOpError() << why;
   if (failed(verifyVector(op, "B", op.getB(), shapeOf(op.getW())[0],
                           "the output channel count W[0]")))
     return failure();
-  return verifyResultShape(op, 0, *shape);
+  return verifyResultShape(op, 0, blocked ? blockedShape(*shape) : *shape);
 }
 
 LogicalResult ConvOp::verify() { return verifyConvLike(*this); }
@@ -156,18 +190,25 @@ void MaxPoolOp::getCanonicalizationPatterns(RewritePatternSet &patterns,
   patterns.add<DropUnusedMaxPoolIndices>(context);
 }
 
-static LogicalResult verifyGlobalPool(Operation *op, StringRef opType) {
+/// In NC1HWC0 (`blocked`), X is [N, C1, H, W, 16] and Y [N, C1, 1, 1, 16].
+static LogicalResult verifyGlobalPool(Operation *op, StringRef opType,
+                                      bool blocked = false) {
   Value x = op->getOperand(0);
   if (failed(verifyInputRank(op, opType, "X", x, 3)))
     return failure();
   ArrayRef<int64_t> in = shapeOf(x);
   Shape out{in[0], in[1]};
-  out.append(in.size() - 2, 1);
+  out.append(in.size() - 2 - (blocked ? 1 : 0), 1);
+  if (blocked)
+    out.push_back(kChannelBlock);
   return verifyResultShape(op, 0, out);
 }
 
 LogicalResult GlobalAveragePoolOp::verify() {
-  return verifyGlobalPool(*this, "GlobalAveragePool");
+  bool blocked = false;
+  if (failed(verifyDataFormat(*this, getDataFormat(), getX(), &blocked)))
+    return failure();
+  return verifyGlobalPool(*this, "GlobalAveragePool", blocked);
 }
 LogicalResult GlobalMaxPoolOp::verify() {
   return verifyGlobalPool(*this, "GlobalMaxPool");
@@ -363,4 +404,27 @@ LogicalResult FusedMatMulOp::verify() {
                          << " which does not broadcast to the product's shape "
                          << formatShape(*shape);
   return verifyResultShape(*this, 0, *shape);
+}
+
+LogicalResult TransDataOp::verify() {
+  auto x = cast<RankedTensorType>(getX().getType());
+  auto y = cast<RankedTensorType>(getY().getType());
+  const bool toBlocked =
+      getSrcFormat() == kPlainFormat && getDstFormat() == kBlockedFormat;
+  if (!toBlocked &&
+      !(getSrcFormat() == kBlockedFormat && getDstFormat() == kPlainFormat))
+    return emitOpError() << "converts " << kPlainFormat << " to "
+                         << kBlockedFormat << " or back, not \""
+                         << getSrcFormat() << "\" to \"" << getDstFormat()
+                         << "\"";
+  RankedTensorType plain = toBlocked ? x : y, blocked = toBlocked ? y : x;
+  if (plain.getRank() != 4 || !plain.hasStaticShape())
+    return emitOpError() << "needs a static 4-D " << kPlainFormat
+                         << " tensor, not " << formatShape(plain.getShape());
+  if (blocked.getShape() != ArrayRef<int64_t>(blockedShape(plain.getShape())))
+    return emitOpError() << kPlainFormat << " " << formatShape(plain.getShape())
+                         << " is " << kBlockedFormat << " "
+                         << formatShape(blockedShape(plain.getShape()))
+                         << ", not " << formatShape(blocked.getShape());
+  return success();
 }

@@ -236,6 +236,39 @@ def FuseElementwise : Pass<"ge-fuse-elementwise", "::mlir::func::FuncOp"> {
   ];
 }
 
+def BlockChannels : Pass<"ge-block-channels", "::mlir::func::FuncOp"> {
+  let summary = "Keep runs of depthwise convs, 1x1 convs and vector ops in NC1HWC0";
+  let description = [{
+    Op fusion (pipeline step 3, last). A depthwise conv sweeps 16 channels
+    interleaved per position; in NCHW its kernel transposes each block in and
+    out. This pass finds the connected runs of ops that work in GE's NC1HWC0
+    layout ([N, ceil(C / 16), H, W, 16]): convs of one group at 1x1 and
+    depthwise convs (`data_format` NC1HWC0), global_average_pool, and
+    elementwise ops (and `ge.fused_elementwise`) whose operands have the
+    result's channels or are single values. A run whose depthwise convs move
+    more elements than the run's edges is kept in NC1HWC0: a `ge.trans_data`
+    goes on each value entering it and on each value leaving it, and the
+    ops inside take the blocked types. Other runs stay NCHW. Convs on maps
+    of more than `max-positions` output positions stay NCHW: there the 1x1
+    convs' GEMM is faster with positions as its columns (NCHW) than as its
+    rows (NC1HWC0), by more than the transposes cost.
+
+    ```mlir
+    %1 = ge.fused_conv %0, %w1 {group = 32 : i64, ...} : (tensor<1x32x56x56xf32>, ...) -> tensor<1x32x56x56xf32>
+    %2 = ge.fused_conv %1, %w2 {...} : (tensor<1x32x56x56xf32>, tensor<24x32x1x1xf32>) -> tensor<1x24x56x56xf32>
+    // becomes
+    %b = ge.trans_data %0 {dst_format = "NC1HWC0", src_format = "NCHW"} : (tensor<1x32x56x56xf32>) -> tensor<1x2x56x56x16xf32>
+    %1 = ge.fused_conv %b, %w1 {data_format = "NC1HWC0", group = 32 : i64, ...} : ... -> tensor<1x2x56x56x16xf32>
+    %2 = ge.fused_conv %1, %w2 {data_format = "NC1HWC0", ...} : ... -> tensor<1x2x56x56x16xf32>
+    %3 = ge.trans_data %2 {dst_format = "NCHW", src_format = "NC1HWC0"} : ... -> tensor<1x24x56x56xf32>
+    ```
+  }];
+  let options = [
+    Option<"maxPositions", "max-positions", "int64_t", /*default=*/"196",
+           "Convs with more output positions stay NCHW">,
+  ];
+}
+
 def AssignEngines : Pass<"ge-assign-engines", "::mlir::func::FuncOp"> {
   let summary = "Set ge.engine on every compute op from its kernel plan";
   let description = [{

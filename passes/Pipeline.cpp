@@ -74,6 +74,7 @@ const FusionPass kFusionPasses[] = {
     {"bias-activation", [] { return createFuseBiasActivation(); }},
     {"residual", [] { return createFuseResidual(); }},
     {"elementwise", [] { return createFuseElementwise(); }},
+    {"block-channels", [] { return createBlockChannels(); }},
 };
 
 /// `--no-fuse` takes the names above, or `all`.

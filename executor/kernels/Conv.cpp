@@ -36,6 +36,7 @@
 //
 //===----------------------------------------------------------------------===
 
+#include "executor/kernels/ConvBlocked.h"
 #include "executor/kernels/ConvColumns.h"
 #include "executor/kernels/ConvEpilogue.h"
 #include "executor/kernels/ConvPlan.h"
@@ -679,9 +680,12 @@ private:
 rt::Status createConv(const KernelSpec &spec, std::unique_ptr<Kernel> *out) {
   ConvPlan c;
   GEFLOW_RT_RETURN_IF_ERROR(analyzeConv(*spec.op, &c));
-  const void *weights =
-      spec.constantInputs.size() > 1 ? spec.constantInputs[1] : nullptr;
-  *out = std::make_unique<ConvKernel>(c, static_cast<const float *>(weights));
+  const auto *weights = static_cast<const float *>(
+      spec.constantInputs.size() > 1 ? spec.constantInputs[1] : nullptr);
+  if (c.s.blocked)
+    *out = makeBlockedConv(c, weights);
+  else
+    *out = std::make_unique<ConvKernel>(c, weights);
   return rt::Status::ok();
 }
 

@@ -221,6 +221,17 @@ rt::Status geflow::kernels::analyzeConv(const om::OpDef &op, ConvPlan *c) {
     c->pointwise = c->pointwise && w.stride[d] == 1 && w.padBegin[d] == 0 &&
                    w.padEnd[d] == 0 && w.in[d] == w.out[d];
   c->depthwise = c->s.inPerGroup() == 1 && w.rank <= 2 && !c->pointwise;
+  if (c->s.blocked) {
+    // The layout decides: blocks of interleaved planes, or a GEMM whose
+    // rows are positions and whose columns are blocks of channels.
+    c->depthwise = c->s.group > 1;
+    // The direct GEMM's offsets into an image's padded blocks are 32-bit.
+    const int64_t padded = roundUp(c->s.inChannels, nn::kChannelBlock) *
+                           directPaddedExtent(w, 1) * directPaddedExtent(w, 2);
+    if (!c->depthwise && padded > INT32_MAX)
+      return opError(op, "NC1HWC0 input too large for 32-bit offsets");
+    return c->depthwise ? rt::Status::ok() : planPositionRows(c);
+  }
   if (nn::WinogradConv::applies(w, c->s.group, c->s.inPerGroup(),
                                 c->s.outPerGroup()))
     return planWinograd(c);
@@ -303,5 +314,7 @@ ColumnsShare geflow::kernels::columnsShare(const ConvPlan &c, int64_t index,
 double ConvPlan::flopsPerItem() const {
   if (winograd)
     return nn::WinogradConv::flops(s.w, s.inPerGroup(), tileRows, tileCols);
-  return depthwise ? 2.0 * k * p : 2.0 * tileRows * k * tileCols;
+  if (depthwise)
+    return 2.0 * k * p * (s.blocked ? nn::kChannelBlock : 1);
+  return 2.0 * tileRows * k * tileCols;
 }

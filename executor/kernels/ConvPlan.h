@@ -15,12 +15,15 @@
 // output run direct (ConvTaps.h); 3x3 stride-1 convs with enough channels
 // run Winograd (ConvWinograd.h), in blocks of whole rows of 4x4 tiles;
 // convs of an image's few channels run direct, eight outputs at a time.
+// In NC1HWC0 (ConvBlocked.h) a depthwise conv runs direct, a block of 16
+// channels per work item, and any other with positions as rows.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEFLOW_EXECUTOR_KERNELS_CONVPLAN_H
 #define GEFLOW_EXECUTOR_KERNELS_CONVPLAN_H
 
 #include "executor/kernels/ConvShape.h"
+#include "executor/kernels/ConvTaps.h"
 #include "executor/kernels/NnSupport.h"
 
 #include <cstdint>
@@ -54,10 +57,14 @@ struct ConvPlan {
   bool channelTaps = false;
   nn::Activation act; // fused_conv's; none for conv
 
-  // GEMM work items are ordered (image, group, column tile, row tile).
+  // GEMM work items are ordered (image, group, column tile, row tile); a
+  // depthwise conv's are output planes, or in NC1HWC0 (s.blocked) blocks of
+  // 16 of them.
   int64_t items() const {
-    return depthwise ? s.batch * s.outChannels
-                     : s.batch * s.group * tiles * rowTiles;
+    if (depthwise)
+      return s.batch * (s.blocked ? ceilDiv(s.outChannels, nn::kChannelBlock)
+                                  : s.outChannels);
+    return s.batch * s.group * tiles * rowTiles;
   }
   double flopsPerItem() const;
 };

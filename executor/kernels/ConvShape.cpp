@@ -1,6 +1,7 @@
 //===- ConvShape.cpp - the shapes conv and conv_transpose share -----------===//
 
 #include "executor/kernels/ConvShape.h"
+#include "executor/kernels/ConvTaps.h"
 
 #include <algorithm>
 #include <string>
@@ -8,6 +9,47 @@
 
 using namespace geflow;
 using namespace geflow::kernels;
+
+namespace {
+
+/// The 2-D conv of X [N, C1, H, W, 16] and W [M, C / group, kh, kw] into
+/// Y [N, M1, OH, OW, 16].
+rt::Status analyzeBlockedShape(const om::OpDef &op,
+                               const std::vector<int64_t> &x,
+                               const std::vector<int64_t> &w,
+                               const std::vector<int64_t> &y, ConvShape *s) {
+  constexpr int64_t lanes = nn::kChannelBlock;
+  if (x.size() != 5 || y.size() != 5 || w.size() != 4 || x[4] != lanes ||
+      y[4] != lanes)
+    return opError(op, "NC1HWC0 needs X and Y [N, C1, H, W, 16] and a 2-D W");
+  s->blocked = true;
+  s->group = attrInt(op, "group", 1);
+  s->batch = x[0];
+  s->outChannels = w[0];
+  s->inChannels = w[1] * s->group;
+  if (y[0] != x[0] || x[1] != ceilDiv(s->inChannels, lanes) ||
+      y[1] != ceilDiv(s->outChannels, lanes))
+    return opError(op, "NC1HWC0 X and Y do not hold W's channels");
+  if (s->group != 1 && (w[1] != 1 || s->outChannels != s->inChannels))
+    return opError(op, "NC1HWC0 takes one group or one channel per group");
+  std::vector<int64_t> kernel(w.begin() + 2, w.end());
+  std::vector<int64_t> ks = attrInts(op, "kernel_shape");
+  if (!ks.empty() && ks != kernel)
+    return opError(op, "kernel_shape does not match W's spatial dims");
+  s->hasBias = nn::hasInput(op, 2);
+  if (s->hasBias && numElements(op.input_desc(2)) != s->outChannels)
+    return opError(op, "B must have M elements");
+  s->xElems = numElements(op.input_desc(0));
+  s->wElems = numElements(op.input_desc(1));
+  s->yElems = numElements(op.output_desc(0));
+  s->hasResidual = nn::hasInput(op, 3);
+  if (s->hasResidual && shapeOf(op.input_desc(3)) != y)
+    return opError(op, "residual Z must have Y's shape");
+  return nn::resolveWindow(op, {x[2], x[3]}, {y[2], y[3]}, kernel,
+                           /*useDilations=*/true, &s->w);
+}
+
+} // namespace
 
 rt::Status kernels::analyzeConvShape(const om::OpDef &op, bool transpose,
                                      ConvShape *s) {
@@ -17,6 +59,12 @@ rt::Status kernels::analyzeConvShape(const om::OpDef &op, bool transpose,
   std::vector<int64_t> x = shapeOf(op.input_desc(0));
   std::vector<int64_t> w = shapeOf(op.input_desc(1));
   std::vector<int64_t> y = shapeOf(op.output_desc(0));
+  const std::string format = attrString(op, "data_format", "NCHW");
+  if (format == "NC1HWC0" && !transpose)
+    return analyzeBlockedShape(op, x, w, y, s);
+  if (format != "NCHW")
+    return opError(op, "data_format \"" + format + "\" is not NCHW" +
+                           (transpose ? "" : " or NC1HWC0"));
   if (x.size() < 3 || x.size() > 5)
     return opError(op,
                    "X must have rank 3 to 5, got " + std::to_string(x.size()));

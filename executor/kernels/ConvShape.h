@@ -24,6 +24,9 @@ struct ConvShape {
   nn::Window w;
   bool hasBias = false;
   bool hasResidual = false; // fused_conv's Z, Y's shape
+  // data_format NC1HWC0: X [N, C1, H, W, 16], Y and Z [N, M1, OH, OW, 16]
+  // (nn::kChannelBlock lanes); the channel counts are W's.
+  bool blocked = false;
   int64_t xElems = 0, wElems = 0, yElems = 0;
 
   int64_t inPerGroup() const { return inChannels / group; }

@@ -92,6 +92,15 @@ void depthwiseChannelBlock(const Window &w, const float *x,
                            const float *weights, const float *bias,
                            int64_t count, const Activation &act, float *y);
 
+/// The same in NC1HWC0: `x`, `y` and the residual Z (may be null; added
+/// before the activation) are one block of 16 interleaved planes each
+/// ([H, W, 16]), read and written where they lie. The lanes past `count`
+/// get bias 0, no weights and the activation.
+void depthwiseInterleavedBlock(const Window &w, const float *x,
+                               const float *weights, const float *bias,
+                               int64_t count, const float *residual,
+                               const Activation &act, float *y);
+
 } // namespace geflow::kernels::nn
 
 #endif // GEFLOW_EXECUTOR_KERNELS_CONVTAPS_H

@@ -16,6 +16,7 @@
 #include "executor/kernels/VectorSupport.h"
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 using namespace geflow;
@@ -283,6 +284,12 @@ public:
     k->oSize_ = dtypeSize(op.output_desc(0).dtype());
     k->bc_ = Broadcast(shapeOf(op.output_desc(0)),
                        {shapeOf(op.input_desc(0)), shapeOf(op.input_desc(1))});
+    // Rows shorter than this take runPeriodic when one operand repeats
+    // them; longer ones are long enough runs already.
+    constexpr int64_t kShortRow = 64;
+    for (int i = 0; i < 2 && !k->mixed_ && k->bc_.innerDim() < kShortRow; ++i)
+      if (k->bc_.periodicSpan(i) > 0)
+        k->periodic_ = i;
     int64_t n = k->bc_.total();
     k->setPlan(op, n, kGrain, info->flops * static_cast<double>(n));
     *out = std::move(k);
@@ -294,6 +301,10 @@ public:
     auto *a = static_cast<const char *>(inputs[0].data);
     auto *b = static_cast<const char *>(inputs[1].data);
     auto *o = static_cast<char *>(outputs[0].data);
+    if (periodic_ >= 0) {
+      runPeriodic(a, b, o, r);
+      return rt::Status::ok();
+    }
     const bool aRep = bc_.innerStride(0) == 0, bRep = bc_.innerStride(1) == 0;
     bc_.forEachRow(r.begin, r.end,
                    [&](int64_t pos, const int64_t *in, int64_t len) {
@@ -309,7 +320,45 @@ public:
 
 private:
   BinaryKernel() = default;
+
+  /// Elements of the periodic operand's row repeated back to back: the
+  /// runs the row function gets.
+  static constexpr int64_t kPeriodicRun = 1024;
+
+  /// Operand periodic_ repeats a short row over the dim before it
+  /// (Broadcast::periodicSpan): runs as long as kPeriodicRun against that
+  /// row tiled, not one call per short row.
+  void runPeriodic(const char *a, const char *b, char *o, BlockRange r) const {
+    const int64_t span = bc_.periodicSpan(periodic_), row = bc_.innerDim();
+    const size_t size = periodic_ == 0 ? aSize_ : bSize_;
+    const int64_t tiled = std::min(kPeriodicRun / row * row, span);
+    thread_local std::vector<char> tile;
+    tile.resize(tiled * size);
+    int64_t offs[Broadcast::kMaxOperands];
+    for (int64_t pos = r.begin, tileRow = -1; pos < r.end;) {
+      bc_.offsetsAt(pos, offs);
+      const int64_t phase = pos % row;
+      const int64_t rowStart = offs[periodic_] - phase;
+      if (rowStart != tileRow) {
+        const char *from = (periodic_ == 0 ? a : b) + rowStart * size;
+        for (int64_t i = 0; i < tiled; i += row)
+          std::memcpy(tile.data() + i * size, from, row * size);
+        tileRow = rowStart;
+      }
+      const int64_t len =
+          std::min({r.end - pos, span - pos % span, tiled - phase});
+      const char *rep = tile.data() + phase * size;
+      if (periodic_ == 0)
+        fn_(rep, false, b + offs[1] * bSize_, false, o + pos * oSize_, len);
+      else
+        fn_(a + offs[0] * aSize_, false, rep, false, o + pos * oSize_, len);
+      pos += len;
+    }
+  }
+
   Broadcast bc_;
+  // The operand that repeats a short row (runPeriodic), or -1.
+  int periodic_ = -1;
   BinaryRowFn fn_ = nullptr;
   bool mixed_ = false;
   om::DataType at_ = om::DT_UNDEFINED, bt_ = om::DT_UNDEFINED;

@@ -44,6 +44,7 @@ static const KernelRegistry &registry() {
     registerConvKernels(r);
     registerConvTransposeKernels(r);
     registerPoolKernels(r);
+    registerChannelBlockKernels(r);
     registerGemmKernels(r);
     registerNormKernels(r);
     registerFusedElementwiseKernels(r);

@@ -51,6 +51,7 @@ void registerResizeKernels(KernelRegistry &registry);
 void registerConvKernels(KernelRegistry &registry);
 void registerConvTransposeKernels(KernelRegistry &registry);
 void registerPoolKernels(KernelRegistry &registry);
+void registerChannelBlockKernels(KernelRegistry &registry);
 void registerGemmKernels(KernelRegistry &registry);
 void registerNormKernels(KernelRegistry &registry);
 void registerFusedElementwiseKernels(KernelRegistry &registry);

@@ -11,7 +11,9 @@
 // the plane-at-a-time rows it was meant to replace. Input rows are
 // interleaved straight into the strip's zero-bordered rows; the rows two
 // strips share move to the top of the buffer instead of being interleaved
-// again. The transposes go in register tiles (TransposeTiles.h).
+// again. The transposes go in register tiles (TransposeTiles.h). In
+// NC1HWC0 the block already is interleaved: its rows are copied into the
+// strip as they are and the sweep writes Y itself.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,9 +33,16 @@ constexpr int64_t kStripBytes = 96 * 1024;
 
 } // namespace
 
-void depthwiseChannelBlock(const Window &w, const float *x,
-                           const float *weights, const float *bias,
-                           int64_t count, const Activation &act, float *y) {
+namespace {
+
+/// The sweep both layouts share: `fillRow(ih, c0, c1, to)` writes input row
+/// ih's columns [c0, c1) interleaved at `to`; `strip(r0, rows)` is where
+/// output rows [r0, r0 + rows) go, interleaved; `finish(r0, rows, out)`
+/// takes them from there once swept (bias added).
+template <class FillRow, class Strip, class Finish>
+void sweepChannelBlock(const Window &w, const float *weights, const float *bias,
+                       int64_t count, bool outInScratch, FillRow &&fillRow,
+                       Strip &&strip, Finish &&finish) {
   const int64_t taps = w.kernel[1] * w.kernel[2];
   const int64_t inH = w.in[1], inW = w.in[2], outH = w.out[1], outW = w.out[2];
   const int64_t sh = w.stride[1], reach = (w.kernel[1] - 1) * w.dilation[1];
@@ -50,7 +59,8 @@ void depthwiseChannelBlock(const Window &w, const float *x,
   const int64_t stripRows =
       std::clamp<int64_t>((kStripBytes - fixedBytes) / rowBytes, 1, outH);
   const int64_t inRows = (stripRows - 1) * sh + reach + 1;
-  const int64_t in16 = inRows * paddedW * 16, out16 = stripRows * outW * 16;
+  const int64_t in16 = inRows * paddedW * 16,
+                out16 = outInScratch ? stripRows * outW * 16 : 0;
   float *in = scratch(in16 + out16 + taps * 16 + 16, 3);
   float *out = in + in16, *w16 = out + out16, *bias16 = w16 + taps * 16;
 
@@ -64,7 +74,6 @@ void depthwiseChannelBlock(const Window &w, const float *x,
   // columns [left + c0, left + c1) only.
   std::fill(in, in + in16, 0.0f);
 
-  const int64_t area = inH * inW, positions = outH * outW;
   // Padded rows [held0, held1) are in the buffer from the strip before.
   int64_t held0 = 0, held1 = 0;
   for (int64_t r0 = 0; r0 < outH; r0 += stripRows) {
@@ -82,7 +91,7 @@ void depthwiseChannelBlock(const Window &w, const float *x,
       const int64_t ih = pr - top;
       float *to = padRow(pr) + (left + c0) * 16;
       if (ih >= 0 && ih < inH)
-        transposeMatrix(x + ih * inW + c0, area, count, c1 - c0, to, 16);
+        fillRow(ih, c0, c1, to);
       else
         std::fill(to, to + (c1 - c0) * 16, 0.0f);
     }
@@ -92,11 +101,54 @@ void depthwiseChannelBlock(const Window &w, const float *x,
     ChannelBlockWindow window{rows,        outW,          paddedW,
                               w.kernel[1], w.kernel[2],   sh,
                               w.stride[2], w.dilation[1], w.dilation[2]};
-    channelBlockTaps(in, window, w16, bias16, out);
-    // Every lane gets the activation; those past `count` are not written.
-    applyActivation(act, out, rows * outW * 16);
-    transposeMatrix(out, 16, rows * outW, count, y + r0 * outW, positions);
+    float *dst = outInScratch ? out : strip(r0, rows);
+    channelBlockTaps(in, window, w16, bias16, dst);
+    finish(r0, rows, dst);
   }
+}
+
+} // namespace
+
+void depthwiseChannelBlock(const Window &w, const float *x,
+                           const float *weights, const float *bias,
+                           int64_t count, const Activation &act, float *y) {
+  const int64_t area = w.in[1] * w.in[2], outW = w.out[2],
+                positions = w.out[1] * outW;
+  sweepChannelBlock(
+      w, weights, bias, count, /*outInScratch=*/true,
+      [&](int64_t ih, int64_t c0, int64_t c1, float *to) {
+        transposeMatrix(x + ih * w.in[2] + c0, area, count, c1 - c0, to, 16);
+      },
+      [](int64_t, int64_t) { return static_cast<float *>(nullptr); },
+      [&](int64_t r0, int64_t rows, float *out) {
+        // Every lane gets the activation; those past `count` are not
+        // written.
+        applyActivation(act, out, rows * outW * 16);
+        transposeMatrix(out, 16, rows * outW, count, y + r0 * outW, positions);
+      });
+}
+
+void depthwiseInterleavedBlock(const Window &w, const float *x,
+                               const float *weights, const float *bias,
+                               int64_t count, const float *residual,
+                               const Activation &act, float *y) {
+  const int64_t inW = w.in[2], outW = w.out[2];
+  sweepChannelBlock(
+      w, weights, bias, count, /*outInScratch=*/false,
+      [&](int64_t ih, int64_t c0, int64_t c1, float *to) {
+        std::memcpy(to, x + (ih * inW + c0) * 16,
+                    (c1 - c0) * 16 * sizeof(float));
+      },
+      [&](int64_t r0, int64_t) { return y + r0 * outW * 16; },
+      [&](int64_t r0, int64_t rows, float *out) {
+        const int64_t n = rows * outW * 16;
+        if (residual) {
+          const float *z = residual + r0 * outW * 16;
+          for (int64_t i = 0; i < n; ++i)
+            out[i] += z[i];
+        }
+        applyActivation(act, out, n);
+      });
 }
 
 } // namespace geflow::kernels::nn

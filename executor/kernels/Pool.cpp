@@ -13,10 +13,12 @@
 // Indices are flat over the whole input (n, c and spatial), row-major for
 // storage_order 0 and column-major within a plane for storage_order 1.
 // max_pool also takes the other element types ONNX allows it (float64, int8,
-// uint8); the rest is float32.
+// uint8); the rest is float32. global_average_pool in NC1HWC0 is
+// ChannelBlocks.cpp's.
 //
 //===----------------------------------------------------------------------===//
 
+#include "executor/kernels/ChannelBlocks.h"
 #include "executor/kernels/CpuIsa.h"
 #include "executor/kernels/KernelRegistry.h"
 #include "executor/kernels/NnSupport.h"
@@ -136,6 +138,8 @@ rt::Status analyzePool(const om::OpDef &op, PoolKind kind, PoolPlan *p) {
 
 template <PoolKind Kind>
 rt::Status planPool(const om::OpDef &op, KernelPlan *out) {
+  if (Kind == PoolKind::kGlobalAverage && isChannelBlocked(op))
+    return planBlockedGlobalAverage(op, out);
   PoolPlan p;
   GEFLOW_RT_RETURN_IF_ERROR(analyzePool(op, Kind, &p));
   out->engine = rt::Engine::kAiv;
@@ -531,6 +535,8 @@ private:
 
 template <PoolKind Kind>
 rt::Status createPool(const KernelSpec &spec, std::unique_ptr<Kernel> *out) {
+  if (Kind == PoolKind::kGlobalAverage && isChannelBlocked(*spec.op))
+    return createBlockedGlobalAverage(spec, out);
   PoolPlan p;
   GEFLOW_RT_RETURN_IF_ERROR(analyzePool(*spec.op, Kind, &p));
   *out = std::make_unique<PoolKernel>(p);

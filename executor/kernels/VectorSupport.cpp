@@ -92,6 +92,28 @@ double vec::ioBytes(const om::OpDef &op) {
 // --- Broadcast
 // -------------------------------------------------------------------
 
+void Broadcast::offsetsAt(int64_t pos, int64_t *offs) const {
+  for (int k = 0; k < numOperands_; ++k)
+    offs[k] = 0;
+  for (int d = static_cast<int>(dims_.size()) - 1; d >= 0 && pos; --d) {
+    const int64_t idx = pos % dims_[d];
+    pos /= dims_[d];
+    for (int k = 0; k < numOperands_; ++k)
+      offs[k] += idx * strides_[d][k];
+  }
+}
+
+int64_t Broadcast::periodicSpan(int k) const {
+  const size_t rank = dims_.size();
+  if (rank < 2 || strides_[rank - 1][k] != 1 || strides_[rank - 2][k] != 0)
+    return 0;
+  for (int j = 0; j < numOperands_; ++j)
+    if (j != k && (strides_[rank - 1][j] != 1 ||
+                   strides_[rank - 2][j] != dims_[rank - 1]))
+      return 0;
+  return dims_[rank - 2] * dims_[rank - 1];
+}
+
 Broadcast::Broadcast(const std::vector<int64_t> &outShape,
                      const std::vector<std::vector<int64_t>> &inShapes)
     : numOperands_(static_cast<int>(inShapes.size())),

@@ -144,6 +144,15 @@ public:
     }
   }
 
+  /// Each operand's element offset of output element `pos`.
+  void offsetsAt(int64_t pos, int64_t *offs) const;
+  /// When operand k repeats one innermost row over the dim before it while
+  /// every other operand runs on contiguously across both (a
+  /// squeeze-and-excite scale in NC1HWC0: [N, C1, 1, 1, 16] against [N, C1,
+  /// H, W, 16]), the elements those two dims span; else 0.
+  int64_t periodicSpan(int k) const;
+  int64_t innerDim() const { return dims_.empty() ? 1 : dims_.back(); }
+
 private:
   int numOperands_ = 0;
   int64_t total_ = 0;

@@ -69,3 +69,43 @@ func.func @matmul_result(%a: tensor<2x8xf32>, %b: tensor<8x16xf32>) {
   %0 = ge.fused_matmul %a, %b : (tensor<2x8xf32>, tensor<8x16xf32>) -> tensor<2x8xf32>
   return
 }
+
+// -----
+
+func.func @trans_data_formats(%x: tensor<1x20x5x5xf32>) {
+  // expected-error @+1 {{'ge.trans_data' op converts NCHW to NC1HWC0 or back, not "NHWC" to "NC1HWC0"}}
+  %0 = ge.trans_data %x {src_format = "NHWC", dst_format = "NC1HWC0"} : (tensor<1x20x5x5xf32>) -> tensor<1x2x5x5x16xf32>
+  return
+}
+
+// -----
+
+func.func @trans_data_shape(%x: tensor<1x20x5x5xf32>) {
+  // expected-error @+1 {{'ge.trans_data' op NCHW [1, 20, 5, 5] is NC1HWC0 [1, 2, 5, 5, 16], not [1, 1, 5, 5, 16]}}
+  %0 = ge.trans_data %x {src_format = "NCHW", dst_format = "NC1HWC0"} : (tensor<1x20x5x5xf32>) -> tensor<1x1x5x5x16xf32>
+  return
+}
+
+// -----
+
+func.func @conv_data_format(%x: tensor<1x20x5x5xf32>, %w: tensor<8x20x1x1xf32>) {
+  // expected-error @+1 {{'ge.conv' op data_format "NHWC" is not NCHW or NC1HWC0}}
+  %0 = ge.conv %x, %w {data_format = "NHWC"} : (tensor<1x20x5x5xf32>, tensor<8x20x1x1xf32>) -> tensor<1x8x5x5xf32>
+  return
+}
+
+// -----
+
+func.func @blocked_conv_channels(%x: tensor<1x1x5x5x16xf32>, %w: tensor<8x20x1x1xf32>) {
+  // expected-error @+1 {{'ge.fused_conv' op in NC1HWC0 input 'X' [1, 1, 5, 5, 16] and weight 'W' [8, 20, 1, 1] must be a 2-D conv of one group or one channel per group}}
+  %0 = ge.fused_conv %x, %w {data_format = "NC1HWC0"} : (tensor<1x1x5x5x16xf32>, tensor<8x20x1x1xf32>) -> tensor<1x1x5x5x16xf32>
+  return
+}
+
+// -----
+
+func.func @blocked_conv_result(%x: tensor<1x2x5x5x16xf32>, %w: tensor<8x20x1x1xf32>) {
+  // expected-error @+1 {{'ge.conv' op result has shape [1, 8, 5, 5] but expected [1, 1, 5, 5, 16]}}
+  %0 = ge.conv %x, %w {data_format = "NC1HWC0"} : (tensor<1x2x5x5x16xf32>, tensor<8x20x1x1xf32>) -> tensor<1x8x5x5xf32>
+  return
+}

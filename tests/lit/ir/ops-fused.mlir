@@ -25,3 +25,17 @@ func.func @fused(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<4x
   %5 = ge.fused_matmul %a, %m {activation = "leaky_relu"} : (tensor<2x8xf32>, tensor<8x16xf32>) -> tensor<2x16xf32>
   return
 }
+
+// NC1HWC0: 20 channels in two blocks of 16.
+// CHECK-LABEL: func @channel_blocks
+func.func @channel_blocks(%x: tensor<1x20x5x5xf32>, %w: tensor<20x1x3x3xf32>) -> tensor<1x20x1x1xf32> {
+  // CHECK: ge.trans_data {{.*}}{dst_format = "NC1HWC0", src_format = "NCHW"} : (tensor<1x20x5x5xf32>) -> tensor<1x2x5x5x16xf32>
+  %0 = ge.trans_data %x {src_format = "NCHW", dst_format = "NC1HWC0"} : (tensor<1x20x5x5xf32>) -> tensor<1x2x5x5x16xf32>
+  // CHECK: ge.fused_conv {{.*}}data_format = "NC1HWC0"{{.*}} -> tensor<1x2x3x3x16xf32>
+  %1 = ge.fused_conv %0, %w {group = 20 : i64, data_format = "NC1HWC0", activation = "relu"} : (tensor<1x2x5x5x16xf32>, tensor<20x1x3x3xf32>) -> tensor<1x2x3x3x16xf32>
+  // CHECK: ge.global_average_pool {{.*}}{data_format = "NC1HWC0"} : (tensor<1x2x3x3x16xf32>) -> tensor<1x2x1x1x16xf32>
+  %2 = ge.global_average_pool %1 {data_format = "NC1HWC0"} : (tensor<1x2x3x3x16xf32>) -> tensor<1x2x1x1x16xf32>
+  // CHECK: ge.trans_data {{.*}}{dst_format = "NCHW", src_format = "NC1HWC0"} : (tensor<1x2x1x1x16xf32>) -> tensor<1x20x1x1xf32>
+  %3 = ge.trans_data %2 {src_format = "NC1HWC0", dst_format = "NCHW"} : (tensor<1x2x1x1x16xf32>) -> tensor<1x20x1x1xf32>
+  return %3 : tensor<1x20x1x1xf32>
+}
