@@ -191,7 +191,10 @@ void replaceWithQuantizedCube(PatternRewriter &rewriter, QuantizeLinearOp q,
   OperationState state(loc, name);
   state.addOperands(operands);
   state.addTypes(q.getY().getType());
-  state.addAttributes(cube->getAttrs());
+  // The quantized ops take conv's and matmul's attributes but NCHW only.
+  for (NamedAttribute attr : cube->getAttrs())
+    if (attr.getName() != "data_format")
+      state.addAttribute(attr.getName(), attr.getValue());
   Value result = rewriter.create(state)->getResult(0);
   if (relu && !elementType(result).isUnsignedInteger())
     result = rewriter.create<mlir::ge::ReluOp>(relu.getLoc(), result.getType(),

@@ -2,7 +2,9 @@
 
 #include "passes/emit/OpDefBuilder.h"
 
+#include "ir/ChannelBlocks.h"
 #include "ir/ElementsBytes.h"
+#include "ir/GeOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -70,6 +72,35 @@ om::TensorDescriptor toTensorDescriptor(Type type) {
     desc.add_shape(d);
   desc.set_layout(shaped.getRank() == 4 ? "NCHW" : "ND");
   desc.set_size(std::max<int64_t>(tensorBytes(type), 0));
+  return desc;
+}
+
+namespace {
+
+/// Whether `v` is in NC1HWC0: a trans_data's or a blocked conv's or pool's
+/// result, or a [N, C1, H, W, 16] result of an op reading such a value (the
+/// elementwise ops of a run). `depth` bounds the walk up such ops.
+bool isChannelBlocked(Value v, int depth = 16) {
+  Operation *def = v.getDefiningOp();
+  auto type = dyn_cast<RankedTensorType>(v.getType());
+  if (!def || !type || type.getRank() != 5 ||
+      type.getDimSize(4) != ge::kChannelBlock || depth == 0)
+    return false;
+  if (auto trans = dyn_cast<ge::TransDataOp>(def))
+    return trans.getDstFormat() == ge::kBlockedFormat;
+  if (auto format = def->getAttrOfType<StringAttr>("data_format"))
+    return format.getValue() == ge::kBlockedFormat;
+  return llvm::any_of(def->getOperands(), [&](Value operand) {
+    return isChannelBlocked(operand, depth - 1);
+  });
+}
+
+} // namespace
+
+om::TensorDescriptor toTensorDescriptor(Value value) {
+  om::TensorDescriptor desc = toTensorDescriptor(value.getType());
+  if (isChannelBlocked(value))
+    desc.set_layout(ge::kBlockedFormat.str());
   return desc;
 }
 
@@ -237,7 +268,7 @@ llvm::Error fillOpDef(Operation *op, om::OpDef &def,
   auto addOperand = [&](Value v) {
     if (refOf)
       def.add_input(refOf(v));
-    *def.add_input_desc() = toTensorDescriptor(v.getType());
+    *def.add_input_desc() = toTensorDescriptor(v);
   };
   std::optional<Attribute> segments =
       op->getInherentAttr("operandSegmentSizes");
@@ -264,7 +295,7 @@ llvm::Error fillOpDef(Operation *op, om::OpDef &def,
   }
 
   for (Value r : op->getResults())
-    *def.add_output_desc() = toTensorDescriptor(r.getType());
+    *def.add_output_desc() = toTensorDescriptor(r);
   return llvm::Error::success();
 }
 

@@ -30,6 +30,9 @@ int64_t tensorBytes(mlir::Type type);
 
 /// dtype, shape, layout ("NCHW" for rank 4, else "ND") and size of `type`.
 om::TensorDescriptor toTensorDescriptor(mlir::Type type);
+/// The same for a value, whose layout is "NC1HWC0" where ge-block-channels
+/// put it in blocks (ir/ChannelBlocks.h).
+om::TensorDescriptor toTensorDescriptor(mlir::Value value);
 
 /// Compute ops become KERNEL tasks: everything but ge.constant, terminators
 /// and ops with regions.
