@@ -6,11 +6,13 @@
 // channels as columns, the layout's natural order: row r of A at depth k =
 // (input channel c, tap) is X at the offset of r's window plus that of
 // (block c / 16, tap, lane c % 16), so A is read where it lies in the
-// (zero-bordered) input (nn::gemmDirect) against W^T packed at creation,
-// and each 16-wide column block of C is one output block's row: stored
-// with its bias, residual and activation, no transpose. Without the packed
-// GEMM (the SSE baseline, or W not a constant), A is gathered by the same
-// offsets into rows for nn::gemm.
+// (zero-bordered) input against W^T packed at creation, and each 16-wide
+// column block of C is one output block's rows: nn::gemmDirectBlocked
+// stores it there with its bias, residual and a clamp, no transpose; any
+// other activation runs over the chunk of positions while it is in cache.
+// Without the packed GEMM (the SSE baseline, or W not a constant), A is
+// gathered by the same offsets into rows for nn::gemm and C copied into the
+// blocks.
 //
 // Host threads share the positions of each image, or where the weights
 // outweigh them (late 7x7 maps), the output channels in whole 16-wide
@@ -20,6 +22,7 @@
 
 #include "executor/kernels/ConvBlocked.h"
 
+#include "executor/kernels/ConvEpilogue.h"
 #include "executor/kernels/ConvTaps.h"
 #include "executor/kernels/NnPackedGemm.h"
 #include "executor/kernels/NnSupport.h"
@@ -112,29 +115,50 @@ private:
         std::clamp<int64_t>(kChunkFloats / std::max<int64_t>(width, 1) /
                                 nn::kPanelRows * nn::kPanelRows,
                             nn::kPanelRows, roundUp(q1 - q0, nn::kPanelRows));
-    float *cT = nn::scratch(chunk * width, 2);
+    float *cT = packed_.depth != 0 ? nullptr : nn::scratch(chunk * width, 2);
     const int64_t inImage =
                       ceilDiv(s.inChannels, kLanes) * s.w.inSize() * kLanes,
                   outImage = ceilDiv(m, kLanes) * p * kLanes;
+    // The bias in whole blocks (zero past the channels): the GEMM adds it
+    // to every lane it stores.
+    float *bias16 = nullptr;
+    if (bias) {
+      bias16 = nn::scratch(roundUp(m, kLanes), 4);
+      std::fill(std::copy(bias, bias + m, bias16), bias16 + roundUp(m, kLanes),
+                0.0f);
+    }
+    nn::BlockedFinish finish;
+    finish.bias = bias16 ? bias16 + m0 : nullptr;
+    finish.residual = residual != nullptr;
+    finish.residualOffset = residual ? residual - y : 0;
+    const bool clamps = clampBounds(c_.act, &finish.lo, &finish.hi);
     for (int64_t n = 0; n < s.batch; ++n) {
       const float *base = paddedInput(x + n * inImage);
+      float *yn = y + n * outImage;
       for (int64_t r0 = q0; r0 < q1; r0 += chunk) {
         const int64_t r1 = std::min(q1, r0 + chunk), rows = r1 - r0;
         if (packed_.depth != 0) {
+          // Straight into Y's blocks, bias, residual and a clamp on the
+          // way; any other activation while the chunk is in cache.
           const nn::DirectRows a{base, rowOffsets_.data() + r0,
                                  depthOffsets_.data()};
-          nn::gemmDirect(a, rows, packed_, m0, m1, cT, width);
-        } else {
-          float *a = nn::scratch(rows * c_.k, 1);
-          for (int64_t r = 0; r < rows; ++r)
-            for (int64_t k = 0; k < c_.k; ++k)
-              a[r * c_.k + k] = base[rowOffsets_[r0 + r] + depthOffsets_[k]];
-          nn::gemm(false, true, rows, width, c_.k, 1.0f, a, c_.k,
-                   wt + m0 * c_.k, c_.k, 0.0f, cT, width);
+          float *first = yn + (m0 / kLanes * p + r0) * kLanes;
+          nn::gemmDirectBlocked(a, rows, packed_, m0, m1, first, p * kLanes,
+                                finish);
+          if (!clamps)
+            for (int64_t j = m0; j < m1; j += kLanes)
+              nn::applyActivation(c_.act, yn + (j / kLanes * p + r0) * kLanes,
+                                  rows * kLanes);
+          continue;
         }
+        float *a = nn::scratch(rows * c_.k, 1);
+        for (int64_t r = 0; r < rows; ++r)
+          for (int64_t k = 0; k < c_.k; ++k)
+            a[r * c_.k + k] = base[rowOffsets_[r0 + r] + depthOffsets_[k]];
+        nn::gemm(false, true, rows, width, c_.k, 1.0f, a, c_.k, wt + m0 * c_.k,
+                 c_.k, 0.0f, cT, width);
         storeBlocks(cT, width, m0, r0, r1, bias,
-                    residual ? residual + n * outImage : nullptr,
-                    y + n * outImage);
+                    residual ? residual + n * outImage : nullptr, yn);
       }
     }
     return rt::Status::ok();

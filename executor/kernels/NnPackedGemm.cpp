@@ -29,6 +29,9 @@ void gemmPanels(const float *aPanels, int64_t rows, const PackedCols &b,
                 int64_t c0, int64_t c1, float *c, int64_t ldc);
 void gemmDirect(const DirectRows &a, int64_t rows, const PackedCols &b,
                 int64_t c0, int64_t c1, float *c, int64_t ldc);
+void gemmDirectBlocked(const DirectRows &a, int64_t rows, const PackedCols &b,
+                       int64_t c0, int64_t c1, float *y, int64_t blockStride,
+                       const BlockedFinish &finish);
 } // namespace avx2
 namespace avx512 {
 void gemmPacked(const PackedRows &a, int64_t r0, int64_t r1, int64_t n,
@@ -38,6 +41,9 @@ void gemmPanels(const float *aPanels, int64_t rows, const PackedCols &b,
                 int64_t c0, int64_t c1, float *c, int64_t ldc);
 void gemmDirect(const DirectRows &a, int64_t rows, const PackedCols &b,
                 int64_t c0, int64_t c1, float *c, int64_t ldc);
+void gemmDirectBlocked(const DirectRows &a, int64_t rows, const PackedCols &b,
+                       int64_t c0, int64_t c1, float *y, int64_t blockStride,
+                       const BlockedFinish &finish);
 } // namespace avx512
 #endif
 
@@ -202,6 +208,21 @@ void gemmDirect(const DirectRows &a, int64_t rows, const PackedCols &b,
   avx2::gemmDirect(a, rows, b, c0, c1, c, ldc);
 #else
   (void)a, (void)rows, (void)b, (void)c0, (void)c1, (void)c, (void)ldc;
+  std::abort(); // packedGemmAvailable() is false
+#endif
+}
+
+void gemmDirectBlocked(const DirectRows &a, int64_t rows, const PackedCols &b,
+                       int64_t c0, int64_t c1, float *y, int64_t blockStride,
+                       const BlockedFinish &finish) {
+#if GEFLOW_HAVE_X86_KERNELS
+  if (cpu::atLeast(cpu::Isa::kAvx512))
+    return avx512::gemmDirectBlocked(a, rows, b, c0, c1, y, blockStride,
+                                     finish);
+  avx2::gemmDirectBlocked(a, rows, b, c0, c1, y, blockStride, finish);
+#else
+  (void)a, (void)rows, (void)b, (void)c0, (void)c1, (void)y, (void)blockStride,
+      (void)finish;
   std::abort(); // packedGemmAvailable() is false
 #endif
 }

@@ -168,6 +168,26 @@ struct DirectRows {
 void gemmDirect(const DirectRows &a, int64_t rows, const PackedCols &b,
                 int64_t c0, int64_t c1, float *c, int64_t ldc);
 
+/// What gemmDirectBlocked adds and clamps as it stores the last chunk of
+/// depth: bias of C's columns from c0 (whole blocks of 16, zero past the
+/// channels; or null), the residual at the same place + residualOffset.
+struct BlockedFinish {
+  const float *bias = nullptr;
+  bool residual = false;
+  int64_t residualOffset = 0;
+  float lo = -std::numeric_limits<float>::infinity();
+  float hi = std::numeric_limits<float>::infinity();
+};
+
+/// gemmDirect into NC1HWC0: C's column c0 + j of row r lands at y + j / 16
+/// * blockStride + r * 16 + j % 16 (c0 a multiple of 16), whole blocks to
+/// c1 rounded up (B's zero columns past its end make those lanes 0 + bias),
+/// then `finish` on the last chunk of depth. Only where
+/// packedGemmAvailable().
+void gemmDirectBlocked(const DirectRows &a, int64_t rows, const PackedCols &b,
+                       int64_t c0, int64_t c1, float *y, int64_t blockStride,
+                       const BlockedFinish &finish);
+
 /// C[rows x (c1 - c0)] = A * B[:, c0:c1), A as `rows` rows of A panels
 /// (packColumnsAsRows, depth b.depth), C with leading dimension ldc. c0 must
 /// be a multiple of kPanelCols. C's previous contents are ignored.

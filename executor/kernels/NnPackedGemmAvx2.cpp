@@ -129,6 +129,8 @@ void microKernel(int64_t kc, const float *__restrict a,
       if (finish) {
         if (finish->bias)
           sum = _mm256_add_ps(sum, _mm256_broadcast_ss(finish->bias + r));
+        if (finish->columnBias)
+          sum = _mm256_add_ps(sum, _mm256_loadu_ps(finish->columnBias + 8 * v));
         if (finish->residual)
           sum =
               _mm256_add_ps(sum, _mm256_loadu_ps(at + finish->residualOffset));
@@ -350,6 +352,41 @@ void gemmDirect(const DirectRows &a, int64_t rows, const PackedCols &b,
                 int64_t c0, int64_t c1, float *c, int64_t ldc) {
   sweepPanels<true>(a.base, {a.rowOffsets, a.depthOffsets}, rows, b, c0, c1, c,
                     ldc);
+}
+
+void gemmDirectBlocked(const DirectRows &a, int64_t rows, const PackedCols &b,
+                       int64_t c0, int64_t c1, float *y, int64_t blockStride,
+                       const BlockedFinish &finish) {
+  // One 16-wide panel is one block: two vectors of 8, contiguous.
+  const int64_t k = b.depth,
+                end = (c1 + kPanelCols - 1) / kPanelCols * kPanelCols;
+  const int64_t tiles = (rows + kPanelRows - 1) / kPanelRows;
+  const bool clamps = finish.lo > -std::numeric_limits<float>::infinity() ||
+                      finish.hi < std::numeric_limits<float>::infinity();
+  for (int64_t k0 = 0, kc; k0 < k; k0 += kc) {
+    kc = std::min(kDepthChunk, k - k0);
+    const bool last = k0 + kc == k;
+    for (int64_t j = c0; j < end; j += kPanelCols) {
+      const float *bPanel = b.panel(j / kPanelCols) + k0 * kPanelCols;
+      const float *next = nextTile(b, j, kPanelCols, c0, end, k0, kc).panel;
+      const Finish panelFinish{nullptr,
+                               finish.bias ? finish.bias + (j - c0) : nullptr,
+                               finish.lo,
+                               finish.hi,
+                               clamps,
+                               finish.residual,
+                               finish.residualOffset};
+      float *block = y + (j - c0) / kPanelCols * blockStride;
+      for (int64_t t = 0; t < tiles; ++t) {
+        const int64_t row0 = rows * t / tiles, row1 = rows * (t + 1) / tiles;
+        kFullWidth<true>[row1 - row0 - 1](
+            kc, a.base, bPanel, kPanelCols, block + row0 * kPanelCols,
+            kPanelCols, k0 > 0, last ? &panelFinish : nullptr,
+            t == 0 ? next : nullptr, nullptr, a.rowOffsets + row0,
+            a.depthOffsets + k0);
+      }
+    }
+  }
 }
 
 } // namespace geflow::kernels::nn::avx2

@@ -82,6 +82,9 @@ struct TileOperands {
   /// a + rowOffsets[r] + depthOffsets[k].
   const int32_t *rowOffsets = nullptr;
   const int32_t *depthOffsets = nullptr;
+  /// Floats from one 16-column vector of C to the next: the row's next 16
+  /// (kPanelCols), or the next NC1HWC0 block (gemmDirectBlocked).
+  int64_t cPanelStride = kPanelCols;
 };
 
 /// Row tile `t` of `tiles` asks for the next B tile at `next` (null: none),
@@ -119,9 +122,9 @@ void microKernel(int64_t kc, const TileOperands &op, float *c, int64_t ldc,
     for (int r = 0; r < Rows; ++r)
 #pragma GCC unroll 4
       for (int v = 0; v < Vectors; ++v)
-        _mm_prefetch(
-            reinterpret_cast<const char *>(c + r * ldc + 16 * v + offset),
-            _MM_HINT_T0);
+        _mm_prefetch(reinterpret_cast<const char *>(
+                         c + r * ldc + v * op.cPanelStride + offset),
+                     _MM_HINT_T0);
   }
   constexpr int kPanels = (Rows + kPanelRows - 1) / kPanelRows;
   const float *a[kPanels];
@@ -183,7 +186,7 @@ void microKernel(int64_t kc, const TileOperands &op, float *c, int64_t ldc,
   for (int r = 0; r < Rows; ++r)
 #pragma GCC unroll 4
     for (int v = 0; v < Vectors; ++v) {
-      float *at = c + r * ldc + 16 * v;
+      float *at = c + r * ldc + v * op.cPanelStride;
       const __mmask16 mask = v == Vectors - 1 ? lastMask : __mmask16(0xffff);
       __m512 sum = acc[r][v];
       if (accumulate)
@@ -191,6 +194,9 @@ void microKernel(int64_t kc, const TileOperands &op, float *c, int64_t ldc,
       if (finish) {
         if (finish->bias)
           sum = _mm512_add_ps(sum, _mm512_set1_ps(finish->bias[r]));
+        if (finish->columnBias)
+          sum = _mm512_add_ps(
+              sum, _mm512_maskz_loadu_ps(mask, finish->columnBias + 16 * v));
         if (finish->residual)
           sum = _mm512_add_ps(
               sum, _mm512_maskz_loadu_ps(mask, at + finish->residualOffset));
@@ -414,6 +420,46 @@ void gemmDirect(const DirectRows &a, int64_t rows, const PackedCols &b,
         kDirectKernels[vectors - 1][row1 - row0 - 1](
             kc, op, c + row0 * ldc + (j - c0), ldc, lastMask, accumulate,
             nullptr);
+      }
+    }
+  }
+}
+
+void gemmDirectBlocked(const DirectRows &a, int64_t rows, const PackedCols &b,
+                       int64_t c0, int64_t c1, float *y, int64_t blockStride,
+                       const BlockedFinish &finish) {
+  const int64_t k = b.depth,
+                end = (c1 + kPanelCols - 1) / kPanelCols * kPanelCols;
+  const int64_t tiles = (rows + kPanelRows - 1) / kPanelRows;
+  const bool clamps = finish.lo > -std::numeric_limits<float>::infinity() ||
+                      finish.hi < std::numeric_limits<float>::infinity();
+  for (int64_t k0 = 0, kc; k0 < k; k0 += kc) {
+    kc = std::min(kDepthChunk, k - k0);
+    const bool last = k0 + kc == k;
+    for (int64_t j = c0; j < end; j += kTileCols) {
+      TileOperands op{a.base, 0, b.panel(j / kPanelCols) + k0 * kPanelCols,
+                      kPanelCols, kPanelCols * k};
+      op.depthOffsets = a.depthOffsets + k0;
+      op.cPanelStride = blockStride;
+      const int64_t vectors = vectorsFor(std::min(kTileCols, end - j));
+      const NextTile after = nextTile(b, j, kTileCols, c0, end, k0, kc);
+      const int64_t nextVectors =
+          vectorsFor(std::min(kTileCols, end - after.j));
+      const Finish tileFinish{nullptr,
+                              finish.bias ? finish.bias + (j - c0) : nullptr,
+                              finish.lo,
+                              finish.hi,
+                              clamps,
+                              finish.residual,
+                              finish.residualOffset};
+      float *block = y + (j - c0) / kPanelCols * blockStride;
+      for (int64_t t = 0; t < tiles; ++t) {
+        const int64_t row0 = rows * t / tiles, row1 = rows * (t + 1) / tiles;
+        op.rowOffsets = a.rowOffsets + row0;
+        askForNextTile(op, after.panel, nextVectors, tiles, t);
+        kDirectKernels[vectors - 1][row1 - row0 - 1](
+            kc, op, block + row0 * kPanelCols, kPanelCols, __mmask16(0xffff),
+            k0 > 0, last ? &tileFinish : nullptr);
       }
     }
   }

@@ -18,10 +18,12 @@
 namespace geflow::kernels::nn {
 namespace {
 
-/// An in-register epilogue for one tile: bias of its first row (or null),
-/// the residual's offset from C, clamp bounds.
+/// An in-register epilogue for one tile: bias of its first row or of its
+/// first column (or null), the residual's offset from C, clamp bounds.
 struct Finish {
   const float *bias = nullptr;
+  // gemmDirectBlocked's: per column, from the tile's first (bias is per row).
+  const float *columnBias = nullptr;
   float lo = 0.0f, hi = 0.0f;
   bool clamps = false; // false for [-inf, inf]: NaNs pass as they are
   bool residual = false;
@@ -32,6 +34,7 @@ struct Finish {
   static Finish forRows(const RowEpilogue &epilogue, int64_t row0) {
     constexpr float kInf = std::numeric_limits<float>::infinity();
     return {epilogue.bias ? epilogue.bias + row0 : nullptr,
+            nullptr,
             epilogue.lo,
             epilogue.hi,
             epilogue.lo > -kInf || epilogue.hi < kInf,

@@ -93,10 +93,12 @@ struct BlockedConvCase {
   ConvCase conv;
 };
 
-/// fused_conv in NC1HWC0 with bias, a residual and hard_swish against the
-/// plain loops, its output and residual blocked by toBlocked.
-void expectBlockedConv(const BlockedConvCase &bc, unsigned seed) {
-  SCOPED_TRACE(bc.name);
+/// fused_conv in NC1HWC0 with bias, a residual and `activation` (hard_swish:
+/// after the GEMM; relu: in its registers) against the plain loops, its
+/// output and residual blocked by toBlocked.
+void expectBlockedConv(const BlockedConvCase &bc, unsigned seed,
+                       const std::string &activation) {
+  SCOPED_TRACE(std::string(bc.name) + ", " + activation);
   const ConvCase &c = bc.conv;
   const Geo g = convGeometry(c);
   const Shape y{c.x[0], c.w[0], g.out[1], g.out[2]};
@@ -107,14 +109,16 @@ void expectBlockedConv(const BlockedConvCase &bc, unsigned seed) {
   std::vector<float> conv = referenceConv(c, g, x, w, b, c.w[0]);
   for (size_t i = 0; i < conv.size(); ++i) {
     const float v = conv[i] + z[i];
-    conv[i] = v * std::min(std::max(v + 3.0f, 0.0f), 6.0f) / 6.0f;
+    conv[i] = activation == "relu"
+                  ? std::max(v, 0.0f)
+                  : v * std::min(std::max(v + 3.0f, 0.0f), 6.0f) / 6.0f;
   }
   om::OpDef op = makeOp("fused_conv", c, y);
   *op.mutable_input_desc(0) = desc(blockedShape(c.x));
   *op.mutable_output_desc(0) = desc(blockedShape(y));
   *op.add_input_desc() = desc(blockedShape(y));
   (*op.mutable_attr())["data_format"].set_s("NC1HWC0");
-  (*op.mutable_attr())["activation"].set_s("hard_swish");
+  (*op.mutable_attr())["activation"].set_s(activation);
   const std::vector<float> xb = toBlocked(x, c.x), zb = toBlocked(z, y);
   expectUnderEachIsa(op, {xb.data(), w.data(), b.data(), zb.data()},
                      toBlocked(conv, y), rt::Engine::kAic, 1e-4);
@@ -152,10 +156,11 @@ TEST(BlockedConv, PointwiseAndDepthwiseMatchThePlainLoops) {
         true}},
   };
   unsigned seed = 10;
-  for (const BlockedConvCase &c : cases) {
-    expectBlockedConv(c, seed);
-    seed += 4;
-  }
+  for (const BlockedConvCase &c : cases)
+    for (const char *activation : {"hard_swish", "relu"}) {
+      expectBlockedConv(c, seed, activation);
+      seed += 4;
+    }
 }
 
 TEST(BlockedConv, RejectsAGroupedConv) {
