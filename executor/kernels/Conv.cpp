@@ -141,13 +141,8 @@ public:
 
   rt::Status run(const TensorView *inputs, const TensorView *outputs,
                  uint32_t blockIdx, uint32_t blockDim) const override {
-    const float *x = static_cast<const float *>(inputs[0].data);
-    const float *wt = static_cast<const float *>(inputs[1].data);
-    const float *bias =
-        c_.s.hasBias ? static_cast<const float *>(inputs[2].data) : nullptr;
-    const float *residual =
-        c_.s.hasResidual ? static_cast<const float *>(inputs[3].data) : nullptr;
-    float *y = static_cast<float *>(outputs[0].data);
+    const auto [x, wt, bias, residual, y] =
+        ConvBuffers::of(c_.s, inputs, outputs);
     // Blocks that would rebuild the columns of another block (channel tiles
     // of one column tile) are folded; column, Winograd and positionRows
     // convs split their work over the host threads themselves, in

@@ -12,6 +12,27 @@ using namespace geflow::kernels;
 
 namespace {
 
+/// W's window against kernel_shape (into `kernel`), B against the output
+/// channels, the element counts, and (with `residual`) Z against Y.
+rt::Status analyzeOperands(const om::OpDef &op, const std::vector<int64_t> &w,
+                           const std::vector<int64_t> &y, bool residual,
+                           ConvShape *s, std::vector<int64_t> *kernel) {
+  kernel->assign(w.begin() + 2, w.end());
+  std::vector<int64_t> ks = attrInts(op, "kernel_shape");
+  if (!ks.empty() && ks != *kernel)
+    return opError(op, "kernel_shape does not match W's spatial dims");
+  s->hasBias = nn::hasInput(op, 2);
+  if (s->hasBias && numElements(op.input_desc(2)) != s->outChannels)
+    return opError(op, "B must have M elements");
+  s->xElems = numElements(op.input_desc(0));
+  s->wElems = numElements(op.input_desc(1));
+  s->yElems = numElements(op.output_desc(0));
+  s->hasResidual = residual && nn::hasInput(op, 3);
+  if (s->hasResidual && shapeOf(op.input_desc(3)) != y)
+    return opError(op, "residual Z must have Y's shape");
+  return rt::Status::ok();
+}
+
 /// The 2-D conv of X [N, C1, H, W, 16] and W [M, C / group, kh, kw] into
 /// Y [N, M1, OH, OW, 16].
 rt::Status analyzeBlockedShape(const om::OpDef &op,
@@ -32,19 +53,8 @@ rt::Status analyzeBlockedShape(const om::OpDef &op,
     return opError(op, "NC1HWC0 X and Y do not hold W's channels");
   if (s->group != 1 && (w[1] != 1 || s->outChannels != s->inChannels))
     return opError(op, "NC1HWC0 takes one group or one channel per group");
-  std::vector<int64_t> kernel(w.begin() + 2, w.end());
-  std::vector<int64_t> ks = attrInts(op, "kernel_shape");
-  if (!ks.empty() && ks != kernel)
-    return opError(op, "kernel_shape does not match W's spatial dims");
-  s->hasBias = nn::hasInput(op, 2);
-  if (s->hasBias && numElements(op.input_desc(2)) != s->outChannels)
-    return opError(op, "B must have M elements");
-  s->xElems = numElements(op.input_desc(0));
-  s->wElems = numElements(op.input_desc(1));
-  s->yElems = numElements(op.output_desc(0));
-  s->hasResidual = nn::hasInput(op, 3);
-  if (s->hasResidual && shapeOf(op.input_desc(3)) != y)
-    return opError(op, "residual Z must have Y's shape");
+  std::vector<int64_t> kernel;
+  GEFLOW_RT_RETURN_IF_ERROR(analyzeOperands(op, w, y, true, s, &kernel));
   return nn::resolveWindow(op, {x[2], x[3]}, {y[2], y[3]}, kernel,
                            /*useDilations=*/true, &s->w);
 }
@@ -85,20 +95,10 @@ rt::Status kernels::analyzeConvShape(const om::OpDef &op, bool transpose,
     return opError(op, "W shape does not match [M, C/group, k...]");
   if (transpose && (w[0] != s->inChannels || w[1] != s->outPerGroup()))
     return opError(op, "W shape does not match [C, M/group, k...]");
-  std::vector<int64_t> kernel(w.begin() + 2, w.end());
-  std::vector<int64_t> ks = attrInts(op, "kernel_shape");
-  if (!ks.empty() && ks != kernel)
-    return opError(op, "kernel_shape does not match W's spatial dims");
+  std::vector<int64_t> kernel;
+  GEFLOW_RT_RETURN_IF_ERROR(
+      analyzeOperands(op, w, y, /*residual=*/!transpose, s, &kernel));
   std::vector<int64_t> xs(x.begin() + 2, x.end()), ys(y.begin() + 2, y.end());
-  s->hasBias = nn::hasInput(op, 2);
-  if (s->hasBias && numElements(op.input_desc(2)) != s->outChannels)
-    return opError(op, "B must have M elements");
-  s->xElems = numElements(op.input_desc(0));
-  s->wElems = numElements(op.input_desc(1));
-  s->yElems = numElements(op.output_desc(0));
-  s->hasResidual = !transpose && nn::hasInput(op, 3);
-  if (s->hasResidual && shapeOf(op.input_desc(3)) != y)
-    return opError(op, "residual Z must have Y's shape");
   if (!transpose)
     return nn::resolveWindow(op, xs, ys, kernel, /*useDilations=*/true, &s->w);
 

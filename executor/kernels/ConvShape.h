@@ -7,6 +7,7 @@
 #ifndef GEFLOW_EXECUTOR_KERNELS_CONVSHAPE_H
 #define GEFLOW_EXECUTOR_KERNELS_CONVSHAPE_H
 
+#include "executor/kernels/Kernel.h"
 #include "executor/kernels/NnSupport.h"
 
 #include <cstdint>
@@ -35,6 +36,20 @@ struct ConvShape {
   double ioBytes() const {
     return 4.0 * (xElems + wElems + yElems + (hasBias ? outChannels : 0) +
                   (hasResidual ? yElems : 0));
+  }
+};
+
+/// One run's buffers of a conv: X, W, B and Z (null when absent), Y.
+struct ConvBuffers {
+  const float *x, *w, *bias, *residual;
+  float *y;
+
+  static ConvBuffers of(const ConvShape &s, const TensorView *inputs,
+                        const TensorView *outputs) {
+    auto in = [&](int i) { return static_cast<const float *>(inputs[i].data); };
+    return {in(0), in(1), s.hasBias ? in(2) : nullptr,
+            s.hasResidual ? in(3) : nullptr,
+            static_cast<float *>(outputs[0].data)};
   }
 };
 

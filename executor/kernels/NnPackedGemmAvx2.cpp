@@ -361,21 +361,13 @@ void gemmDirectBlocked(const DirectRows &a, int64_t rows, const PackedCols &b,
   const int64_t k = b.depth,
                 end = (c1 + kPanelCols - 1) / kPanelCols * kPanelCols;
   const int64_t tiles = (rows + kPanelRows - 1) / kPanelRows;
-  const bool clamps = finish.lo > -std::numeric_limits<float>::infinity() ||
-                      finish.hi < std::numeric_limits<float>::infinity();
   for (int64_t k0 = 0, kc; k0 < k; k0 += kc) {
     kc = std::min(kDepthChunk, k - k0);
     const bool last = k0 + kc == k;
     for (int64_t j = c0; j < end; j += kPanelCols) {
       const float *bPanel = b.panel(j / kPanelCols) + k0 * kPanelCols;
       const float *next = nextTile(b, j, kPanelCols, c0, end, k0, kc).panel;
-      const Finish panelFinish{nullptr,
-                               finish.bias ? finish.bias + (j - c0) : nullptr,
-                               finish.lo,
-                               finish.hi,
-                               clamps,
-                               finish.residual,
-                               finish.residualOffset};
+      const Finish panelFinish = Finish::forColumns(finish, j - c0);
       float *block = y + (j - c0) / kPanelCols * blockStride;
       for (int64_t t = 0; t < tiles; ++t) {
         const int64_t row0 = rows * t / tiles, row1 = rows * (t + 1) / tiles;

@@ -431,8 +431,6 @@ void gemmDirectBlocked(const DirectRows &a, int64_t rows, const PackedCols &b,
   const int64_t k = b.depth,
                 end = (c1 + kPanelCols - 1) / kPanelCols * kPanelCols;
   const int64_t tiles = (rows + kPanelRows - 1) / kPanelRows;
-  const bool clamps = finish.lo > -std::numeric_limits<float>::infinity() ||
-                      finish.hi < std::numeric_limits<float>::infinity();
   for (int64_t k0 = 0, kc; k0 < k; k0 += kc) {
     kc = std::min(kDepthChunk, k - k0);
     const bool last = k0 + kc == k;
@@ -445,13 +443,7 @@ void gemmDirectBlocked(const DirectRows &a, int64_t rows, const PackedCols &b,
       const NextTile after = nextTile(b, j, kTileCols, c0, end, k0, kc);
       const int64_t nextVectors =
           vectorsFor(std::min(kTileCols, end - after.j));
-      const Finish tileFinish{nullptr,
-                              finish.bias ? finish.bias + (j - c0) : nullptr,
-                              finish.lo,
-                              finish.hi,
-                              clamps,
-                              finish.residual,
-                              finish.residualOffset};
+      const Finish tileFinish = Finish::forColumns(finish, j - c0);
       float *block = y + (j - c0) / kPanelCols * blockStride;
       for (int64_t t = 0; t < tiles; ++t) {
         const int64_t row0 = rows * t / tiles, row1 = rows * (t + 1) / tiles;

@@ -29,6 +29,19 @@ struct Finish {
   bool residual = false;
   int64_t residualOffset = 0;
 
+  /// gemmDirectBlocked's finish of the tile starting at column `column`
+  /// (from its first): bias per column, residual, clamp.
+  static Finish forColumns(const BlockedFinish &f, int64_t column) {
+    constexpr float kInf = std::numeric_limits<float>::infinity();
+    return {nullptr,
+            f.bias ? f.bias + column : nullptr,
+            f.lo,
+            f.hi,
+            f.lo > -kInf || f.hi < kInf,
+            f.residual,
+            f.residualOffset};
+  }
+
   /// The finish of the tile starting at row `row0` under `epilogue`: only
   /// an epilogue without `apply` (bias, residual, clamp) runs in registers.
   static Finish forRows(const RowEpilogue &epilogue, int64_t row0) {
