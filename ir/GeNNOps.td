@@ -46,13 +46,19 @@ def Ge_ConvTransposeOp : Ge_TensorOp<"conv_transpose", [SameOperandsAndResultEle
 
 def Ge_AveragePoolOp : Ge_TensorOp<"average_pool", [SameOperandsAndResultElementType]> {
   let summary = "N-D average pooling";
+  let description = [{
+    With `data_format` NC1HWC0 (set by `ge-block-channels` on 2-D pools) X
+    is [N, C1, H, W, 16] and Y [N, C1, OH, OW, 16]; max_pool's likewise,
+    without Indices.
+  }];
   let arguments = (ins Ge_FloatTensor:$X,
                    DefaultValuedAttr<StrAttr, "\"NOTSET\"">:$auto_pad,
                    DefaultValuedAttr<Ge_I64Attr, "0">:$ceil_mode,
                    DefaultValuedAttr<Ge_I64Attr, "0">:$count_include_pad,
                    DenseI64ArrayAttr:$kernel_shape,
                    OptionalAttr<DenseI64ArrayAttr>:$pads,
-                   OptionalAttr<DenseI64ArrayAttr>:$strides);
+                   OptionalAttr<DenseI64ArrayAttr>:$strides,
+                   DefaultValuedAttr<StrAttr, "\"NCHW\"">:$data_format);
   let results = (outs Ge_FloatTensor:$Y);
   let hasVerifier = 1;
 }
@@ -71,7 +77,8 @@ def Ge_MaxPoolOp : Ge_TensorOp<"max_pool", [AllElementTypesMatch<["X", "Y"]>]> {
                    DenseI64ArrayAttr:$kernel_shape,
                    OptionalAttr<DenseI64ArrayAttr>:$pads,
                    DefaultValuedAttr<Ge_I64Attr, "0">:$storage_order,
-                   OptionalAttr<DenseI64ArrayAttr>:$strides);
+                   OptionalAttr<DenseI64ArrayAttr>:$strides,
+                   DefaultValuedAttr<StrAttr, "\"NCHW\"">:$data_format);
   let results = (outs Ge_NumericTensor:$Y, Optional<Ge_I64Tensor>:$Indices);
   let hasVerifier = 1;
   let hasCanonicalizer = 1;

@@ -133,8 +133,23 @@ LogicalResult ConvTransposeOp::verify() {
   return verifyResultShape(*this, 0, *shape);
 }
 
+/// A pool's output shape for X as the verifier sees it: in NC1HWC0
+/// (`blocked`), that of [N, C1, H, W] with the 16 lanes put back.
+static FailureOr<Shape>
+poolShape(Value x, bool blocked, const WindowParams &params, std::string *why) {
+  Shape in(shapeOf(x));
+  if (blocked)
+    in.pop_back();
+  FailureOr<Shape> out = poolOutputShape(in, params, why);
+  if (succeeded(out) && blocked)
+    out->push_back(kChannelBlock);
+  return out;
+}
+
 LogicalResult AveragePoolOp::verify() {
-  if (failed(verifyInputRank(*this, "AveragePool", "X", getX(), 3)) ||
+  bool blocked = false;
+  if (failed(verifyDataFormat(*this, getDataFormat(), getX(), &blocked)) ||
+      failed(verifyInputRank(*this, "AveragePool", "X", getX(), 3)) ||
       failed(verifyFlagAttr(*this, "ceil_mode", getCeilMode())) ||
       failed(verifyFlagAttr(*this, "count_include_pad", getCountIncludePad())))
     return failure();
@@ -142,14 +157,16 @@ LogicalResult AveragePoolOp::verify() {
                       orEmpty(getPads()), {},
                       getAutoPad(),       getCeilMode() != 0};
   std::string why;
-  FailureOr<Shape> shape = poolOutputShape(shapeOf(getX()), params, &why);
+  FailureOr<Shape> shape = poolShape(getX(), blocked, params, &why);
   if (failed(shape))
     return emitOpError() << why;
   return verifyResultShape(*this, 0, *shape);
 }
 
 LogicalResult MaxPoolOp::verify() {
-  if (failed(verifyInputRank(*this, "MaxPool", "X", getX(), 3)) ||
+  bool blocked = false;
+  if (failed(verifyDataFormat(*this, getDataFormat(), getX(), &blocked)) ||
+      failed(verifyInputRank(*this, "MaxPool", "X", getX(), 3)) ||
       failed(verifyFlagAttr(*this, "ceil_mode", getCeilMode())) ||
       failed(verifyFlagAttr(*this, "storage_order", getStorageOrder())))
     return failure();
@@ -157,11 +174,13 @@ LogicalResult MaxPoolOp::verify() {
                       orEmpty(getPads()), orEmpty(getDilations()),
                       getAutoPad(),       getCeilMode() != 0};
   std::string why;
-  FailureOr<Shape> shape = poolOutputShape(shapeOf(getX()), params, &why);
+  FailureOr<Shape> shape = poolShape(getX(), blocked, params, &why);
   if (failed(shape))
     return emitOpError() << why;
   if (failed(verifyResultShape(*this, 0, *shape)))
     return failure();
+  if (blocked && getIndices())
+    return emitOpError() << "takes no Indices in " << kBlockedFormat;
   return getIndices() ? verifyResultShape(*this, 1, *shape) : success();
 }
 

@@ -237,21 +237,22 @@ def FuseElementwise : Pass<"ge-fuse-elementwise", "::mlir::func::FuncOp"> {
 }
 
 def BlockChannels : Pass<"ge-block-channels", "::mlir::func::FuncOp"> {
-  let summary = "Keep runs of depthwise convs, 1x1 convs and vector ops in NC1HWC0";
+  let summary = "Keep runs of depthwise and 1x1 convs, pools and vector ops in NC1HWC0";
   let description = [{
     Op fusion (pipeline step 3, last). A depthwise conv sweeps 16 channels
     interleaved per position; in NCHW its kernel transposes each block in and
     out. This pass finds the connected runs of ops that work in GE's NC1HWC0
     layout ([N, ceil(C / 16), H, W, 16]): convs of one group at 1x1 and
-    depthwise convs (`data_format` NC1HWC0), global_average_pool, and
-    elementwise ops (and `ge.fused_elementwise`) whose operands have the
-    result's channels or are single values. A run whose depthwise convs move
-    more elements than the run's edges is kept in NC1HWC0: a `ge.trans_data`
-    goes on each value entering it and on each value leaving it, and the
-    ops inside take the blocked types. Other runs stay NCHW. Convs on maps
-    of more than `max-positions` output positions stay NCHW: there the 1x1
-    convs' GEMM is faster with positions as its columns (NCHW) than as its
-    rows (NC1HWC0), by more than the transposes cost.
+    depthwise convs, 2-D max and average pools and global_average_pool
+    (`data_format` NC1HWC0), and elementwise ops (and
+    `ge.fused_elementwise`) whose operands have the result's channels or
+    are single values. A run whose depthwise convs and pools (the kernels
+    that transpose into blocks in NCHW) move more than twice the elements of
+    the run's edges is kept in NC1HWC0: a `ge.trans_data` goes on each value
+    entering it and on each value leaving it, and the ops inside take the
+    blocked types. Other runs stay NCHW. Convs on maps of more than
+    `max-positions` output positions stay NCHW (docs/architecture.md,
+    "Channel blocks", says what that measured).
 
     ```mlir
     %1 = ge.fused_conv %0, %w1 {group = 32 : i64, ...} : (tensor<1x32x56x56xf32>, ...) -> tensor<1x32x56x56xf32>

@@ -116,14 +116,13 @@ private:
                   outImage = ceilDiv(m, kLanes) * p * kLanes;
     // The bias in whole blocks (zero past the channels): the GEMM adds it
     // to every lane it stores.
-    float *bias16 = nullptr;
+    thread_local std::vector<float> bias16;
     if (bias) {
-      bias16 = nn::scratch(roundUp(m, kLanes), 4);
-      std::fill(std::copy(bias, bias + m, bias16), bias16 + roundUp(m, kLanes),
-                0.0f);
+      bias16.assign(roundUp(m, kLanes), 0.0f);
+      std::copy(bias, bias + m, bias16.begin());
     }
     nn::BlockedFinish finish;
-    finish.bias = bias16 ? bias16 + m0 : nullptr;
+    finish.bias = bias ? bias16.data() + m0 : nullptr;
     finish.residual = residual != nullptr;
     finish.residualOffset = residual ? residual - y : 0;
     const bool clamps = clampBounds(c_.act, &finish.lo, &finish.hi);

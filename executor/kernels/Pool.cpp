@@ -13,8 +13,9 @@
 // Indices are flat over the whole input (n, c and spatial), row-major for
 // storage_order 0 and column-major within a plane for storage_order 1.
 // max_pool also takes the other element types ONNX allows it (float64, int8,
-// uint8); the rest is float32. global_average_pool in NC1HWC0 is
-// ChannelBlocks.cpp's.
+// uint8); the rest is float32. In NC1HWC0 (data_format) 2-D float average
+// and max pools take each (image, block of 16 channels) as a PoolBlock
+// where it lies; global_average_pool there is ChannelBlocks.cpp's.
 //
 //===----------------------------------------------------------------------===//
 
@@ -50,6 +51,8 @@ struct PoolPlan {
   int64_t lpP = 2; // lp_pool's p
   bool columnMajorIndices = false;
   bool hasIndices = false;
+  // data_format NC1HWC0: `planes` counts blocks of pool::kBlockLanes.
+  bool blocked = false;
   int64_t inElems = 0, outElems = 0;
   om::DataType dtype = om::DT_FLOAT;
   // Per dim and output index: the taps inside the input [begin, end) and
@@ -99,6 +102,17 @@ rt::Status analyzePool(const om::OpDef &op, PoolKind kind, PoolPlan *p) {
   if (y.size() != x.size() || y[0] != x[0] || y[1] != x[1])
     return opError(op, "Y must be [N, C, ...] like X");
   p->planes = x[0] * x[1];
+  if ((kind == PoolKind::kAverage || kind == PoolKind::kMax) &&
+      isChannelBlocked(op)) {
+    // NC1HWC0: each (image, block) is pool::PoolBlock's interleaved planes.
+    if (x.size() != 5 || x[4] != pool::kBlockLanes || y[4] != x[4] ||
+        p->hasIndices || p->dtype != om::DT_FLOAT)
+      return opError(op, "NC1HWC0 takes float X [N, C1, H, W, 16] and no "
+                         "Indices");
+    p->blocked = true;
+    x.pop_back();
+    y.pop_back();
+  }
   p->inElems = numElements(op.input_desc(0));
   p->outElems = numElements(op.output_desc(0));
   std::vector<int64_t> xs(x.begin() + 2, x.end()), ys(y.begin() + 2, y.end());
@@ -143,7 +157,8 @@ rt::Status planPool(const om::OpDef &op, KernelPlan *out) {
   PoolPlan p;
   GEFLOW_RT_RETURN_IF_ERROR(analyzePool(op, Kind, &p));
   out->engine = rt::Engine::kAiv;
-  double perPlane = static_cast<double>(p.w.outSize()) * p.w.kernelSize();
+  double perPlane = static_cast<double>(p.w.outSize()) * p.w.kernelSize() *
+                    (p.blocked ? pool::kBlockLanes : 1);
   out->cost.flops = perPlane * p.planes;
   out->cost.bytes =
       static_cast<double>(dtypeSize(p.dtype)) * (p.inElems + p.outElems) +
@@ -170,7 +185,7 @@ public:
     for (const std::array<int64_t, 4> &t : p_.taps[2])
       rowTaps_.push_back(static_cast<float>(countedTaps(t)));
     byPlanes_ = samePlanes();
-    byBlocks_ = inBlocks();
+    byBlocks_ = p_.blocked || inBlocks();
     if ((byBlocks_ || byPlanes_) && p_.kind == PoolKind::kAverage)
       for (int64_t o1 = 0; o1 < p_.w.out[1]; ++o1)
         for (float inner : rowTaps_) {
@@ -274,15 +289,17 @@ private:
   }
 
   /// The planes in blocks of kBlockLanes (the blocks split whole ones),
-  /// each interleaved, pooled and written back (TransposeTiles.h).
+  /// each interleaved, pooled and written back (TransposeTiles.h); in
+  /// NC1HWC0, pooled where they lie.
   rt::Status runBlocks(const float *x, float *y, uint32_t blockIdx,
                        uint32_t blockDim) const {
     const Window &w = p_.w;
     const int64_t lanes = pool::kBlockLanes;
     const int64_t inSize = w.inSize(), outSize = w.outSize();
     const BlockRange groups =
-        blockRange((p_.planes + lanes - 1) / lanes, blockIdx, blockDim);
-    float *in = nn::scratch((inSize + outSize) * lanes);
+        blockRange(p_.blocked ? p_.planes : (p_.planes + lanes - 1) / lanes,
+                   blockIdx, blockDim);
+    float *in = p_.blocked ? nullptr : nn::scratch((inSize + outSize) * lanes);
     float *out = in + inSize * lanes;
     const pool::PoolBlock block{w.in[2],
                                 w.out[1],
@@ -301,7 +318,9 @@ private:
     const pool::BlockFn sweep = p_.kind == PoolKind::kMax
                                     ? GEFLOW_PICK_BODY(pool, maxBlock)
                                     : GEFLOW_PICK_BODY(pool, sumBlock);
-    for (int64_t g = groups.begin; g < groups.end; ++g) {
+    for (int64_t g = groups.begin; g < groups.end && p_.blocked; ++g)
+      sweep(block, x + g * inSize * lanes, y + g * outSize * lanes);
+    for (int64_t g = groups.begin; g < groups.end && !p_.blocked; ++g) {
       const int64_t c0 = g * lanes, count = std::min(lanes, p_.planes - c0);
       nn::transposeMatrix(x + c0 * inSize, inSize, count, inSize, in, lanes);
       sweep(block, in, out);

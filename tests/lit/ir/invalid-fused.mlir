@@ -109,3 +109,11 @@ func.func @blocked_conv_result(%x: tensor<1x2x5x5x16xf32>, %w: tensor<8x20x1x1xf
   %0 = ge.conv %x, %w {data_format = "NC1HWC0"} : (tensor<1x2x5x5x16xf32>, tensor<8x20x1x1xf32>) -> tensor<1x8x5x5xf32>
   return
 }
+
+// -----
+
+func.func @blocked_max_pool_indices(%x: tensor<1x2x8x8x16xf32>) {
+  // expected-error @+1 {{'ge.max_pool' op takes no Indices in NC1HWC0}}
+  %0, %1 = ge.max_pool %x {data_format = "NC1HWC0", kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x2x8x8x16xf32>) -> (tensor<1x2x4x4x16xf32>, tensor<1x2x4x4x16xi64>)
+  return
+}

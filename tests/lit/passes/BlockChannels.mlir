@@ -43,7 +43,8 @@ func.func @pointwise_only(%x: tensor<1x24x14x14xf32>) -> tensor<1x72x14x14xf32> 
 }
 
 // A value the run hands to an op outside it (a softmax over channels) leaves
-// through a trans_data; the run's own readers keep the blocked value.
+// through a trans_data; the run's own readers keep the blocked value. (Four
+// depthwise convs save twice what the three edges move.)
 // CHECK-LABEL: func.func @edges
 func.func @edges(%x: tensor<1x32x7x7xf32>) -> (tensor<1x32x7x7xf32>, tensor<1x32x7x7xf32>) {
   %wd = ge.constant dense<0.1> : tensor<32x1x3x3xf32>
@@ -58,7 +59,9 @@ func.func @edges(%x: tensor<1x32x7x7xf32>) -> (tensor<1x32x7x7xf32>, tensor<1x32
   %2 = ge.conv %0, %wp {kernel_shape = array<i64: 1, 1>} : (tensor<1x32x7x7xf32>, tensor<32x32x1x1xf32>) -> tensor<1x32x7x7xf32>
   %3 = ge.relu %2 : tensor<1x32x7x7xf32>
   %4 = ge.conv %3, %wd {group = 32 : i64, kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>} : (tensor<1x32x7x7xf32>, tensor<32x1x3x3xf32>) -> tensor<1x32x7x7xf32>
-  return %1, %4 : tensor<1x32x7x7xf32>, tensor<1x32x7x7xf32>
+  %5 = ge.conv %4, %wd {group = 32 : i64, kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>} : (tensor<1x32x7x7xf32>, tensor<32x1x3x3xf32>) -> tensor<1x32x7x7xf32>
+  %6 = ge.conv %5, %wd {group = 32 : i64, kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>} : (tensor<1x32x7x7xf32>, tensor<32x1x3x3xf32>) -> tensor<1x32x7x7xf32>
+  return %1, %6 : tensor<1x32x7x7xf32>, tensor<1x32x7x7xf32>
 }
 
 // A 28x28 map is above the default max-positions (196): its 1x1 GEMMs run
@@ -68,12 +71,31 @@ func.func @edges(%x: tensor<1x32x7x7xf32>) -> (tensor<1x32x7x7xf32>, tensor<1x32
 // WIDE-LABEL: func.func @wide_map
 // WIDE: ge.trans_data %arg0 {dst_format = "NC1HWC0"
 // WIDE: ge.trans_data {{.*}}dst_format = "NCHW"
-func.func @wide_map(%x: tensor<1x16x28x28xf32>) -> tensor<1x16x28x28xf32> {
+func.func @wide_map(%x: tensor<1x8x28x28xf32>) -> tensor<1x8x28x28xf32> {
   %wd = ge.constant dense<0.1> : tensor<32x1x3x3xf32>
-  %we = ge.constant dense<0.1> : tensor<32x16x1x1xf32>
-  %wp = ge.constant dense<0.1> : tensor<16x32x1x1xf32>
-  %0 = ge.conv %x, %we {kernel_shape = array<i64: 1, 1>} : (tensor<1x16x28x28xf32>, tensor<32x16x1x1xf32>) -> tensor<1x32x28x28xf32>
+  %we = ge.constant dense<0.1> : tensor<32x8x1x1xf32>
+  %wp = ge.constant dense<0.1> : tensor<8x32x1x1xf32>
+  %0 = ge.conv %x, %we {kernel_shape = array<i64: 1, 1>} : (tensor<1x8x28x28xf32>, tensor<32x8x1x1xf32>) -> tensor<1x32x28x28xf32>
   %1 = ge.conv %0, %wd {group = 32 : i64, kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>} : (tensor<1x32x28x28xf32>, tensor<32x1x3x3xf32>) -> tensor<1x32x28x28xf32>
-  %2 = ge.conv %1, %wp {kernel_shape = array<i64: 1, 1>} : (tensor<1x32x28x28xf32>, tensor<16x32x1x1xf32>) -> tensor<1x16x28x28xf32>
-  return %2 : tensor<1x16x28x28xf32>
+  %2 = ge.conv %1, %wp {kernel_shape = array<i64: 1, 1>} : (tensor<1x32x28x28xf32>, tensor<8x32x1x1xf32>) -> tensor<1x8x28x28xf32>
+  return %2 : tensor<1x8x28x28xf32>
+}
+
+// A max pool between depthwise convs joins their run and, like them, saves
+// its kernel's transposes; a pool alone (its edges move what it saves, not
+// half of it) stays NCHW.
+// CHECK-LABEL: func.func @pools
+// CHECK: ge.trans_data %arg0 {dst_format = "NC1HWC0"
+// CHECK: ge.max_pool {{.*}}{data_format = "NC1HWC0"{{.*}} : (tensor<1x2x14x14x16xf32>) -> tensor<1x2x7x7x16xf32>
+// CHECK: ge.trans_data {{.*}}{dst_format = "NCHW"{{.*}} -> tensor<1x32x7x7xf32>
+// CHECK: ge.average_pool %arg1 {kernel_shape
+// CHECK-NOT: trans_data
+// CHECK: return
+func.func @pools(%x: tensor<1x32x14x14xf32>, %y: tensor<1x8x14x14xf32>) -> (tensor<1x32x7x7xf32>, tensor<1x8x14x14xf32>) {
+  %wd = ge.constant dense<0.1> : tensor<32x1x3x3xf32>
+  %0 = ge.conv %x, %wd {group = 32 : i64, kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>} : (tensor<1x32x14x14xf32>, tensor<32x1x3x3xf32>) -> tensor<1x32x14x14xf32>
+  %1 = ge.max_pool %0 {kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x32x14x14xf32>) -> tensor<1x32x7x7xf32>
+  %2 = ge.conv %1, %wd {group = 32 : i64, kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>} : (tensor<1x32x7x7xf32>, tensor<32x1x3x3xf32>) -> tensor<1x32x7x7xf32>
+  %3 = ge.average_pool %y {kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>} : (tensor<1x8x14x14xf32>) -> tensor<1x8x14x14xf32>
+  return %2, %3 : tensor<1x32x7x7xf32>, tensor<1x8x14x14xf32>
 }

@@ -1,7 +1,8 @@
 //===- ChannelBlockTest.cpp - the NC1HWC0 kernels vs plain loops ----------===//
 //
 // trans_data both ways, convs in NC1HWC0 (1x1 GEMMs and depthwise sweeps,
-// with bias, residual and activation), global_average_pool in NC1HWC0 and
+// with bias, residual and activation), pools and global_average_pool in
+// NC1HWC0 and
 // the binary kernels' periodic broadcast (a [N, C1, 1, 1, 16] scale), each
 // under every instruction set this machine runs and on 1, 3 and 7 blocks,
 // on channel counts that leave the last block part empty.
@@ -196,6 +197,43 @@ TEST(BlockedGlobalAveragePool, AveragesEachLane) {
   const std::vector<float> xb = toBlocked(x, nchw);
   expectUnderEachIsa(op, {xb.data()}, toBlocked(mean, {2, 20, 1, 1}),
                      rt::Engine::kAiv, 1e-6);
+}
+
+/// A 2-D pool of X (NCHW `nchw`) with a 3x3 window, `stride` and pads of 1.
+om::OpDef poolOp(const std::string &type, const Shape &nchw, int64_t stride,
+                 const Shape &y) {
+  om::OpDef op;
+  op.set_name(type + "0");
+  op.set_type(type);
+  *op.add_input_desc() = desc(nchw);
+  *op.add_output_desc() = desc(y);
+  setInts(op, "kernel_shape", {3, 3});
+  setInts(op, "strides", {stride, stride});
+  setInts(op, "pads", {1, 1, 1, 1});
+  return op;
+}
+
+TEST(BlockedPool, MatchesThePlainKernelLaneByLane) {
+  const Shape nchw{2, 20, 9, 11};
+  std::vector<float> x = random(count(nchw), 11);
+  const std::vector<float> xb = toBlocked(x, nchw);
+  for (const char *type : {"max_pool", "average_pool"})
+    for (int64_t stride : {1, 2}) {
+      SCOPED_TRACE(std::string(type) + " stride " + std::to_string(stride));
+      const Shape y{2, 20, (9 - 1) / stride + 1, (11 - 1) / stride + 1};
+      om::OpDef plain = poolOp(type, nchw, stride, y);
+      std::vector<float> want(count(y));
+      ASSERT_TRUE(runBuffers(plain, {x.data()}, {want.data()}, 1,
+                             {rt::Engine::kAiv, false})
+                      .isOk());
+      om::OpDef op = plain;
+      *op.mutable_input_desc(0) = desc(blockedShape(nchw));
+      *op.mutable_output_desc(0) = desc(blockedShape(y));
+      (*op.mutable_attr())["data_format"].set_s("NC1HWC0");
+      // The blocks' lanes past C are 0 in and (max or mean of 0s) out.
+      expectUnderEachIsa(op, {xb.data()}, toBlocked(want, y), rt::Engine::kAiv,
+                         1e-6);
+    }
 }
 
 /// `type` of a [2, 3, 4, 5, 16] tensor and a per-(image, block) row of 16,
