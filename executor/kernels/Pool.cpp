@@ -299,8 +299,6 @@ private:
     const BlockRange groups =
         blockRange(p_.blocked ? p_.planes : (p_.planes + lanes - 1) / lanes,
                    blockIdx, blockDim);
-    float *in = p_.blocked ? nullptr : nn::scratch((inSize + outSize) * lanes);
-    float *out = in + inSize * lanes;
     const pool::PoolBlock block{w.in[2],
                                 w.out[1],
                                 w.out[2],
@@ -318,9 +316,14 @@ private:
     const pool::BlockFn sweep = p_.kind == PoolKind::kMax
                                     ? GEFLOW_PICK_BODY(pool, maxBlock)
                                     : GEFLOW_PICK_BODY(pool, sumBlock);
-    for (int64_t g = groups.begin; g < groups.end && p_.blocked; ++g)
-      sweep(block, x + g * inSize * lanes, y + g * outSize * lanes);
-    for (int64_t g = groups.begin; g < groups.end && !p_.blocked; ++g) {
+    if (p_.blocked) {
+      for (int64_t g = groups.begin; g < groups.end; ++g)
+        sweep(block, x + g * inSize * lanes, y + g * outSize * lanes);
+      return rt::Status::ok();
+    }
+    float *in = nn::scratch((inSize + outSize) * lanes);
+    float *out = in + inSize * lanes;
+    for (int64_t g = groups.begin; g < groups.end; ++g) {
       const int64_t c0 = g * lanes, count = std::min(lanes, p_.planes - c0);
       nn::transposeMatrix(x + c0 * inSize, inSize, count, inSize, in, lanes);
       sweep(block, in, out);
