@@ -51,8 +51,9 @@ bool isSingleValue(Value v) {
   return t && t.hasStaticShape() && t.getNumElements() == 1;
 }
 
-/// Input channels of a conv (W[1] * group), and whether it has an NC1HWC0
-/// kernel: 2-D, NCHW now, and 1x1 of one group or depthwise (any window).
+/// Whether a conv has an NC1HWC0 kernel: 2-D, NCHW now, on a map of at
+/// most `maxPositions` outputs, and 1x1 of one group or depthwise (any
+/// window).
 template <typename ConvLike>
 bool blockableConv(ConvLike conv, int64_t maxPositions) {
   RankedTensorType x = plainTensor(conv.getX());

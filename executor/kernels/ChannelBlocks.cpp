@@ -12,6 +12,7 @@
 
 #include "executor/kernels/ChannelBlocks.h"
 
+#include "executor/kernels/ConvShape.h"
 #include "executor/kernels/ConvTaps.h"
 #include "executor/kernels/KernelSupport.h"
 #include "executor/kernels/NnSupport.h"
@@ -26,8 +27,6 @@ namespace {
 
 constexpr int64_t kLanes = nn::kChannelBlock;
 constexpr int64_t kPositionsPerItem = 1024;
-
-int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 /// [N, C, H, W] and the direction of a trans_data op.
 struct TransDataPlan {
