@@ -81,7 +81,7 @@ test-tsan: deps
 clean:
 	rm -rf $(BUILD_DIR)
 
-# Issue 20: compile time and peak RSS per phase of the lanes graph at 10k, 30k
+# Compile time and peak RSS per phase of the lanes graph at 10k, 30k
 # and 100k nodes, opsets 13 and 17, with the growth between sizes. SIZES and
 # OPSETS (comma-separated) override the sets.
 .PHONY: bench-compile

@@ -1,6 +1,6 @@
 //===- ConcurrentBench.cpp - Host time of concurrent execution contexts ---===//
 //
-// Issue 18: with 2 host threads (the synchronizing one and one worker), two
+// With 2 host threads (the synchronizing one and one worker), two
 // decode requests on two execution contexts sharing the weights should take
 // less host time than the same two requests one after the other on one
 // context. Both run the GPT-style decoder step of examples/decode; the

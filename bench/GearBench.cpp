@@ -1,7 +1,7 @@
 //===- GearBench.cpp - Per-execution cost of gears
 //-------------------------===//
 //
-// Issue 16: switching gears must cost nothing measurable per execution. One
+// Switching gears must cost nothing measurable per execution. One
 // small model (y = relu(x + c) over two streams and an event, so host
 // overhead, not kernel work, dominates the figure) three ways:
 // - static: compiled for one batch (1 or 4), as before gears;

@@ -10,7 +10,7 @@
 #ifndef GEFLOW_BENCH_HOSTISACONTEXT_H
 #define GEFLOW_BENCH_HOSTISACONTEXT_H
 
-#include "executor/kernels/CpuIsa.h"
+#include "executor/kernels/isa/CpuIsa.h"
 
 #include <benchmark/benchmark.h>
 

@@ -1,9 +1,9 @@
 //===- KernelBench.cpp - the hot kernels on the zoo's shapes --------------===//
 //
-// Issue 17 compares whole models against ONNX Runtime; when one is behind,
-// this says whether the GEMM under it is: GFLOP/s of nn::gemmPacked (conv
-// weights as rows, positions as columns) and nn::gemmPanels (positions or
-// tokens as rows, weights packed as columns) on shapes taken from the zoo,
+// `make bench-ort` compares whole models against ONNX Runtime; when one is
+// behind, this says whether the GEMM under it is: GFLOP/s of nn::gemmPacked
+// (conv weights as rows, positions as columns) and nn::gemmPanels (positions
+// or tokens as rows, weights packed as columns) on shapes taken from the zoo,
 // on the ISA geflow picked (GEFLOW_ISA caps it; HostIsaContext.h records
 // it). gemmPanels is also run in column slices of `slice` channels, as a
 // caller splitting its channels into work items would call it. The
@@ -14,9 +14,9 @@
 
 #include "HostIsaContext.h"
 
-#include "executor/kernels/ConvWinograd.h"
-#include "executor/kernels/NnPackedGemm.h"
-#include "executor/kernels/VectorMath.h"
+#include "executor/kernels/conv/ConvWinograd.h"
+#include "executor/kernels/gemm/NnPackedGemm.h"
+#include "executor/kernels/support/VectorMath.h"
 
 #include <benchmark/benchmark.h>
 

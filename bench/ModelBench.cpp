@@ -7,7 +7,7 @@
 // repetitions (`--benchmark_repetitions=N`), the minimum being what the
 // machine's neighbours leave alone. Inputs are zeros, or the first one read
 // from FILE (.npy or .pb) for MODEL.om=FILE, for models whose work depends
-// on the values (NMS, TopK, NonZero, a mask). (Stop 35 blamed zeros for a
+// on the values (NMS, TopK, NonZero, a mask). (Zeros were once blamed for a
 // 489 ms ViT-B/16 run; it was a process's slow first runs, which
 // runtime/support/MemoryPages.h describes: ViT takes 188 ms on either input.)
 // Host threads come from GEFLOW_BENCH_THREADS (default 1).

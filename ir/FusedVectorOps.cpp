@@ -1,8 +1,9 @@
 //===- FusedVectorOps.cpp - verifiers of the fused vector ge ops --------===//
 //
 // ge.fused_attention and ge.fused_elementwise (ir/GeFusedOps.td), which the
-// vector fusion passes create. The kernels (executor/kernels/Attention.cpp,
-// FusedElementwise.cpp) rely on what is checked here.
+// vector fusion passes create. The kernels
+// (executor/kernels/gemm/Attention.cpp, FusedElementwise.cpp) rely on what is
+// checked here.
 //
 //===----------------------------------------------------------------------===//
 

@@ -147,8 +147,8 @@ struct AssignStreamsPass : impl::AssignStreamsBase<AssignStreamsPass> {
       op->setAttr(GeDialect::kStreamAttr, b.getI64IntegerAttr(stream));
     for (auto [op, blockDim] : llvm::zip(ops, assignment->blockDimOf))
       op->setAttr(kBlockDimAttr, b.getI64IntegerAttr(blockDim));
-    // Every mode reports its prediction against the bound (issue 18); auto
-    // has timed the alternatives already.
+    // Every mode reports its prediction against the bound; auto has timed
+    // the alternatives already.
     if (*streamMode != StreamMode::kAuto) {
       assignment->chosenNs = predictor.predictNs(graph, assignment->streamOf);
       assignment->labelsOnlyNs = assignment->chosenNs;

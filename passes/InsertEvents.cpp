@@ -14,8 +14,8 @@
 #include "ir/GeDialect.h"
 #include "ir/GeOps.h"
 #include "passes/emit/OpDefBuilder.h"
+#include "passes/emit/TaskTimeline.h"
 #include "passes/streams/HappensBefore.h"
-#include "passes/streams/TaskTimeline.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/MapVector.h"

@@ -5,7 +5,8 @@
 // the OM model. `geflow compile` (through tools/driver), the conformance
 // runner and `geflow-opt --ge-pipeline` all build it here. This header is
 // also what the tools see of passes/: the streams/, emit/ and fusion/ headers
-// stay inside the library.
+// stay inside the library (it re-exports emit/ModuleFromOm.h's
+// buildModuleFromOm, the way back for `geflow dump --format mlir`).
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEFLOW_PASSES_PIPELINE_H
@@ -14,6 +15,7 @@
 #include "executor/model/OmModel.h"
 #include "passes/GraphDumpLevels.h"
 #include "passes/StreamMode.h"
+#include "passes/emit/ModuleFromOm.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
@@ -109,13 +111,6 @@ CompileStats summarize(const om::OmModel &model);
 /// options.aicoreNum / options.vectorcoreNum.
 llvm::Error setGlobalCoreLimit(CompileOptions &options, llvm::StringRef text,
                                const rt::SocSpec &spec);
-
-/// The inverse of task emission, for `geflow dump --format mlir`: the ge
-/// module of `om`, schedule included, which emits the same graph again.
-/// `context` must have the ge and func dialects. Errors are one line naming
-/// the node.
-llvm::Expected<mlir::OwningOpRef<mlir::ModuleOp>>
-buildModuleFromOm(mlir::MLIRContext &context, const om::LoadedOm &om);
 
 } // namespace geflow::passes
 

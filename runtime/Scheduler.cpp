@@ -107,112 +107,149 @@ void Scheduler::tryDispatch(Stream *s) {
   Task *t = s->head();
   if (!t)
     return;
-  VirtualNs dur = 0;
   bool skipWork = !s->error_.isOk(); // a failed stream only keeps time
+  std::optional<VirtualNs> dur = 0;
   switch (t->kind) {
   case TaskKind::kEventWait:
-    if (!t->event->isComplete(t->eventSeq)) {
-      s->blockedOn_ = t->event;
-      t->event->waiters_.push_back(s);
-      return;
-    }
-    // The latency runs from the record, not from this dispatch: waits
-    // queued back to back overlap, and one on an old record is free.
-    dur = t->event->wakeNs(t->eventSeq, cost_.eventLatencyNs());
-    dur = dur > now_ ? dur - now_ : 0;
+    dur = passEventWait(s, *t);
     break;
   case TaskKind::kEventRecord:
     break;
-  case TaskKind::kKernel: {
-    uint32_t want = s->kernelStarted_ ? s->blocksLeft_ : t->blockDim;
-    uint32_t cores = grant(s, *t, std::max<uint32_t>(1, want));
-    if (cores == 0) {
-      CoreGroup g = CoreGroup::kCube;
-      if (t->engine == Engine::kAiv ||
-          (t->engine == Engine::kMix && freeCores(CoreGroup::kCube) > 0))
-        g = CoreGroup::kVector;
-      else if (t->engine == Engine::kAiCpu)
-        g = CoreGroup::kAiCpu;
-      else if (t->engine == Engine::kDvpp)
-        g = CoreGroup::kDvpp;
-      s->blockedOn_ = &coreWaiters_[static_cast<int>(g)];
-      coreWaiters_[static_cast<int>(g)].push_back(s);
-      return;
-    }
-    // One wave: `cores` blocks at once. The hardware hands a kernel's blocks
-    // to whichever cores are free, so each later wave takes the cores free
-    // when the previous one ends rather than keeping the first grant.
-    dur = cost_.blockTimeNs(t->engine, t->cost, t->blockDim);
-    if (!s->kernelStarted_) {
-      s->kernelStarted_ = true;
-      s->blocksLeft_ = std::max<uint32_t>(1, t->blockDim);
-      s->peakGrant_ = s->peakGrantVector_ = 0;
-      s->coreTimeNs_ = s->vectorCoreTimeNs_ = 0;
-      s->readyNs_ = std::max(s->lastEndNs_, t->submitNs);
-      s->startNs_ = now_;
-      dur = addNs(dur, cost_.launchLatencyNs());
-      if (t->fn && !skipWork) {
-        s->job_ =
-            std::make_shared<HostJob>(&t->fn, t->blockDim, &t->name, s->id());
-        if (traceEnabled())
-          s->job_->timeBlocks();
-        // Blocks start on the workers now; complete() runs whatever they
-        // have not claimed by then on this thread. A small kernel wakes
-        // nobody: complete() runs it all. With no other job to join first,
-        // this thread joins this one next and takes a block itself, so a
-        // worker handed the last one would only add a hand-off.
-        uint32_t copies =
-            worthSharing(t->cost) ? std::min(t->blockDim, cores) : 0;
-        if (liveJobs_ == 0)
-          copies = std::min(copies, t->blockDim - 1);
-        else if (copies == 0)
-          // Another stream's kernel is in flight, which this thread will
-          // join first: a worker runs this small one meanwhile, so
-          // concurrent streams (concurrent requests) run in parallel on the
-          // host too. If no worker is free, the join runs it here as before.
-          copies = 1;
-        ++liveJobs_;
-        s->job_->setHostThreads(1 + std::min(copies, workers_.size()));
-        if (copies > 0)
-          workers_.submit(s->job_, copies);
-      }
-    }
-    s->blocksLeft_ -= std::min(cores, s->blocksLeft_);
-    uint32_t mainGrant = t->engine == Engine::kAiv ? s->grantVector_
-                         : s->grantOther_          ? s->grantOther_
-                                                   : s->grantCube_;
-    s->peakGrant_ = std::max(s->peakGrant_, mainGrant);
-    s->coreTimeNs_ = addNs(s->coreTimeNs_, mulNs(dur, mainGrant));
-    if (t->engine == Engine::kMix) {
-      s->peakGrantVector_ = std::max(s->peakGrantVector_, s->grantVector_);
-      s->vectorCoreTimeNs_ =
-          addNs(s->vectorCoreTimeNs_, mulNs(dur, s->grantVector_));
-    }
+  case TaskKind::kKernel:
+    dur = dispatchKernelWave(s, *t, skipWork);
     break;
-  }
   case TaskKind::kMemcpy:
-    dur = cost_.memcpyTimeNs(t->copyKind, t->bytes);
-    // The copy happens at dispatch: every task it depends on has completed.
-    if (!skipWork && t->bytes)
-      std::memmove(t->dst, t->src, t->bytes);
+    dur = copyMemory(*t, skipWork);
     break;
   case TaskKind::kCallback:
-    dur = cost_.launchLatencyNs();
-    if (t->callback && !skipWork) {
-      std::shared_ptr<ReportQueue> q = route_ ? route_(s->id()) : nullptr;
-      s->job_ = std::make_shared<HostJob>(&t->callback,
-                                          /*helpable=*/q == nullptr, s->id());
-      ++liveJobs_;
-      if (q)
-        q->push(s->job_);
-      else
-        workers_.submit(s->job_, 1);
-    }
+    dur = startCallback(s, *t, skipWork);
     break;
   }
+  if (!dur) // the stream now waits for an event or for cores
+    return;
+  startRunning(s, *t, *dur);
+}
+
+std::optional<VirtualNs> Scheduler::passEventWait(Stream *s, Task &t) {
+  if (!t.event->isComplete(t.eventSeq)) {
+    s->blockedOn_ = t.event;
+    t.event->waiters_.push_back(s);
+    return std::nullopt;
+  }
+  // The latency runs from the record, not from this dispatch: waits
+  // queued back to back overlap, and one on an old record is free.
+  VirtualNs wake = t.event->wakeNs(t.eventSeq, cost_.eventLatencyNs());
+  return wake > now_ ? wake - now_ : 0;
+}
+
+std::optional<VirtualNs> Scheduler::dispatchKernelWave(Stream *s, Task &t,
+                                                       bool skipWork) {
+  uint32_t want = s->kernelStarted_ ? s->blocksLeft_ : t.blockDim;
+  uint32_t cores = grant(s, t, std::max<uint32_t>(1, want));
+  if (cores == 0) {
+    waitForCores(s, t);
+    return std::nullopt;
+  }
+  // One wave: `cores` blocks at once. The hardware hands a kernel's blocks
+  // to whichever cores are free, so each later wave takes the cores free
+  // when the previous one ends rather than keeping the first grant.
+  VirtualNs dur = cost_.blockTimeNs(t.engine, t.cost, t.blockDim);
+  if (!s->kernelStarted_) {
+    startKernel(s, t, cores, skipWork);
+    dur = addNs(dur, cost_.launchLatencyNs());
+  }
+  accountWave(s, t, cores, dur);
+  return dur;
+}
+
+void Scheduler::waitForCores(Stream *s, const Task &t) {
+  CoreGroup g = CoreGroup::kCube;
+  if (t.engine == Engine::kAiv ||
+      (t.engine == Engine::kMix && freeCores(CoreGroup::kCube) > 0))
+    g = CoreGroup::kVector;
+  else if (t.engine == Engine::kAiCpu)
+    g = CoreGroup::kAiCpu;
+  else if (t.engine == Engine::kDvpp)
+    g = CoreGroup::kDvpp;
+  s->blockedOn_ = &coreWaiters_[static_cast<int>(g)];
+  coreWaiters_[static_cast<int>(g)].push_back(s);
+}
+
+void Scheduler::startKernel(Stream *s, Task &t, uint32_t cores, bool skipWork) {
+  s->kernelStarted_ = true;
+  s->blocksLeft_ = std::max<uint32_t>(1, t.blockDim);
+  s->peakGrant_ = s->peakGrantVector_ = 0;
+  s->coreTimeNs_ = s->vectorCoreTimeNs_ = 0;
+  s->readyNs_ = std::max(s->lastEndNs_, t.submitNs);
+  s->startNs_ = now_;
+  if (t.fn && !skipWork)
+    startKernelJob(s, t, cores);
+}
+
+void Scheduler::startKernelJob(Stream *s, Task &t, uint32_t cores) {
+  s->job_ = std::make_shared<HostJob>(&t.fn, t.blockDim, &t.name, s->id());
+  if (traceEnabled())
+    s->job_->timeBlocks();
+  // Blocks start on the workers now; complete() runs whatever they
+  // have not claimed by then on this thread. A small kernel wakes
+  // nobody: complete() runs it all. With no other job to join first,
+  // this thread joins this one next and takes a block itself, so a
+  // worker handed the last one would only add a hand-off.
+  uint32_t copies = worthSharing(t.cost) ? std::min(t.blockDim, cores) : 0;
+  if (liveJobs_ == 0)
+    copies = std::min(copies, t.blockDim - 1);
+  else if (copies == 0)
+    // Another stream's kernel is in flight, which this thread will
+    // join first: a worker runs this small one meanwhile, so
+    // concurrent streams (concurrent requests) run in parallel on the
+    // host too. If no worker is free, the join runs it here as before.
+    copies = 1;
+  ++liveJobs_;
+  s->job_->setHostThreads(1 + std::min(copies, workers_.size()));
+  if (copies > 0)
+    workers_.submit(s->job_, copies);
+}
+
+void Scheduler::accountWave(Stream *s, const Task &t, uint32_t cores,
+                            VirtualNs dur) {
+  s->blocksLeft_ -= std::min(cores, s->blocksLeft_);
+  uint32_t mainGrant = t.engine == Engine::kAiv ? s->grantVector_
+                       : s->grantOther_         ? s->grantOther_
+                                                : s->grantCube_;
+  s->peakGrant_ = std::max(s->peakGrant_, mainGrant);
+  s->coreTimeNs_ = addNs(s->coreTimeNs_, mulNs(dur, mainGrant));
+  if (t.engine == Engine::kMix) {
+    s->peakGrantVector_ = std::max(s->peakGrantVector_, s->grantVector_);
+    s->vectorCoreTimeNs_ =
+        addNs(s->vectorCoreTimeNs_, mulNs(dur, s->grantVector_));
+  }
+}
+
+VirtualNs Scheduler::copyMemory(const Task &t, bool skipWork) {
+  // The copy happens at dispatch: every task it depends on has completed.
+  if (!skipWork && t.bytes)
+    std::memmove(t.dst, t.src, t.bytes);
+  return cost_.memcpyTimeNs(t.copyKind, t.bytes);
+}
+
+VirtualNs Scheduler::startCallback(Stream *s, Task &t, bool skipWork) {
+  if (t.callback && !skipWork) {
+    std::shared_ptr<ReportQueue> q = route_ ? route_(s->id()) : nullptr;
+    s->job_ = std::make_shared<HostJob>(&t.callback,
+                                        /*helpable=*/q == nullptr, s->id());
+    ++liveJobs_;
+    if (q)
+      q->push(s->job_);
+    else
+      workers_.submit(s->job_, 1);
+  }
+  return cost_.launchLatencyNs();
+}
+
+void Scheduler::startRunning(Stream *s, const Task &t, VirtualNs dur) {
   s->running_ = true;
-  if (t->kind != TaskKind::kKernel) {
-    s->readyNs_ = std::max(s->lastEndNs_, t->submitNs);
+  if (t.kind != TaskKind::kKernel) {
+    s->readyNs_ = std::max(s->lastEndNs_, t.submitNs);
     s->startNs_ = now_;
   }
   s->endNs_ = addNs(now_, dur);

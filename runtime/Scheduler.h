@@ -31,6 +31,7 @@
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <queue>
 #include <vector>
 
@@ -75,7 +76,24 @@ private:
 
   void markDirty(Stream *s);
   void round();
+  /// Starts the head task of `s` (or its kernel's next wave) unless the
+  /// stream runs, waits, or has nothing queued.
   void tryDispatch(Stream *s);
+  // tryDispatch's steps. Those returning no time have parked the stream on
+  // an event or on cores instead.
+  std::optional<VirtualNs> passEventWait(Stream *s, Task &t);
+  std::optional<VirtualNs> dispatchKernelWave(Stream *s, Task &t,
+                                              bool skipWork);
+  void waitForCores(Stream *s, const Task &t);
+  /// The first wave of a kernel: its timing state and its host job.
+  void startKernel(Stream *s, Task &t, uint32_t cores, bool skipWork);
+  void startKernelJob(Stream *s, Task &t, uint32_t cores);
+  /// Blocks left and core time after a wave on `cores` cores for `dur`.
+  void accountWave(Stream *s, const Task &t, uint32_t cores, VirtualNs dur);
+  VirtualNs copyMemory(const Task &t, bool skipWork);
+  VirtualNs startCallback(Stream *s, Task &t, bool skipWork);
+  /// Marks `s` running until now + `dur` and queues its completion.
+  void startRunning(Stream *s, const Task &t, VirtualNs dur);
   /// Cores for a kernel; 0 if it must wait. Takes them from the free pools.
   uint32_t grant(Stream *s, const Task &t, uint32_t want);
   /// Returns the cores of `s`'s running wave to the pools.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Compile time and peak RSS against graph size (issue 20): generates the lanes
+# Compile time and peak RSS against graph size: generates the lanes
 # graph at 10k, 30k and 100k nodes, at opset 13 and 17, compiles each with
 # `geflow compile --time-passes` and prints per phase the figures and their
 # growth between sizes. SIZES and OPSETS (comma-separated) override the sets.

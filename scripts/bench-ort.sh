@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# geflow side by side with ONNX Runtime (CPU), issue 17's benchmark: the zoo
+# geflow side by side with ONNX Runtime (CPU): the zoo
 # (bench/export_zoo.py: 13 torchvision and torch models with seeded random
 # weights, exported into build/bench/zoo, or MODELS=DIR), then the bundled
 # examples and the small models of tests/models (ResNet-18, MobileNet v2, the

@@ -90,7 +90,7 @@ async function prepareInputs(model, work) {
 
 /**
  * 'ok' when geflow's output `name` in `dir` is within 1e-3 of the largest
- * reference magnitude (issue 17's tolerance), else what differs.
+ * reference magnitude (the benchmark's tolerance), else what differs.
  */
 function compareTensor(name, want, dir) {
   const file = path.join(dir, `${name.replace(/[/\\:]/g, '_')}.npy`);

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// ONNX Runtime as it runs on a CPU without AVX-512, on one that has it: issue
-// 17's AVX2 figure compares geflow's AVX2 kernels with ORT's, and ORT has no
+// ONNX Runtime as it runs on a CPU without AVX-512, on one that has it: the
+// benchmark's AVX2 figure compares geflow's AVX2 kernels with ORT's, and ORT has no
 // switch for that (MLAS reads CPUID and XCR0 itself). `ORT_ISA=avx2 make
 // bench-ort` loads a copy of libonnxruntime.so.1 in which the two places
 // that decide "this CPU and OS have AVX-512" decide "no":

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Compile time against graph size (issue 20): `make bench-compile`.
+"""Compile time against graph size: `make bench-compile`.
 
 Generates the lanes graph (gen_graph.py) at each size and opset, compiles each
 once with `geflow compile --time-passes`, and prints per phase and size the

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Writes the synthetic graph of issue 20: compile time against graph size.
+"""Writes the synthetic lanes graph: compile time against graph size.
 
 Four lanes of MatMul+Add+Relu blocks, mixed every 8 blocks by a Concat of the
 lanes and a Split back into four; the input is split into the lanes first and

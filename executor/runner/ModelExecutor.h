@@ -151,11 +151,11 @@ public:
                           const std::vector<Buffer> &outputs,
                           rt::Stream *stream, size_t gear = 0);
 
-  struct Execution; // one execution's buffers and closures (ModelExecutor.cpp)
-  struct ExecutionCache; // idle Executions, by gear (ModelExecutor.cpp)
+  struct Execution; // one execution's buffers and closures (ModelExecution.cpp)
+  struct ExecutionCache; // idle Executions, by gear (ModelExecution.cpp)
 
 private:
-  LoadedModel() = default;
+  LoadedModel(); // ModelExecution.cpp: it knows the ExecutionCache
   rt::Status prepare(const LoadOptions &options);
   /// `priority` < 0: each stream's compiled priority. `label` names the
   /// streams for the sanitizer ("model stream 3", "model context 2 stream 3").
@@ -165,15 +165,44 @@ private:
   rt::Status checkBuffers(const GearProgram &program,
                           const std::vector<Buffer> &inputs,
                           const std::vector<Buffer> &outputs) const;
-  /// Enqueues everything on the model's streams and on `caller`. `t0` (may
-  /// be null) is recorded on `caller` before the model's streams start;
-  /// `ends` (may be null) replace endEvents_ as the events each model stream
-  /// records when it is done.
-  rt::Status enqueue(size_t gear, const std::vector<Buffer> &inputs,
-                     const std::vector<Buffer> &outputs, rt::Stream *caller,
-                     bool relayErrors, rt::Event *t0,
-                     const std::vector<rt::Event *> *ends,
+  /// One execution to enqueue: what the caller passed, and how the
+  /// execution joins the caller's stream.
+  struct EnqueueRequest {
+    size_t gear;
+    const std::vector<Buffer> &inputs;
+    const std::vector<Buffer> &outputs;
+    rt::Stream *caller;
+    /// An asynchronous execution: a kernel failure fails `caller`, and the
+    /// execution goes back to the cache once `caller` reaches it. A
+    /// synchronous one reads its error and hands it back itself.
+    bool relayErrors = false;
+    /// Recorded on `caller` before the model's streams start (may be null).
+    rt::Event *t0 = nullptr;
+    /// Replace endEvents_ as the events each model stream records when it
+    /// is done (may be null).
+    const std::vector<rt::Event *> *ends = nullptr;
+  };
+  /// Enqueues everything on the model's streams and on `request.caller`.
+  rt::Status enqueue(const EnqueueRequest &request,
                      std::shared_ptr<Execution> *out);
+  // enqueue's steps, in order.
+  rt::Status checkGear(size_t gear) const;
+  rt::Status allocateWorkspace(const GearProgram &program, rt::Stream *caller,
+                               Execution &exec);
+  void bindViews(const GearProgram &program, Execution &exec);
+  rt::Status startModelStreams(const EnqueueRequest &request);
+  rt::Status enqueueTasks(const GearProgram &program,
+                          const EnqueueRequest &request, Execution &exec);
+  /// `accesses` (null unless the sanitizer runs) receives the task's
+  /// memory accesses.
+  rt::Status launchKernelTask(rt::Stream *stream, const KernelTask &task,
+                              int taskIndex, Execution &exec,
+                              std::vector<rt::MemoryAccess> *accesses);
+  rt::Status enqueueCopy(rt::Stream *stream, const om::TaskDef &task,
+                         const EnqueueRequest &request, Execution &exec);
+  rt::Status joinCallerStream(const EnqueueRequest &request);
+  rt::Status finishOnCallerStream(const EnqueueRequest &request,
+                                  const std::shared_ptr<Execution> &exec);
 
   /// What a synchronous execution borrows: a stream, and its own start and
   /// per-stream end events, so its device time is read from its own records

@@ -2,7 +2,8 @@
 
 #include "frontends/onnx/ContainedLibOnnx.h"
 #include "frontends/onnx/DetachedWeights.h"
-#include "frontends/onnx/ModelLoader.h"
+#include "frontends/onnx/Diagnostics.h"
+#include "frontends/onnx/Opsets.h"
 
 #include <algorithm>
 #include <cassert>

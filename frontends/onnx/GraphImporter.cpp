@@ -7,7 +7,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "frontends/onnx/GraphImporterImpl.h"
-#include "frontends/onnx/ShapeRefinement.h"
 #include "frontends/onnx/TypeConversion.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -337,13 +336,6 @@ llvm::Expected<OwningOpRef<ModuleOp>> geflow::onnxfe::importPreparedModel(
     MLIRContext &context, onnx::ModelProto &model, llvm::StringRef sourceName,
     const OnnxImportOptions &options, const MappedTensors *mapped,
     const ConvertedInitializers *converted) {
-  if (options.fold) {
-    mlir::TimingScope refinement(options.timing
-                                     ? options.timing->nest("shape refinement")
-                                     : mlir::Timer());
-    if (auto err = refineShapesByFolding(context, model, sourceName))
-      return std::move(err);
-  }
   mlir::TimingScope timing(options.timing ? options.timing->nest("import")
                                           : mlir::Timer());
   return GraphImporter(context, model, sourceName, options, /*probe=*/false,

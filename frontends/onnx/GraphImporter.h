@@ -5,11 +5,15 @@
 
 #include "frontends/onnx/ConvertedInitializers.h"
 #include "frontends/onnx/MappedTensors.h"
-#include "frontends/onnx/OnnxImporter.h"
+#include "frontends/onnx/OnnxImportOptions.h"
 
 #include "onnx/onnx_pb.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/Support/Error.h"
 
 #include <string>
 #include <utility>
@@ -18,8 +22,9 @@
 namespace geflow::onnxfe {
 
 /// Builds `func.func @main` from a model that prepareModel() has converted and
-/// shape-inferred, runs the dialect's folders, verifies, and checks that every
-/// tensor is static. Consumes initializer data (raw_data is freed once copied).
+/// shape-inferred (and, when folding, refineShapesByFolding() has completed),
+/// runs the dialect's folders, verifies, and checks that every tensor is
+/// static. Consumes initializer data (raw_data is freed once copied).
 llvm::Expected<mlir::OwningOpRef<mlir::ModuleOp>>
 importPreparedModel(mlir::MLIRContext &context, onnx::ModelProto &model,
                     llvm::StringRef sourceName,

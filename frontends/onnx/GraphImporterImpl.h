@@ -10,10 +10,11 @@
 #define GEFLOW_FRONTENDS_ONNX_GRAPHIMPORTERIMPL_H
 
 #include "frontends/onnx/ConvertedInitializers.h"
+#include "frontends/onnx/Diagnostics.h"
 #include "frontends/onnx/GraphImporter.h"
 #include "frontends/onnx/MappedTensors.h"
-#include "frontends/onnx/ModelLoader.h"
 #include "frontends/onnx/OpTable.h"
+#include "frontends/onnx/Opsets.h"
 #include "frontends/onnx/StreamPlanApplier.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"

@@ -4,6 +4,7 @@
 // imported: which dims the model leaves open and which --input-shape opens.
 
 #include "frontends/onnx/ModelLoader.h"
+#include "frontends/onnx/OnnxImporter.h"
 
 #include "llvm/ADT/StringSet.h"
 

@@ -7,7 +7,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "frontends/onnx/LibOnnxConverter.h"
-#include "frontends/onnx/ModelLoader.h"
 
 #include "onnx/defs/schema.h"
 #include "onnx/version_converter/adapters/compatible.h"

@@ -1,7 +1,8 @@
 //===- ModelChecks.cpp - what a model declares, checked before use --------===//
 
 #include "frontends/onnx/ModelChecks.h"
-#include "frontends/onnx/ModelLoader.h"
+#include "frontends/onnx/Diagnostics.h"
+#include "frontends/onnx/Opsets.h"
 #include "frontends/onnx/TypeConversion.h"
 
 #include "onnx/defs/schema.h"

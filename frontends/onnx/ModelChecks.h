@@ -12,7 +12,7 @@
 #ifndef GEFLOW_FRONTENDS_ONNX_MODELCHECKS_H
 #define GEFLOW_FRONTENDS_ONNX_MODELCHECKS_H
 
-#include "frontends/onnx/OnnxImporter.h"
+#include "frontends/onnx/OnnxImportOptions.h"
 
 #include "onnx/onnx_pb.h"
 

@@ -29,56 +29,6 @@
 using namespace geflow;
 using namespace geflow::onnxfe;
 
-llvm::Error onnxfe::makeError(const llvm::Twine &message) {
-  // One line, always: libonnx messages carry newlines, and names from a damaged
-  // file may hold any control character.
-  std::string text = message.str();
-  for (char &c : text)
-    if (c == '\n' || c == '\r' || c == '\t')
-      c = ' ';
-    else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
-      c = '?';
-  while (!text.empty() && text.back() == ' ')
-    text.pop_back();
-  return llvm::make_error<llvm::StringError>(text,
-                                             llvm::inconvertibleErrorCode());
-}
-
-std::string onnxfe::nodeDisplayName(const onnx::NodeProto &node, size_t index) {
-  if (!node.name().empty())
-    return node.name();
-  return node.op_type() + "_" + std::to_string(index);
-}
-
-std::string onnxfe::describeNode(const onnx::NodeProto &node, int64_t opset,
-                                 int64_t index) {
-  std::string type = node.op_type();
-  if (!isDefaultDomain(node.domain()))
-    type = node.domain() + "." + type;
-  std::string name = index >= 0            ? nodeDisplayName(node, index)
-                     : node.name().empty() ? node.op_type()
-                                           : node.name();
-  return "node '" + name + "' (" + type + ", opset " + std::to_string(opset) +
-         ")";
-}
-
-bool onnxfe::isDefaultDomain(llvm::StringRef domain) {
-  return domain.empty() || domain == "ai.onnx";
-}
-
-int64_t onnxfe::getDefaultOpset(const onnx::ModelProto &model) {
-  for (const auto &opset : model.opset_import())
-    if (isDefaultDomain(opset.domain()))
-      return opset.version();
-  return -1;
-}
-
-void onnxfe::setDefaultOpset(onnx::ModelProto &model, int64_t version) {
-  for (auto &entry : *model.mutable_opset_import())
-    if (isDefaultDomain(entry.domain()))
-      entry.set_version(version);
-}
-
 static int64_t getDomainOpset(const onnx::ModelProto &model,
                               llvm::StringRef domain) {
   if (isDefaultDomain(domain))
@@ -215,7 +165,7 @@ static llvm::Error checkOpsSupported(const onnx::ModelProto &model,
       return makeError(describeNode(node, opset, i) +
                        ": unsupported op (domain '" + node.domain() +
                        "' is not ai.onnx)");
-    if (isOnnxOpSupported(node.op_type()) ||
+    if (lookupOpSpec(node.op_type()) ||
         (options.alsoAccept && options.alsoAccept(node.op_type())))
       continue;
     if (allowConverterRenames && isRenamedByConverter(node.op_type()))

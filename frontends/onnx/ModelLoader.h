@@ -11,8 +11,11 @@
 #ifndef GEFLOW_FRONTENDS_ONNX_MODELLOADER_H
 #define GEFLOW_FRONTENDS_ONNX_MODELLOADER_H
 
+// Its callers report and read opsets alongside loading.
+#include "frontends/onnx/Diagnostics.h"
 #include "frontends/onnx/MappedTensors.h"
-#include "frontends/onnx/OnnxImporter.h"
+#include "frontends/onnx/OnnxImportOptions.h"
+#include "frontends/onnx/Opsets.h"
 
 #include "onnx/onnx_pb.h"
 
@@ -23,26 +26,6 @@
 #include <string>
 
 namespace geflow::onnxfe {
-
-/// Builds the one-line error the whole frontend uses.
-llvm::Error makeError(const llvm::Twine &message);
-
-/// `node 'name' (OpType, opset N)`: how messages name a node. With its index,
-/// an unnamed node is called `<OpType>_<index>`, as in its location.
-std::string describeNode(const onnx::NodeProto &node, int64_t opset,
-                         int64_t index = -1);
-
-/// The name the importer gives a node: its own, or `<OpType>_<index>`.
-std::string nodeDisplayName(const onnx::NodeProto &node, size_t index);
-
-/// True for the default ONNX operator domain ("" or "ai.onnx").
-bool isDefaultDomain(llvm::StringRef domain);
-
-/// The model's ai.onnx opset, or -1 when it imports none.
-int64_t getDefaultOpset(const onnx::ModelProto &model);
-
-/// Sets the version of every ai.onnx entry of the model's opset imports.
-void setDefaultOpset(onnx::ModelProto &model, int64_t version);
 
 /// Parses a serialized ModelProto and checks the minimum every model has.
 llvm::Expected<onnx::ModelProto> parseModel(llvm::StringRef bytes,

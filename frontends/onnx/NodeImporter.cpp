@@ -8,7 +8,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "frontends/onnx/GraphImporterImpl.h"
-#include "frontends/onnx/ShapeRefinement.h"
 #include "frontends/onnx/TypeConversion.h"
 
 using namespace mlir;

@@ -5,6 +5,7 @@
 #include "frontends/onnx/GraphImporter.h"
 #include "frontends/onnx/ModelLoader.h"
 #include "frontends/onnx/OpTable.h"
+#include "frontends/onnx/ShapeRefinement.h"
 
 #include "ir/GeDialect.h"
 
@@ -81,6 +82,13 @@ importParsedModel(mlir::MLIRContext &context, onnx::ModelProto &model,
     auto convert = [&] { converted.convert(context, model.graph(), mapped); };
     if (auto err = prepareModel(model, options, sourceName, convert))
       return std::move(err);
+    if (options.fold) {
+      mlir::TimingScope refinement(
+          options.timing ? options.timing->nest("shape refinement")
+                         : mlir::Timer());
+      if (auto err = refineShapesByFolding(context, model, sourceName))
+        return std::move(err);
+    }
     return importPreparedModel(context, model, sourceName, options, mapped,
                                &converted);
   } catch (const std::exception &e) {

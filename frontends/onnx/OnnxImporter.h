@@ -17,11 +17,10 @@
 #ifndef GEFLOW_FRONTENDS_ONNX_ONNXIMPORTER_H
 #define GEFLOW_FRONTENDS_ONNX_ONNXIMPORTER_H
 
-#include "frontends/streamplan/StreamPlan.h"
+#include "frontends/onnx/OnnxImportOptions.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
-#include "mlir/Support/Timing.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -46,47 +45,6 @@ namespace geflow {
 namespace onnxfe {
 struct MappedTensors;
 } // namespace onnxfe
-
-/// One `--input-shape` entry: graph input name and its full static shape.
-using InputShape = std::pair<std::string, std::vector<int64_t>>;
-
-/// Caps on what a model may declare, checked before anything of that size is
-/// allocated: declared sizes in a downloaded file can be anything.
-/// The library imposes none by default; geflow's --max-model-bytes,
-/// --max-tensor-bytes and --max-nodes set them (tools/geflow/Limits.h).
-struct ImportLimits {
-  uint64_t maxModelBytes = UINT64_MAX;  // the .onnx file
-  uint64_t maxTensorBytes = UINT64_MAX; // one initializer, input or value
-  uint64_t maxNodes = UINT64_MAX;       // graph nodes
-};
-
-struct OnnxImportOptions {
-  /// Shapes that replace the declared (possibly symbolic) shapes of graph
-  /// inputs before shape inference. A declared static dim must agree with the
-  /// given one.
-  std::vector<InputShape> inputShapes;
-  /// Every model is converted to this ai.onnx opset before import.
-  int64_t targetOpset = 17;
-  /// Run the dialect's folders (Shape->Gather->Concat->Reshape chains, ...)
-  /// after building. Turning this off is for tests of the raw import only; the
-  /// static-shape check still runs.
-  bool fold = true;
-  /// A stream plan (`--stream-plan`), applied to the nodes and tensors it
-  /// names: scheduling attributes on the selected nodes' ops (replacing the
-  /// nodes' own annotations key by key) and a ge.npu_wait_tensor per
-  /// wait_tensor entry.
-  std::optional<streamplan::StreamPlan> streamPlan;
-  ImportLimits limits;
-  /// Op types prepareModel's checks accept besides the ge ops: run-time
-  /// shapes' data-dependent ops, which run outside the compiled stages
-  /// (tools/driver/RuntimeShapesCompile.h). The import proper still refuses
-  /// them.
-  std::function<bool(llvm::StringRef opType)> alsoAccept;
-  /// `--time-passes`: the import's phases (read, checks, version conversion,
-  /// shape inference, import) are timed as children of this timer. Null: no
-  /// timing. The caller owns the timer and keeps it running meanwhile.
-  mlir::Timer *timing = nullptr;
-};
 
 /// Parses the value of `--input-shape`: `name:d0,d1,...`, several entries
 /// separated by spaces (a repeated flag gives one value per flag; concatenate

@@ -1,7 +1,7 @@
 //===- OpTable.cpp - which ge op each ONNX op becomes ---------------------===//
 
 #include "frontends/onnx/OpTable.h"
-#include "frontends/onnx/ModelLoader.h"
+#include "frontends/onnx/Diagnostics.h"
 #include "frontends/onnx/TypeConversion.h"
 
 #include "mlir/IR/Builders.h"

@@ -2,7 +2,7 @@
 
 #include "frontends/onnx/PiecewiseConversion.h"
 #include "frontends/onnx/LibOnnxConverter.h"
-#include "frontends/onnx/ModelLoader.h"
+#include "frontends/onnx/Opsets.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"

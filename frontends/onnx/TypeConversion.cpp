@@ -1,7 +1,7 @@
 //===- TypeConversion.cpp - ONNX types, tensors, attributes -> MLIR -------===//
 
 #include "frontends/onnx/TypeConversion.h"
-#include "frontends/onnx/ModelLoader.h"
+#include "frontends/onnx/Diagnostics.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/Builders.h"

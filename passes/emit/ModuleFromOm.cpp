@@ -13,7 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "passes/Pipeline.h"
+#include "passes/emit/ModuleFromOm.h"
 
 #include "passes/PassSupport.h"
 #include "passes/ScheduleAttrs.h"

@@ -1,6 +1,6 @@
 //===- NoTaskOps.h - views and in-place joins: no data moved -*- C++ -*-===//
 //
-// What GE does to drop tasks (issue 18): a Reshape, Flatten, Squeeze or
+// What GE does to drop tasks: a Reshape, Flatten, Squeeze or
 // Unsqueeze only renames its input's bytes, a Split whose parts are
 // contiguous slices of its input lets each consumer read its slice in place,
 // and a Concat whose inputs are contiguous slices of its result lets each

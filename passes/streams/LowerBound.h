@@ -2,7 +2,7 @@
 //-*-===//
 //
 // `geflow compile` and `geflow profile` say how far a schedule is from the
-// best possible (issue 18): efficiency = makespan / bound, 1.0 at best. The
+// best possible: efficiency = makespan / bound, 1.0 at best. The
 // bound takes the makespan predictor's own cost model (the runtime's
 // CostModel and SoC), so bound and prediction are comparable, and is the
 // larger of two bounds that hold for any stream assignment and event list:

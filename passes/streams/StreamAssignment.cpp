@@ -311,6 +311,144 @@ int distinctStreams(const std::vector<int> &streamOf) {
   return int(std::unique(sorted.begin(), sorted.end()) - sorted.begin());
 }
 
+/// --streams single: every node on stream 0, which no user label may share.
+llvm::Expected<StreamAssignment> singleStream(const TaskGraph &graph) {
+  for (const TaskNode &node : graph.nodes)
+    if (node.label >= 0)
+      return makeError(llvm::formatv(
+          "node '{0}': _user_stream_label '{1}' needs its own stream, but "
+          "--streams single puts every op on one stream",
+          node.name, graph.labels[node.label]));
+  return compact(graph, std::vector<int>(graph.nodes.size(), 0));
+}
+
+/// The user labels' streams must fit under --max-streams.
+llvm::Error checkLabelsFit(const std::vector<int> &labelStreams,
+                           const StreamAssignmentOptions &options) {
+  int labelCount = distinctStreams(labelStreams);
+  if (options.maxStreams && uint32_t(labelCount) > options.maxStreams)
+    return makeError(llvm::formatv(
+        "the user stream labels need {0} streams but --max-streams is {1}",
+        labelCount, options.maxStreams));
+  return llvm::Error::success();
+}
+
+/// `streams` the least loaded first (they are the likeliest to be dead
+/// weight).
+std::vector<int> byLoad(const Split &split, std::vector<int> streams) {
+  std::map<int, int> load;
+  for (int s : split.streamOf)
+    ++load[s];
+  llvm::stable_sort(streams, [&](int a, int b) { return load[a] < load[b]; });
+  return streams;
+}
+
+/// Merges back every stream of the split that does not earn its keep, the
+/// least loaded first. A stream earns its keep by saving `minGain` of its
+/// own work's time: of the whole makespan, a module's branch in a deep
+/// network never would. `current` is the split's predicted makespan.
+void mergeIdleStreams(const TaskGraph &graph,
+                      const StreamAssignmentOptions &options,
+                      const std::vector<double> &alone,
+                      MakespanPredictor &predictor, Split &split,
+                      double &current) {
+  for (int stream : byLoad(split, split.liveMergeable())) {
+    double work = 0;
+    for (size_t i = 0; i < alone.size(); ++i)
+      if (split.streamOf[i] == stream)
+        work += alone[i];
+    Split trial = split;
+    trial.merge(stream);
+    double without = predictor.predictNs(graph, trial.streamOf);
+    if (without >= 0 && current > without - options.minGain * work) {
+      split = std::move(trial);
+      current = without;
+    }
+  }
+}
+
+/// Merges the least loaded streams until --max-streams holds. Only the
+/// split's own streams are merged: the labels fit (checkLabelsFit).
+void capStreams(const TaskGraph &graph, const StreamAssignmentOptions &options,
+                MakespanPredictor &predictor, Split &split, double &current) {
+  while (options.maxStreams &&
+         uint32_t(distinctStreams(split.streamOf)) > options.maxStreams) {
+    std::vector<int> live = byLoad(split, split.liveMergeable());
+    if (live.empty())
+      break;
+    split.merge(live.front());
+    current = predictor.predictNs(graph, split.streamOf);
+  }
+}
+
+/// Moves every join onto the stream of its latest input at once, up to two
+/// rounds, each kept only when the prediction on `chosen` (the graph with
+/// the block dims chosen so far) says it pays.
+void rejoinAll(const TaskGraph &graph, const TaskGraph &chosen,
+               MakespanPredictor &predictor, StreamAssignment &result,
+               double &current) {
+  for (int round = 0; round < 2; ++round) {
+    std::vector<double> endNs;
+    predictor.predictNs(chosen, result.streamOf, &endNs);
+    StreamAssignment moved =
+        compact(graph, rejoinLatest(graph, result.streamOf, endNs));
+    if (moved.streamOf == result.streamOf)
+      break;
+    double ns = predictor.predictNs(chosen, moved.streamOf);
+    if (ns < 0 || ns >= current)
+      break;
+    current = ns;
+    result.streamOf = std::move(moved.streamOf);
+  }
+}
+
+/// Moving every join at once loses where one join's move costs another more
+/// than it saves; the joins that wait longest then move one at a time (a
+/// fixed number of them, so the step stays linear), each kept when it pays.
+void rejoinCostliest(const TaskGraph &graph, const TaskGraph &chosen,
+                     const StreamAssignmentOptions &options,
+                     MakespanPredictor &predictor, StreamAssignment &result,
+                     double &current) {
+  std::vector<double> endNs;
+  predictor.predictNs(chosen, result.streamOf, &endNs);
+  for (int join :
+       costliestJoins(graph, result.streamOf, endNs, options.singleRejoins)) {
+    StreamAssignment moved =
+        compact(graph, rejoinLatest(graph, result.streamOf, endNs, join));
+    if (moved.streamOf == result.streamOf)
+      continue;
+    std::vector<double> movedEndNs;
+    double ns = predictor.predictNs(chosen, moved.streamOf, &movedEndNs);
+    if (ns < 0 || ns >= current)
+      continue;
+    current = ns;
+    result.streamOf = std::move(moved.streamOf);
+    endNs = std::move(movedEndNs);
+  }
+}
+
+/// Joins onto the stream of their latest input, then fewer blocks where
+/// there is slack, twice over: each step is kept only when the prediction
+/// says it pays.
+void refineJoinsAndBlocks(const TaskGraph &graph,
+                          const StreamAssignmentOptions &options,
+                          const std::vector<double> &alone,
+                          MakespanPredictor &predictor,
+                          StreamAssignment &result, double &current) {
+  TaskGraph chosen = graph;
+  for (int pass = 0; pass < 2; ++pass) {
+    rejoinAll(graph, chosen, predictor, result, current);
+    rejoinCostliest(graph, chosen, options, predictor, result, current);
+    std::vector<uint32_t> dims =
+        chooseBlockDims(graph, alone, result.streamOf, predictor, current);
+    if (dims.empty())
+      break;
+    for (size_t i = 0; i < dims.size(); ++i)
+      chosen.nodes[i].blockDim = dims[i];
+    result.blockDimOf = std::move(dims);
+  }
+}
+
 } // namespace
 
 llvm::StringRef streamModeName(StreamMode mode) {
@@ -336,25 +474,15 @@ std::optional<StreamMode> parseStreamMode(llvm::StringRef name) {
 llvm::Expected<StreamAssignment>
 assignStreams(const TaskGraph &graph, const StreamAssignmentOptions &options,
               MakespanPredictor &predictor) {
-  if (options.mode == StreamMode::kSingle) {
-    for (const TaskNode &node : graph.nodes)
-      if (node.label >= 0)
-        return makeError(llvm::formatv(
-            "node '{0}': _user_stream_label '{1}' needs its own stream, but "
-            "--streams single puts every op on one stream",
-            node.name, graph.labels[node.label]));
-    return compact(graph, std::vector<int>(graph.nodes.size(), 0));
-  }
-
+  if (options.mode == StreamMode::kSingle)
+    return singleStream(graph);
   std::vector<int> labelStreams = labelsOnly(graph);
-  int labelCount = distinctStreams(labelStreams);
-  if (options.maxStreams && uint32_t(labelCount) > options.maxStreams)
-    return makeError(llvm::formatv(
-        "the user stream labels need {0} streams but --max-streams is {1}",
-        labelCount, options.maxStreams));
+  if (llvm::Error error = checkLabelsFit(labelStreams, options))
+    return std::move(error);
   if (options.mode == StreamMode::kLabel)
     return compact(graph, labelStreams);
 
+  // Auto: GE's split by dependency, then only what the simulation says pays.
   std::vector<double> alone =
       aloneTimesNs(graph, predictor.spec(), predictor.aicoreNum(),
                    predictor.vectorcoreNum());
@@ -366,41 +494,10 @@ assignStreams(const TaskGraph &graph, const StreamAssignmentOptions &options,
   double current = predictor.predictNs(graph, split.streamOf);
   if (single < 0 || labels < 0 || current < 0)
     return makeError("internal error: the makespan prediction failed");
+  mergeIdleStreams(graph, options, alone, predictor, split, current);
+  capStreams(graph, options, predictor, split, current);
 
-  // Merge back every stream that does not earn its keep, the least loaded
-  // first (they are the likeliest to be dead weight).
-  auto byLoad = [&](std::vector<int> streams) {
-    std::map<int, int> load;
-    for (int s : split.streamOf)
-      ++load[s];
-    llvm::stable_sort(streams, [&](int a, int b) { return load[a] < load[b]; });
-    return streams;
-  };
-  // A stream earns its keep by saving `minGain` of its own work's time: of
-  // the whole makespan, a module's branch in a deep network never would.
-  for (int stream : byLoad(split.liveMergeable())) {
-    double work = 0;
-    for (size_t i = 0; i < alone.size(); ++i)
-      if (split.streamOf[i] == stream)
-        work += alone[i];
-    Split trial = split;
-    trial.merge(stream);
-    double without = predictor.predictNs(graph, trial.streamOf);
-    if (without >= 0 && current > without - options.minGain * work) {
-      split = std::move(trial);
-      current = without;
-    }
-  }
-  // Only the split's own streams are merged: the labels fit (checked above).
-  while (options.maxStreams &&
-         uint32_t(distinctStreams(split.streamOf)) > options.maxStreams) {
-    std::vector<int> live = byLoad(split.liveMergeable());
-    if (live.empty())
-      break;
-    split.merge(live.front());
-    current = predictor.predictNs(graph, split.streamOf);
-  }
-
+  // The split only where it beats the labels alone by `minGain`.
   StreamAssignment result;
   if (current > (1 - options.minGain) * labels) {
     result = compact(graph, labelStreams);
@@ -408,51 +505,7 @@ assignStreams(const TaskGraph &graph, const StreamAssignmentOptions &options,
   } else {
     result = compact(graph, split.streamOf);
   }
-  // Joins onto the stream of their latest input, then fewer blocks where
-  // there is slack, twice over: each step is kept only when the prediction
-  // says it pays.
-  TaskGraph chosen = graph;
-  for (int pass = 0; pass < 2; ++pass) {
-    for (int round = 0; round < 2; ++round) {
-      std::vector<double> endNs;
-      predictor.predictNs(chosen, result.streamOf, &endNs);
-      StreamAssignment moved =
-          compact(graph, rejoinLatest(graph, result.streamOf, endNs));
-      if (moved.streamOf == result.streamOf)
-        break;
-      double ns = predictor.predictNs(chosen, moved.streamOf);
-      if (ns < 0 || ns >= current)
-        break;
-      current = ns;
-      result.streamOf = std::move(moved.streamOf);
-    }
-    // Moving every join at once loses where one join's move costs another
-    // more than it saves; the joins that wait longest then move one at a
-    // time (a fixed number of them, so the step stays linear).
-    std::vector<double> endNs;
-    predictor.predictNs(chosen, result.streamOf, &endNs);
-    for (int join :
-         costliestJoins(graph, result.streamOf, endNs, options.singleRejoins)) {
-      StreamAssignment moved =
-          compact(graph, rejoinLatest(graph, result.streamOf, endNs, join));
-      if (moved.streamOf == result.streamOf)
-        continue;
-      std::vector<double> movedEndNs;
-      double ns = predictor.predictNs(chosen, moved.streamOf, &movedEndNs);
-      if (ns < 0 || ns >= current)
-        continue;
-      current = ns;
-      result.streamOf = std::move(moved.streamOf);
-      endNs = std::move(movedEndNs);
-    }
-    std::vector<uint32_t> dims =
-        chooseBlockDims(graph, alone, result.streamOf, predictor, current);
-    if (dims.empty())
-      break;
-    for (size_t i = 0; i < dims.size(); ++i)
-      chosen.nodes[i].blockDim = dims[i];
-    result.blockDimOf = std::move(dims);
-  }
+  refineJoinsAndBlocks(graph, options, alone, predictor, result, current);
   result.singleNs = single;
   result.labelsOnlyNs = labels;
   result.chosenNs = current;

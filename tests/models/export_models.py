@@ -8,8 +8,8 @@ x0.5, GoogLeNet, SqueezeNet 1.1, a small nn.TransformerEncoder (2 layers, d_mode
 seq 16, batch 1), and ShuffleNet v2 x0.5 again with a dynamic batch axis, and MobileNet v2 at opset 11,
 two recurrent nets (lstm_tagger: token ids -> embedding -> 2-layer bidirectional LSTM -> linear;
 gru_classifier: a batch-first GRU whose last step feeds a linear layer), and torchvision's
-Swin-T and MaxViT-T at the smallest inputs they take (their ops come from several slices of
-issue 15; no ctest runs them yet). Opset 17 with constant folding keeps the exports inside
+Swin-T and MaxViT-T at the smallest inputs they take (their ops came in
+over several changes; no ctest runs them yet). Opset 17 with constant folding keeps the exports inside
 the ge op list. Exits 77 (ctest's
 skip code here) when torch or torchvision cannot be imported.
 

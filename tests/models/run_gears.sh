@@ -1,7 +1,7 @@
 #!/bin/sh
 # run_gears.sh GEFLOW STEM "CASE ..." COMPILE_ARGS...
 #
-# Issue 16's promise for gears, on a real model: STEM.onnx compiled once with
+# What gears promise, on a real model: STEM.onnx compiled once with
 # COMPILE_ARGS (a --dynamic-* option) into STEM.run.om gives PyTorch's outputs
 # at every case. A CASE "TAG" runs STEM.TAG.input.npy on the gear of its shape
 # and expects STEM.TAG.output.npy within STEM.atol (the models-run tolerance);

@@ -11,7 +11,7 @@
 #include "tools/driver/RuntimeShapesModel.h"
 #include "tools/driver/ShapeOperands.h"
 
-#include "executor/kernels/DataDependent.h"
+#include "executor/kernels/data_dependent/DataDependent.h"
 #include "frontends/onnx/ModelLoader.h"
 #include "runtime/Device.h"
 

@@ -8,10 +8,10 @@
 // (multi-stream plan, events, memory plan) and run as an exec::LoadedModel.
 // A stage's output that a later stage reads as a shape operand is bound into
 // that stage as a constant; a data-dependent op runs between stages on the
-// host kernel of executor/kernels/DataDependent.h into an upper-bound buffer
-// and reports its real shape. Compiled stages are cached by (stage, input
-// shapes, bound values), so executions with shapes seen before compile
-// nothing.
+// host kernel of executor/kernels/data_dependent/DataDependent.h into an
+// upper-bound buffer and reports its real shape. Compiled stages are cached by
+// (stage, input shapes, bound values), so executions with shapes seen before
+// compile nothing.
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEFLOW_TOOLS_DRIVER_RUNTIMESHAPESMODEL_H

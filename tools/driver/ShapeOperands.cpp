@@ -2,7 +2,7 @@
 
 #include "tools/driver/ShapeOperands.h"
 
-#include "executor/kernels/DataDependent.h"
+#include "executor/kernels/data_dependent/DataDependent.h"
 
 #include <cctype>
 

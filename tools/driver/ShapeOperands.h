@@ -28,7 +28,8 @@ bool isDataDependentOnnxOp(const std::string &opType);
 bool isControlFlowOnnxOp(const std::string &opType);
 
 /// The executor's type name of such an op ("non_zero", ...), the snake_case
-/// ONNX name the kernels' contract uses (executor/kernels/DataDependent.h).
+/// ONNX name the kernels' contract uses
+/// (executor/kernels/data_dependent/DataDependent.h).
 std::string dataDependentKernelType(const std::string &opType);
 
 /// True when an import error says a shape could not be made static (the

@@ -168,15 +168,17 @@ void printEfficiency(const om::ModelDef &model) {
                     predicted / bound);
 }
 
-int runCompile() {
+/// The flags as the driver's options, the SoC's and the core limit's
+/// included; `limits` gets the --max-* caps.
+Error readCompileOptions(driver::CompileOptions &options, Limits &limits) {
   auto importOptions = parseImportOptions(inputShapes);
   if (!importOptions)
-    return reportError(importOptions.takeError());
-  auto limits = limitFlags.parse();
-  if (!limits)
-    return reportError(limits.takeError());
-  importOptions->limits = limits->importLimits();
-  driver::CompileOptions options;
+    return importOptions.takeError();
+  auto parsedLimits = limitFlags.parse();
+  if (!parsedLimits)
+    return parsedLimits.takeError();
+  limits = *parsedLimits;
+  importOptions->limits = limits.importLimits();
   options.soc = socName;
   options.import = std::move(*importOptions);
   options.reuseMemory = !noMemoryReuse;
@@ -188,78 +190,104 @@ int runCompile() {
   options.dumpGraphDir = dumpGraphDir;
   // CANN's DUMP_GE_GRAPH / DUMP_GRAPH_LEVEL / DUMP_GRAPH_PATH, when no flag.
   if (Error error = driver::applyDumpGraphEnv(options))
-    return reportError(std::move(error));
+    return error;
   options.maxDataDependentBytes = maxDataDependentBytes;
   // The SoC first: its errors are about --soc, not about the model.
   rt::SocSpec spec;
   if (rt::Status st = rt::loadSocSpec(socName, spec); !st.isOk())
-    return reportError(createStringError(
-        inconvertibleErrorCode(), "SoC '" + socName + "': " + st.message()));
-  if (!aicoreNum.empty()) {
-    if (Error error = passes::setGlobalCoreLimit(options, aicoreNum, spec))
-      return reportError(std::move(error));
-  }
+    return createStringError(inconvertibleErrorCode(),
+                             "SoC '" + socName + "': " + st.message());
+  if (!aicoreNum.empty())
+    return passes::setGlobalCoreLimit(options, aicoreNum, spec);
+  return Error::success();
+}
 
-  std::string output = outputPath;
-  if (output.empty()) {
-    SmallString<256> path(inputPath.getValue());
-    sys::path::replace_extension(path, ".om");
-    output = std::string(path);
-  }
+/// -o, or MODEL.om beside the input.
+std::string omPath() {
+  if (!outputPath.empty())
+    return outputPath;
+  SmallString<256> path(inputPath.getValue());
+  sys::path::replace_extension(path, ".om");
+  return std::string(path);
+}
 
-  // `--time-passes`: the report is printed even when the compile fails.
-  std::optional<driver::CompileTimingManager> timing;
-  std::optional<mlir::TimingScope> totalTiming;
-  mlir::Timer rootTimer;
-  if (timePasses) {
+/// `--time-passes`: MLIR's timing report of the whole command, printed when
+/// the command ends, even when the compile fails.
+class TimingReport {
+public:
+  explicit TimingReport(bool enabled) {
+    if (!enabled)
+      return;
     timing.emplace();
-    totalTiming.emplace(timing->getRootScope());
-    rootTimer = timing->getRootTimer();
-    options.timing = &rootTimer;
-    options.import.timing = &rootTimer;
+    total.emplace(timing->getRootScope());
+    root = timing->getRootTimer();
   }
-  auto printTiming = llvm::make_scope_exit([&] {
+  ~TimingReport() {
     if (timing)
       timing->print(errs());
-  });
+  }
+  TimingReport(const TimingReport &) = delete;
+  TimingReport &operator=(const TimingReport &) = delete;
 
-  // The OM file and the --dump-graph files are kept together or not at all.
-  om::OutputFiles outputs;
-  options.dumpStaging = &outputs;
+  /// The timer the phases nest under; null when not timing.
+  mlir::Timer *rootTimer() { return timing ? &root : nullptr; }
+  mlir::Timer nest(StringRef name) {
+    return timing ? root.nest(name) : mlir::Timer();
+  }
+
+private:
+  std::optional<driver::CompileTimingManager> timing;
+  std::optional<mlir::TimingScope> total;
+  mlir::Timer root;
+};
+
+Expected<driver::CompileResult>
+compileModel(const driver::CompileOptions &options) {
   driver::GearOptions gears{dynamicBatchSize, dynamicImageSize, dynamicDims};
   auto result =
       gears.any() ? driver::compileOnnxFileWithGears(inputPath, options, gears)
                   : driver::compileOnnxFileAnyShapes(inputPath, options);
   if (!result)
-    return reportError(inModelFile(result.takeError(), inputPath,
-                                   {streamPlanPath, dumpGraphDir}));
-  // `geflow run` refuses such a model; refusing it here writes nothing.
-  uint64_t workspace = result->model.memoryPlan.workspace_size();
-  if (workspace > limits->workspaceBytes)
-    return reportError(createStringError(
-        inconvertibleErrorCode(),
-        formatv("'{0}': the memory plan needs a workspace of {1} bytes, over "
-                "the limit of {2} (--max-workspace-bytes)",
-                inputPath, workspace, limits->workspaceBytes)));
-  mlir::TimingScope writeTiming(timing ? rootTimer.nest("OM write")
-                                       : mlir::Timer());
-  if (Error error = toError(om::writeOmFile(
-          result->model, output, &outputs,
-          result->validated ? om::OmWriteCheck::kAlreadyValidated
-                            : om::OmWriteCheck::kValidate)))
-    return reportError(std::move(error));
-  if (Error error = toError(outputs.commit()))
-    return reportError(std::move(error));
-  writeTiming.stop();
+    return inModelFile(result.takeError(), inputPath,
+                       {streamPlanPath, dumpGraphDir});
+  return result;
+}
 
-  if (driver::hasRuntimeShapes(result->model.modelDef)) {
-    printRuntimeShapesCompileSummary(result->model.modelDef, inputPath, output,
-                                     result->stats.compileTimeMs);
-    return 0;
+/// `geflow run` refuses such a model; refusing it here writes nothing.
+Error checkWorkspaceLimit(const driver::CompileResult &result,
+                          const Limits &limits) {
+  uint64_t workspace = result.model.memoryPlan.workspace_size();
+  if (workspace <= limits.workspaceBytes)
+    return Error::success();
+  return createStringError(
+      inconvertibleErrorCode(),
+      formatv("'{0}': the memory plan needs a workspace of {1} bytes, over "
+              "the limit of {2} (--max-workspace-bytes)",
+              inputPath, workspace, limits.workspaceBytes));
+}
+
+/// The OM file, then the staged --dump-graph files with it.
+Error writeOm(const driver::CompileResult &result, const std::string &output,
+              om::OutputFiles &outputs, TimingReport &timing) {
+  mlir::TimingScope writeTiming(timing.nest("OM write"));
+  if (Error error = toError(
+          om::writeOmFile(result.model, output, &outputs,
+                          result.validated ? om::OmWriteCheck::kAlreadyValidated
+                                           : om::OmWriteCheck::kValidate)))
+    return error;
+  return toError(outputs.commit());
+}
+
+void printSummary(const driver::CompileResult &result,
+                  const std::string &output) {
+  if (driver::hasRuntimeShapes(result.model.modelDef)) {
+    printRuntimeShapesCompileSummary(result.model.modelDef, inputPath, output,
+                                     result.stats.compileTimeMs);
+    return;
   }
-  const passes::CompileStats &s = result->stats;
+  const passes::CompileStats &s = result.stats;
   outs() << formatv("geflow compile: {0} -> {1} ({2})\n", inputPath, output,
-                    result->model.socName);
+                    result.model.socName);
   outs() << formatv("  ops           {0} ({1} compute)\n", s.opCount,
                     s.computeOpCount);
   outs() << formatv("  kernels       {0}\n", s.kernelCount);
@@ -273,13 +301,34 @@ int runCompile() {
         "  predicted     {0:F1} us on {1} stream(s), {2:F1} us on "
         "one (simulated)\n",
         s.predictedNs / 1e3, s.streamCount, s.predictedSingleStreamNs / 1e3);
-  printEfficiency(result->model.modelDef);
+  printEfficiency(result.model.modelDef);
   outs() << formatv("  weights       {0}\n", humanBytes(s.weightsBytes));
   outs() << formatv("  workspace     {0} ({1} without reuse)\n",
                     humanBytes(s.workspaceBytes),
                     humanBytes(s.workspaceBytesWithoutReuse));
-  printGears(*result);
+  printGears(result);
   outs() << formatv("  compile time  {0:F1} ms\n", s.compileTimeMs);
+}
+
+int runCompile() {
+  driver::CompileOptions options;
+  Limits limits;
+  if (Error error = readCompileOptions(options, limits))
+    return reportError(std::move(error));
+  std::string output = omPath();
+  TimingReport timing(timePasses);
+  options.timing = options.import.timing = timing.rootTimer();
+  // The OM file and the --dump-graph files are kept together or not at all.
+  om::OutputFiles outputs;
+  options.dumpStaging = &outputs;
+  auto result = compileModel(options);
+  if (!result)
+    return reportError(result.takeError());
+  if (Error error = checkWorkspaceLimit(*result, limits))
+    return reportError(std::move(error));
+  if (Error error = writeOm(*result, output, outputs, timing))
+    return reportError(std::move(error));
+  printSummary(*result, output);
   return 0;
 }
 

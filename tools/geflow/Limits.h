@@ -7,7 +7,7 @@
 //   --max-tensor-bytes     1G    one initializer, input, intermediate or output
 //   --max-nodes            1000000 graph nodes (ONNX) or ops (OM): ten
 //                                times the 100k-node graph that compiles
-//                                in seconds (issue 20), whose OM has more
+//                                in seconds, whose OM has more
 //                                ops than nodes
 //   --max-workspace-bytes  4G    the workspace a memory plan asks for (the
 //                                one compile made, or an OM's at run time)

@@ -4,7 +4,7 @@
 
 #include "ir/GeDialect.h"
 
-#include "executor/kernels/CpuIsa.h"
+#include "executor/kernels/isa/CpuIsa.h"
 #include "executor/model/OutputFiles.h"
 #include "executor/runner/GearSelection.h"
 

@@ -1,6 +1,6 @@
 // RUN: geflow-opt --ge-emit-tasks --ge-plan-memory %s | FileCheck %s
 
-// Issue 18: Concat, Split and Reshape that move no data launch no kernel
+// Concat, Split and Reshape that move no data launch no kernel
 // (ge.no_task, passes/emit/NoTaskOps.h) and the memory plan lays the slices
 // out. Two 1 KiB producers write straight into their halves of the Concat's
 // buffer; the Reshape of it is the same bytes.

@@ -185,7 +185,8 @@ void moe(ModelWriter &w, bool annotated) {
 
 /// Four independent matmul chains, each too small for a quarter of 24 cube
 /// cores: the matmul kernels split [64,128]x[128,64] into 4 blocks and
-/// [64,64]x[64,64] into 2 (executor/kernels/Gemm.cpp: 256 KFLOP per block).
+/// [64,64]x[64,64] into 2 (executor/kernels/gemm/Gemm.cpp: 256 KFLOP per
+/// block).
 void fourBranches(ModelWriter &w) {
   OnnxModelBuilder b;
   TensorMap inputs;
@@ -215,9 +216,9 @@ std::string matmulRelu(ModelWriter &w, OnnxModelBuilder &b,
   return prefix + "a";
 }
 
-/// Issue 18's target: four independent 3-deep branches of [16,64]x[64,64]
-/// MatMul + Relu, joined by a Concat along rows, which the producers can
-/// write in place.
+/// The four-branch schedule target: four independent 3-deep branches of
+/// [16,64]x[64,64] MatMul + Relu, joined by a Concat along rows, which the
+/// producers can write in place.
 void fourBranches16(ModelWriter &w) {
   OnnxModelBuilder b;
   TensorMap inputs;

@@ -1,7 +1,7 @@
 #!/bin/sh
 # schedule_quality.sh GEFLOW MODEL.onnx MAX_RATIO MAX_EFFICIENCY [run options...]
 #
-# Issue 18's schedule targets for one model: compiles it with --streams
+# The schedule targets for one model: compiles it with --streams
 # single, label and auto; runs each under the stream sanitizer (any finding
 # fails the run); checks that label and auto give bitwise the single-stream
 # outputs; that no mode's prediction is below its lower bound; and that

@@ -10,7 +10,7 @@
 
 #include "KernelTestUtil.h"
 
-#include "executor/kernels/DataDependent.h"
+#include "executor/kernels/data_dependent/DataDependent.h"
 #include "tools/geflow/TensorFiles.h"
 
 #include "onnx/onnx_pb.h"

@@ -10,8 +10,8 @@
 
 #include "tests/unit/kernels/KernelTestUtil.h"
 
-#include "executor/kernels/CpuIsa.h"
-#include "executor/kernels/NnSupport.h"
+#include "executor/kernels/isa/CpuIsa.h"
+#include "executor/kernels/support/NnSupport.h"
 
 using namespace geflow;
 using namespace geflow::kernels;

@@ -8,7 +8,7 @@
 #ifndef GEFLOW_TESTS_UNIT_KERNELS_ISATESTUTIL_H
 #define GEFLOW_TESTS_UNIT_KERNELS_ISATESTUTIL_H
 
-#include "executor/kernels/CpuIsa.h"
+#include "executor/kernels/isa/CpuIsa.h"
 
 #include <string>
 #include <vector>

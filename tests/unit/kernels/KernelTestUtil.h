@@ -18,7 +18,7 @@
 #define GEFLOW_TESTS_UNIT_KERNELS_KERNELTESTUTIL_H
 
 #include "executor/kernels/Kernel.h"
-#include "executor/kernels/KernelSupport.h"
+#include "executor/kernels/support/KernelSupport.h"
 #include "runtime/HostWorkers.h"
 
 #include <gtest/gtest.h>

@@ -13,7 +13,7 @@
 #include "tests/unit/kernels/ConvTestUtil.h"
 #include "tests/unit/kernels/KernelTestUtil.h"
 
-#include "executor/kernels/NnPackedGemm.h"
+#include "executor/kernels/gemm/NnPackedGemm.h"
 
 #include <cmath>
 #include <limits>

@@ -12,8 +12,8 @@
 #include "tests/unit/kernels/IsaTestUtil.h"
 #include "tests/unit/kernels/KernelTestUtil.h"
 
-#include "executor/kernels/CpuIsa.h"
-#include "executor/kernels/NnPackedGemm.h"
+#include "executor/kernels/gemm/NnPackedGemm.h"
+#include "executor/kernels/isa/CpuIsa.h"
 
 #include <limits>
 #include <utility>

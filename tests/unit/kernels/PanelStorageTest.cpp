@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "executor/kernels/PanelStorage.h"
+#include "executor/kernels/gemm/PanelStorage.h"
 #include "runtime/support/MemoryPages.h"
 
 #include <gtest/gtest.h>

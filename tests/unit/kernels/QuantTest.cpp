@@ -11,8 +11,8 @@
 
 #include "tests/unit/kernels/KernelTestUtil.h"
 
-#include "executor/kernels/CpuIsa.h"
-#include "executor/kernels/IntGemm.h"
+#include "executor/kernels/isa/CpuIsa.h"
+#include "executor/kernels/quant/IntGemm.h"
 
 #include <array>
 #include <cmath>

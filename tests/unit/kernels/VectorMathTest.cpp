@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "executor/kernels/VectorMath.h"
+#include "executor/kernels/support/VectorMath.h"
 #include "tests/unit/kernels/IsaTestUtil.h"
 
 #include <gtest/gtest.h>

@@ -14,7 +14,7 @@
 #include "passes/Passes.h"
 #include "passes/emit/OmEmitter.h"
 #include "passes/emit/OpDefBuilder.h"
-#include "passes/streams/TaskTimeline.h"
+#include "passes/emit/TaskTimeline.h"
 
 #include "executor/model/OmFormat.h"
 #include "runtime/soc/SocSpec.h"
