@@ -107,7 +107,7 @@ void Scheduler::tryDispatch(Stream *s) {
   Task *t = s->head();
   if (!t)
     return;
-  bool skipWork = !s->error_.isOk(); // a failed stream only keeps time
+  const bool skipWork = !s->error_.isOk(); // a failed stream only keeps time
   std::optional<VirtualNs> dur = 0;
   switch (t->kind) {
   case TaskKind::kEventWait:

@@ -1,5 +1,4 @@
-//===- DataDependentOps.h - The four data-dependent ops, one by one -*- C++
-//-*-===//
+//===- DataDependentOps.h - the four data-dependent ops -----*- C++ -*-===//
 //
 // DataDependent.cpp dispatches on the op type to these; each op's file
 // (DataDependentSelect.cpp: non_zero and compress, DataDependentNms.cpp,

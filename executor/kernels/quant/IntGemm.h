@@ -1,5 +1,4 @@
-//===- IntGemm.h - integer GEMM and requantization for the int8 ops -*- C++
-//-*-===//
+//===- IntGemm.h - integer GEMM and int8 requantization ----*- C++ -*-===//
 //
 // What the quantized kernels share (Quantize.cpp, IntGemm.cpp, QuantConv.cpp):
 // an int16 x int16 -> int32 GEMM (operands are int8/uint8 values less their
