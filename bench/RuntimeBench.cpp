@@ -8,7 +8,7 @@
 //   scheduler gets through, for 1, 8 and 64 streams.
 //
 //===----------------------------------------------------------------------===//
-#include "acl/acl.h"
+#include "acl/acl_rt.h"
 #include "bench/HostIsaContext.h"
 #include "runtime/Device.h"
 

@@ -71,7 +71,7 @@ set_target_properties(geflow_acl geflow_compiler PROPERTIES
 install(TARGETS geflow geflow-opt RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(TARGETS geflow_acl geflow_compiler
   LIBRARY DESTINATION ${GEFLOW_LIBDIR})
-install(FILES runtime/include/acl/acl.h runtime/include/acl/acl_base.h
+install(FILES executor/runner/include/acl/acl.h runtime/include/acl/acl_base.h
   runtime/include/acl/acl_rt.h executor/runner/include/acl/acl_mdl.h
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/acl)
 # The C++ API (tools/driver/CompileDriver.h, executor/runner/ModelExecutor.h

@@ -8,7 +8,7 @@
 #ifndef GEFLOW_EXAMPLES_ACLCHECK_H
 #define GEFLOW_EXAMPLES_ACLCHECK_H
 
-#include "acl/acl.h"
+#include "acl/acl_rt.h"
 
 #include <cstdio>
 #include <cstdlib>

@@ -5,19 +5,38 @@
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <thread>
 
 namespace geflow::rt {
 namespace {
 
-// Host work runs while the scheduler holds simMu_ and waits for it, so a
-// synchronize from inside it could never return.
-Status refuseInsideHostWork(const char *what) {
+// A kernel's blocks run while the scheduler holds simMu_ and waits for
+// them, so a synchronize from inside one could never return. (Callbacks are
+// waited for without simMu_ and may synchronize.)
+Status refuseInsideKernel(const char *what) {
   return makeStatus(StatusCode::kFailedPrecondition,
                     std::string(what) +
-                        " called from a kernel function or callback; the "
-                        "device is waiting for that function to return");
+                        " called from a kernel function; the device is "
+                        "waiting for that function to return");
 }
+
+Status checkCopy(const char *what, const void *dst, size_t dstMax,
+                 size_t count) {
+  if (count > dstMax)
+    return makeStatus(StatusCode::kInvalidArgument,
+                      std::string(what) + ": count " + std::to_string(count) +
+                          " exceeds destination size " +
+                          std::to_string(dstMax));
+  if (count > 0 && !dst)
+    return makeStatus(StatusCode::kInvalidArgument,
+                      std::string(what) + ": null pointer");
+  return Status::ok();
+}
+
+// How long a callback may wait for a report thread that serves nobody
+// before a synchronize calls it a deadlock.
+constexpr uint32_t kReportThreadIdleMs = 500;
 
 bool envFlag(const char *name) {
   const char *v = std::getenv(name);
@@ -62,16 +81,23 @@ Device::~Device() {
   // Let queued work finish so no worker still runs a kernel of ours; a
   // deadlocked remainder is dropped.
   {
-    std::lock_guard<std::mutex> lock(simMu_);
+    std::unique_lock<std::mutex> lock(simMu_);
     std::vector<Stream *> streams = liveStreams();
-    (void)scheduler_.runUntil(
-        [&] {
-          for (Stream *s : streams)
-            if (s->completed() < s->enqueued())
-              return false;
-          return true;
-        },
-        streams);
+    auto drained = [&] {
+      for (Stream *s : streams)
+        if (s->completed() < s->enqueued())
+          return false;
+      return true;
+    };
+    while (scheduler_.runUntil(drained, streams).code() ==
+           StatusCode::kNotReady) {
+      std::shared_ptr<HostJob> job = scheduler_.takeHostWait();
+      lock.unlock();
+      Status st = awaitCallback(*job);
+      lock.lock();
+      if (!st.isOk())
+        break; // callbacks own their functions: nothing of ours dangles
+    }
   }
   if (envFlag("GEFLOW_RUNTIME_TRACE")) {
     const char *path = std::getenv("GEFLOW_RUNTIME_TRACE_FILE");
@@ -88,6 +114,17 @@ Stream *Device::newStream(int32_t priority) {
   auto id = static_cast<StreamId>(streams_.size());
   streams_.push_back(std::make_unique<Stream>(id, priority));
   return streams_.back().get();
+}
+
+Device::HandleKind Device::handleKind(const void *handle) {
+  std::lock_guard<std::mutex> lock(registryMu_);
+  for (auto &s : streams_)
+    if (s.get() == handle)
+      return HandleKind::kStream;
+  for (auto &e : events_)
+    if (e.get() == handle)
+      return HandleKind::kEvent;
+  return HandleKind::kOther;
 }
 
 std::vector<Stream *> Device::liveStreams() {
@@ -217,12 +254,8 @@ Status Device::launchKernel(Stream *stream, KernelLaunch launch) {
 
 Status Device::memcpyAsync(Stream *stream, void *dst, size_t dstMax,
                            const void *src, size_t count, MemcpyKind kind) {
-  if (count > dstMax)
-    return makeStatus(StatusCode::kInvalidArgument,
-                      "memcpy: count " + std::to_string(count) +
-                          " exceeds destination size " +
-                          std::to_string(dstMax));
-  if (count > 0 && (!dst || !src))
+  GEFLOW_RT_RETURN_IF_ERROR(checkCopy("memcpy", dst, dstMax, count));
+  if (count > 0 && !src)
     return makeStatus(StatusCode::kInvalidArgument, "memcpy: null pointer");
   Task t;
   t.kind = TaskKind::kMemcpy;
@@ -235,15 +268,71 @@ Status Device::memcpyAsync(Stream *stream, void *dst, size_t dstMax,
   return Status::ok();
 }
 
-Status Device::launchCallback(Stream *stream, HostFn fn) {
+Status Device::launchCallback(Stream *stream, HostFn fn, bool blocks) {
+  return enqueueCallback(stream, std::move(fn), blocks,
+                         /*onReportThread=*/true);
+}
+
+Status Device::launchHostFunc(Stream *stream, HostFn fn) {
+  return enqueueCallback(stream, std::move(fn), /*blocks=*/true,
+                         /*onReportThread=*/false);
+}
+
+Status Device::enqueueCallback(Stream *stream, HostFn fn, bool blocks,
+                               bool onReportThread) {
   if (!fn)
     return makeStatus(StatusCode::kInvalidArgument, "callback: null function");
   Task t;
   t.kind = TaskKind::kCallback;
   t.callback = std::move(fn);
+  t.callbackBlocks = blocks;
+  t.callbackOnReportThread = onReportThread;
   t.submitNs = now();
   enqueue(resolve(stream), std::move(t));
   return Status::ok();
+}
+
+Status Device::memsetAsync(Stream *stream, void *dst, size_t dstMax, int value,
+                           size_t count) {
+  GEFLOW_RT_RETURN_IF_ERROR(checkCopy("memset", dst, dstMax, count));
+  Task t;
+  t.kind = TaskKind::kMemcpy;
+  t.copyKind = MemcpyKind::kDeviceToDevice;
+  t.dst = dst;
+  t.bytes = count;
+  t.fillByte = static_cast<uint8_t>(value);
+  t.submitNs = now();
+  enqueue(resolve(stream), std::move(t));
+  return Status::ok();
+}
+
+Status Device::memcpySync(void *dst, size_t dstMax, const void *src,
+                          size_t count, MemcpyKind kind) {
+  if (inKernelWork())
+    return refuseInsideKernel("memcpy");
+  if (currentCallbackJob()) {
+    GEFLOW_RT_RETURN_IF_ERROR(checkCopy("memcpy", dst, dstMax, count));
+    if (count > 0 && !src)
+      return makeStatus(StatusCode::kInvalidArgument, "memcpy: null pointer");
+    if (count)
+      std::memmove(dst, src, count);
+    return Status::ok();
+  }
+  GEFLOW_RT_RETURN_IF_ERROR(memcpyAsync(nullptr, dst, dstMax, src, count, kind));
+  return synchronizeStream(nullptr);
+}
+
+Status Device::memsetSync(void *dst, size_t dstMax, int value, size_t count) {
+  if (inKernelWork())
+    return refuseInsideKernel("memset");
+  if (currentCallbackJob()) {
+    GEFLOW_RT_RETURN_IF_ERROR(checkCopy("memset", dst, dstMax, count));
+    if (count)
+      std::memset(dst, value, count);
+    return Status::ok();
+  }
+  GEFLOW_RT_RETURN_IF_ERROR(memsetAsync(nullptr, dst, dstMax, value, count));
+  return synchronizeStream(nullptr);
 }
 
 Status Device::recordEvent(Event *event, Stream *stream) {
@@ -306,6 +395,37 @@ bool Device::orderedAfter(StreamId consumer, StreamId producer, uint64_t seq) {
   return producer < c->clock_.size() && c->clock_[producer] >= seq;
 }
 
+Status Device::awaitCallback(HostJob &job) {
+  if (job.helpable())
+    job.work(); // no worker has taken it yet: run it here
+  const auto start = std::chrono::steady_clock::now();
+  while (!job.waitDone(10)) {
+    if (job.started())
+      continue; // a thread runs it: it will return
+    const ReportQueue *q = job.reportQueue();
+    if (!q)
+      continue;
+    if (q == currentReportQueue())
+      return makeStatus(
+          StatusCode::kDeadlock,
+          "the callback on stream " + std::to_string(job.stream()) +
+              " is queued for this thread's aclrtProcessReport, which is "
+              "running a callback that waits for it");
+    if (q->idleFor(kReportThreadIdleMs) &&
+        std::chrono::steady_clock::now() - start >=
+            std::chrono::milliseconds(kReportThreadIdleMs))
+      return makeStatus(StatusCode::kDeadlock,
+                        "the callback on stream " +
+                            std::to_string(job.stream()) +
+                            " waits for host thread " +
+                            std::to_string(q->threadId()) +
+                            " (aclrtSubscribeReport), which has not called "
+                            "aclrtProcessReport for " +
+                            std::to_string(kReportThreadIdleMs) + " ms");
+  }
+  return Status::ok();
+}
+
 Status Device::run(std::unique_lock<std::mutex> &lock,
                    const std::function<bool()> &done) {
   auto deadline = std::chrono::steady_clock::now() +
@@ -313,6 +433,17 @@ Status Device::run(std::unique_lock<std::mutex> &lock,
   for (;;) {
     Status st = scheduler_.runUntil(done, liveStreams());
     hostNow_.store(scheduler_.now(), std::memory_order_relaxed);
+    if (st.code() == StatusCode::kNotReady) {
+      std::shared_ptr<HostJob> job = scheduler_.takeHostWait();
+      lock.unlock();
+      Status waited = awaitCallback(*job);
+      lock.lock();
+      if (!waited.isOk())
+        return waited;
+      deadline = std::chrono::steady_clock::now() +
+                 std::chrono::milliseconds(options_.deadlockGraceMs);
+      continue;
+    }
     if (st.code() != StatusCode::kDeadlock ||
         std::chrono::steady_clock::now() >= deadline)
       return st;
@@ -323,8 +454,8 @@ Status Device::run(std::unique_lock<std::mutex> &lock,
 }
 
 Status Device::synchronizeStream(Stream *stream) {
-  if (inHostWork())
-    return refuseInsideHostWork("synchronize stream");
+  if (inKernelWork())
+    return refuseInsideKernel("synchronize stream");
   Stream *s = resolve(stream);
   sanitizer::VectorClock point;
   uint64_t target = streamTarget(s, &point);
@@ -341,8 +472,8 @@ Status Device::synchronizeStream(Stream *stream) {
 }
 
 Status Device::synchronizeDevice() {
-  if (inHostWork())
-    return refuseInsideHostWork("synchronize device");
+  if (inKernelWork())
+    return refuseInsideKernel("synchronize device");
   std::vector<Stream *> streams = liveStreams();
   std::vector<uint64_t> targets;
   sanitizer::VectorClock point;
@@ -376,8 +507,8 @@ Status Device::synchronizeDevice() {
 }
 
 Status Device::synchronizeEvent(Event *event) {
-  if (inHostWork())
-    return refuseInsideHostWork("synchronize event");
+  if (inKernelWork())
+    return refuseInsideKernel("synchronize event");
   if (!event)
     return makeStatus(StatusCode::kInvalidArgument, "synchronize event: null");
   sanitizer::VectorClock point;
@@ -394,8 +525,8 @@ Status Device::synchronizeEvent(Event *event) {
 }
 
 Status Device::queryEvent(Event *event, bool *complete) {
-  if (inHostWork())
-    return refuseInsideHostWork("query event");
+  if (inKernelWork())
+    return refuseInsideKernel("query event");
   if (!event || !complete)
     return makeStatus(StatusCode::kInvalidArgument, "query event: null");
   *complete = false;
@@ -403,10 +534,24 @@ Status Device::queryEvent(Event *event, bool *complete) {
   uint64_t target = eventTarget(event, &point);
   if (target == 0)
     return Status::ok();
-  std::lock_guard<std::mutex> lock(simMu_);
-  // A query never waits for another thread: no grace period.
-  Status st = scheduler_.runUntil([&] { return event->isComplete(target); },
-                                  liveStreams());
+  std::unique_lock<std::mutex> lock(simMu_);
+  // A query never waits for another thread: no grace period, and a callback
+  // on a report thread that has not returned yet leaves the event not
+  // complete. One no report thread runs is run here if no worker has.
+  Status st;
+  for (;;) {
+    st = scheduler_.runUntil([&] { return event->isComplete(target); },
+                             liveStreams());
+    if (st.code() != StatusCode::kNotReady)
+      break;
+    std::shared_ptr<HostJob> job = scheduler_.takeHostWait();
+    if (!job->helpable())
+      break;
+    lock.unlock();
+    job->work();
+    (void)job->waitDone(10);
+    lock.lock();
+  }
   hostNow_.store(scheduler_.now(), std::memory_order_relaxed);
   *complete = st.isOk();
   // A completed query is a host synchronization too (a polling loop); its

@@ -83,10 +83,27 @@ public:
   Status launchKernel(Stream *stream, KernelLaunch launch);
   Status memcpyAsync(Stream *stream, void *dst, size_t dstMax, const void *src,
                      size_t count, MemcpyKind kind);
-  /// A host callback holding its stream until it returns. It runs on the
-  /// thread subscribed to the stream (subscribeReport) or on a worker. It
-  /// must not synchronize: the device waits for it.
-  Status launchCallback(Stream *stream, HostFn fn);
+  /// A host callback. It runs on the thread subscribed to the stream
+  /// (subscribeReport) or on a worker, and holds its stream until it returns
+  /// unless `blocks` is false and a report thread runs it. It may call
+  /// synchronous APIs, as in CANN: the device waits for it without holding
+  /// the simulation.
+  Status launchCallback(Stream *stream, HostFn fn, bool blocks = true);
+  /// aclrtLaunchHostFunc: a host function holding its stream, always run by
+  /// the runtime's own threads, never by a report thread.
+  Status launchHostFunc(Stream *stream, HostFn fn);
+  /// aclrtMemcpy and aclrtMemset: done when they return. From the host, a
+  /// task on the default stream, waited for. From a callback, done at once
+  /// on its thread: its stream already waits for it, and a stream could wait
+  /// for the callback itself. From a kernel function, refused before
+  /// anything is queued: a copy left queued would run later, into memory
+  /// the caller may have freed by then.
+  Status memcpySync(void *dst, size_t dstMax, const void *src, size_t count,
+                    MemcpyKind kind);
+  Status memsetSync(void *dst, size_t dstMax, int value, size_t count);
+  /// Stream-ordered fill (aclrtMemsetAsync).
+  Status memsetAsync(Stream *stream, void *dst, size_t dstMax, int value,
+                     size_t count);
   Status recordEvent(Event *event, Stream *stream);
   Status streamWaitEvent(Stream *stream, Event *event);
 
@@ -120,6 +137,10 @@ public:
   // --- host callbacks (aclrtSubscribeReport / aclrtProcessReport) ---------
   Status subscribeReport(uint64_t threadId, Stream *stream);
   Status unsubscribeReport(uint64_t threadId, Stream *stream);
+  /// Whether a host thread is subscribed to `stream`.
+  bool hasReportThread(Stream *stream) {
+    return reportQueueFor(resolve(stream)->id()) != nullptr;
+  }
   /// Runs callbacks of the streams subscribed to `threadId`.
   Status processReport(uint64_t threadId, int32_t timeoutMs);
 
@@ -131,6 +152,11 @@ public:
   std::vector<TaskRecord> traceRecords();
   void clearTrace();
   Status exportTrace(const std::string &path);
+
+  /// What a handle of this device is: the C API's contexts end their streams
+  /// and events, and free the rest.
+  enum class HandleKind { kStream, kEvent, kOther };
+  HandleKind handleKind(const void *handle);
 
   /// The stream sanitizer, or null when it is off.
   const StreamSanitizer *sanitizer() const { return sanitizer_.get(); }
@@ -166,6 +192,13 @@ private:
   /// and enqueue the record everyone waits for.
   Status run(std::unique_lock<std::mutex> &lock,
              const std::function<bool()> &done);
+  /// Waits, without simMu_, for a callback the simulation stopped at. A
+  /// callback queued for a report thread that has stopped serving (or is
+  /// this thread, busy in another callback) is a deadlock, reported within
+  /// about half a second instead of hanging.
+  Status awaitCallback(HostJob &job);
+  Status enqueueCallback(Stream *stream, HostFn fn, bool blocks,
+                         bool onReportThread);
   bool orderedAfter(StreamId consumer, StreamId producer, uint64_t seq);
   std::shared_ptr<ReportQueue> reportQueueFor(StreamId stream);
 

@@ -14,7 +14,7 @@ Status Device::subscribeReport(uint64_t threadId, Stream *stream) {
   std::lock_guard<std::mutex> lock(reportMu_);
   auto &q = reportQueues_[threadId];
   if (!q)
-    q = std::make_shared<ReportQueue>();
+    q = std::make_shared<ReportQueue>(threadId);
   subscriptions_[s->id()] = threadId;
   return Status::ok();
 }

@@ -7,7 +7,15 @@
 
 namespace geflow::rt {
 namespace {
-thread_local bool tlsInHostWork = false; // this thread only
+thread_local bool tlsInKernelWork = false;            // this thread only
+thread_local const HostJob *tlsCallbackJob = nullptr;  // this thread only
+thread_local const ReportQueue *tlsReportQueue = nullptr;
+
+int64_t steadyMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
 
 /// CPU time of the calling thread: a block's cost without the time other
 /// processes held the core (profiles are taken on shared machines).
@@ -39,7 +47,9 @@ void raiseTo(std::atomic<uint64_t> &bound, uint64_t value) {
 }
 } // namespace
 
-bool inHostWork() { return tlsInHostWork; }
+bool inKernelWork() { return tlsInKernelWork; }
+const HostJob *currentCallbackJob() { return tlsCallbackJob; }
+const ReportQueue *currentReportQueue() { return tlsReportQueue; }
 
 namespace {
 thread_local unsigned tlsKernelHostThreads = 1; // of the block running here
@@ -67,9 +77,13 @@ bool worthSharing(const KernelCost &cost) {
 
 void HostJob::runBlock(uint32_t idx) {
   Status st;
-  bool outer =
-      tlsInHostWork; // the scheduler's thread may nest none, but be safe
-  tlsInHostWork = true;
+  // A callback may synchronize and so run other jobs on this thread.
+  const bool outerKernel = tlsInKernelWork;
+  const HostJob *outerCallback = tlsCallbackJob;
+  if (fn_)
+    tlsInKernelWork = true;
+  else
+    tlsCallbackJob = this;
   KernelHostThreadsScope threads(hostThreads_);
   if (timed_)
     lowerTo(firstStartNs_, wallNs());
@@ -77,14 +91,15 @@ void HostJob::runBlock(uint32_t idx) {
     if (fn_)
       st = (*fn_)(idx, blockDim_);
     else if (callback_)
-      (*callback_)();
+      callback_();
   } catch (const std::exception &e) {
     st = makeStatus(StatusCode::kKernelFailed,
                     std::string("threw an exception: ") + e.what());
   } catch (...) {
     st = makeStatus(StatusCode::kKernelFailed, "threw an unknown exception");
   }
-  tlsInHostWork = outer;
+  tlsInKernelWork = outerKernel;
+  tlsCallbackJob = outerCallback;
   if (timed_)
     raiseTo(lastEndNs_, wallNs());
   if (!st.isOk()) {
@@ -163,6 +178,12 @@ Status HostJob::join() {
   return error_;
 }
 
+bool HostJob::waitDone(uint32_t ms) {
+  std::unique_lock<std::mutex> lock(mu_);
+  return cv_.wait_for(lock, std::chrono::milliseconds(ms),
+                      [&] { return done(); });
+}
+
 WorkerPool::WorkerPool(unsigned threads) {
   for (unsigned i = 0; i < threads; ++i)
     threads_.emplace_back([this] { loop(); });
@@ -230,7 +251,25 @@ void ReportQueue::push(std::shared_ptr<HostJob> job) {
   cv_.notify_all();
 }
 
+bool ReportQueue::idleFor(uint32_t ms) const {
+  if (serving_.load(std::memory_order_acquire) > 0)
+    return false;
+  const int64_t last = lastServedMs_.load(std::memory_order_relaxed);
+  return last < 0 || steadyMs() - last >= static_cast<int64_t>(ms);
+}
+
 Status ReportQueue::process(int32_t timeoutMs) {
+  serving_.fetch_add(1, std::memory_order_acq_rel);
+  struct Served {
+    ReportQueue &q;
+    const ReportQueue *outer = tlsReportQueue;
+    explicit Served(ReportQueue &q) : q(q) { tlsReportQueue = &q; }
+    ~Served() {
+      tlsReportQueue = outer;
+      q.lastServedMs_.store(steadyMs(), std::memory_order_relaxed);
+      q.serving_.fetch_sub(1, std::memory_order_acq_rel);
+    }
+  } served(*this);
   std::deque<std::shared_ptr<HostJob>> batch;
   {
     std::unique_lock<std::mutex> lock(mu_);

@@ -23,9 +23,22 @@
 
 namespace geflow::rt {
 
-/// True on a thread while it runs a kernel block or a callback. Such code
-/// must not synchronize: the device is waiting for it.
-bool inHostWork();
+/// True on a thread while it runs a kernel's block. A kernel must not
+/// synchronize: the device is waiting for it with the simulation held.
+bool inKernelWork();
+
+class HostJob;
+class ReportQueue;
+
+/// The callback job the calling thread is running, or null. A synchronize
+/// from a callback may run the device (CANN allows it), but not wait for
+/// this very callback.
+const HostJob *currentCallbackJob();
+
+/// The report queue whose callbacks the calling thread is running inside
+/// aclrtProcessReport, or null: while it does, that queue's other callbacks
+/// cannot start.
+const ReportQueue *currentReportQueue();
 
 /// On a thread running a kernel's block: how many host threads may run that
 /// kernel's blocks (this one, and the workers it was handed to); 1 outside
@@ -63,11 +76,15 @@ public:
           uint32_t stream)
       : fn_(fn), blockDim_(blockDim), name_(name), stream_(stream),
         unclaimed_(uint64_t(blockDim) << 32) {}
-  /// A host callback: one block, and only the thread it is given to may run
-  /// it (a subscribed report thread), so join() does not help.
-  HostJob(const HostFn *callback, bool helpable, uint32_t stream)
-      : callback_(callback), blockDim_(1), helpable_(helpable), stream_(stream),
-        unclaimed_(uint64_t(1) << 32) {}
+  /// A host callback, which the job owns: the device may give up on it (a
+  /// synchronize that reports a deadlock, a device reset) while a report
+  /// thread still holds it. One block; when `reportQueue` is set only that
+  /// queue's thread may run it, so join() does not help.
+  HostJob(HostFn callback, std::shared_ptr<ReportQueue> reportQueue,
+          uint32_t stream)
+      : callback_(std::move(callback)), blockDim_(1),
+        helpable_(reportQueue == nullptr), stream_(stream),
+        reportQueue_(std::move(reportQueue)), unclaimed_(uint64_t(1) << 32) {}
 
   /// Claims and runs blocks until none are left. Any thread. The workers
   /// claim from the first block on, and join() from the last when the job
@@ -82,9 +99,22 @@ public:
   /// Runs what is left (if helpable) and blocks until every block is done.
   /// Returns the first failure.
   Status join();
+  /// Waits up to `ms` for every block to be done; whether they are.
+  bool waitDone(uint32_t ms);
   bool done() const {
     return done_.load(std::memory_order_acquire) == blockDim_;
   }
+  /// Whether a thread has claimed a block.
+  bool started() const {
+    return static_cast<uint32_t>(unclaimed_.load(std::memory_order_relaxed)) !=
+           0;
+  }
+  bool isCallback() const { return static_cast<bool>(callback_); }
+  /// Whether any thread may run it (join() helps), else only the report
+  /// queue's thread.
+  bool helpable() const { return helpable_; }
+  const ReportQueue *reportQueue() const { return reportQueue_.get(); }
+  uint32_t stream() const { return stream_; }
   /// The host threads that may run this job's blocks (see
   /// hostThreadsOfKernel). Call before the job is submitted.
   void setHostThreads(unsigned threads) { hostThreads_ = threads; }
@@ -106,7 +136,7 @@ private:
   void runBlock(uint32_t idx);
 
   const KernelFn *fn_ = nullptr;
-  const HostFn *callback_ = nullptr;
+  const HostFn callback_;
   const uint32_t blockDim_;
   const bool helpable_ = true;
   bool timed_ = false;
@@ -116,6 +146,7 @@ private:
   std::atomic<uint64_t> firstStartNs_{UINT64_MAX}, lastEndNs_{0};
   const std::string *name_ = nullptr; // kernel name, for errors
   const uint32_t stream_;
+  const std::shared_ptr<ReportQueue> reportQueue_;
   bool claim(bool fromBack, uint32_t *idx);
 
   // The blocks not yet claimed: [low 32 bits, high 32 bits); a claim moves
@@ -158,12 +189,20 @@ private:
 /// that thread drains them in aclrtProcessReport.
 class ReportQueue {
 public:
+  explicit ReportQueue(uint64_t threadId) : threadId_(threadId) {}
   void push(std::shared_ptr<HostJob> job);
   /// Runs every queued callback, waiting up to `timeoutMs` (-1: forever) for
   /// the first. kTimeout if none came.
   Status process(int32_t timeoutMs);
+  uint64_t threadId() const { return threadId_; }
+  /// Whether no thread is inside process() and none has been for `ms`:
+  /// its thread has stopped serving callbacks (or never started).
+  bool idleFor(uint32_t ms) const;
 
 private:
+  const uint64_t threadId_;
+  std::atomic<int> serving_{0};           // threads inside process()
+  std::atomic<int64_t> lastServedMs_{-1}; // steady clock; -1 = never
   std::mutex mu_; // guards jobs_
   std::condition_variable cv_;
   std::deque<std::shared_ptr<HostJob>> jobs_;

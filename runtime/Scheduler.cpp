@@ -227,21 +227,31 @@ void Scheduler::accountWave(Stream *s, const Task &t, uint32_t cores,
 
 VirtualNs Scheduler::copyMemory(const Task &t, bool skipWork) {
   // The copy happens at dispatch: every task it depends on has completed.
-  if (!skipWork && t.bytes)
-    std::memmove(t.dst, t.src, t.bytes);
+  if (!skipWork && t.bytes) {
+    if (t.src)
+      std::memmove(t.dst, t.src, t.bytes);
+    else
+      std::memset(t.dst, t.fillByte, t.bytes);
+  }
   return cost_.memcpyTimeNs(t.copyKind, t.bytes);
 }
 
 VirtualNs Scheduler::startCallback(Stream *s, Task &t, bool skipWork) {
   if (t.callback && !skipWork) {
-    std::shared_ptr<ReportQueue> q = route_ ? route_(s->id()) : nullptr;
-    s->job_ = std::make_shared<HostJob>(&t.callback,
-                                        /*helpable=*/q == nullptr, s->id());
-    ++liveJobs_;
+    std::shared_ptr<ReportQueue> q =
+        t.callbackOnReportThread && route_ ? route_(s->id()) : nullptr;
+    auto job = std::make_shared<HostJob>(std::move(t.callback), q, s->id());
     if (q)
-      q->push(s->job_);
+      q->push(job);
     else
-      workers_.submit(s->job_, 1);
+      workers_.submit(job, 1);
+    // A non-blocking callback on a report thread runs whenever that thread
+    // gets to it; the stream goes on. Any other is waited for (one with no
+    // report thread is run by whoever waits, when no worker has).
+    if (t.callbackBlocks || !q) {
+      s->job_ = std::move(job);
+      ++liveJobs_;
+    }
   }
   return cost_.launchLatencyNs();
 }
@@ -359,12 +369,39 @@ bool Scheduler::hasUnseenTasks(Stream *s) {
   return s->enqueued() > seen;
 }
 
+void Scheduler::completeReturnedCallbacks() {
+  for (size_t i = 0; i < putAside_.size();) {
+    Stream *s = putAside_[i];
+    if (!s->job_->done()) {
+      ++i;
+      continue;
+    }
+    putAside_.erase(putAside_.begin() + static_cast<std::ptrdiff_t>(i));
+    s->endNs_ = std::max(s->endNs_, now_); // it held its stream until now
+    complete(s);
+  }
+}
+
+Status Scheduler::waitForPutAsideCallback() {
+  for (Stream *s : putAside_)
+    if (s->job_.get() != currentCallbackJob()) {
+      hostWait_ = s->job_;
+      return makeStatus(StatusCode::kNotReady, "waiting for a host callback");
+    }
+  return makeStatus(StatusCode::kDeadlock,
+                    "a synchronize from the callback on stream " +
+                        std::to_string(putAside_.front()->id()) +
+                        " needs that callback to have returned");
+}
+
 Status Scheduler::runUntil(const std::function<bool()> &done,
                            const std::vector<Stream *> &streams) {
   // Any stream may have received tasks since the last run.
   for (Stream *s : streams)
     markDirty(s);
   for (;;) {
+    if (!putAside_.empty())
+      completeReturnedCallbacks();
     if (done())
       return Status::ok();
     round();
@@ -383,11 +420,24 @@ Status Scheduler::runUntil(const std::function<bool()> &done,
         continue;
       if (done())
         return Status::ok();
+      if (!putAside_.empty())
+        return waitForPutAsideCallback();
       return diagnoseDeadlock(streams);
     }
     now_ = heap_.top().end;
     while (!heap_.empty() && heap_.top().end == now_) {
       Stream *s = heap_.top().stream;
+      const HostJob *job = s->job_.get();
+      if (job && job->isCallback() && !job->done()) {
+        if (job != currentCallbackJob()) {
+          hostWait_ = s->job_;
+          return makeStatus(StatusCode::kNotReady,
+                            "waiting for a host callback");
+        }
+        heap_.pop();
+        putAside_.push_back(s);
+        continue;
+      }
       heap_.pop();
       complete(s);
     }

@@ -49,8 +49,17 @@ public:
   /// a kDeadlock status naming the blocked streams and the events they wait
   /// on. (The Device gives other host threads a grace period before it
   /// believes that.)
+  ///
+  /// Returns kNotReady when the next completion is a callback still running
+  /// on the host (hostWait() is its job): the caller waits for it without
+  /// the simulation's lock, since the callback may itself synchronize, then
+  /// calls again. A callback that synchronizes does not wait for itself: its
+  /// own completion is put aside and done once it has returned, so its
+  /// stream holds while the rest of the device goes on.
   Status runUntil(const std::function<bool()> &done,
                   const std::vector<Stream *> &streams);
+  /// The callback job runUntil stopped at (kNotReady), handed over once.
+  std::shared_ptr<HostJob> takeHostWait() { return std::move(hostWait_); }
 
   VirtualNs now() const { return now_; }
   uint32_t freeCores(CoreGroup g) const { return free_[static_cast<int>(g)]; }
@@ -99,6 +108,11 @@ private:
   /// Returns the cores of `s`'s running wave to the pools.
   void releaseCores(Stream *s, const Task &t);
   void complete(Stream *s);
+  /// Completes the put-aside callbacks that have returned, at now_.
+  void completeReturnedCallbacks();
+  /// What runUntil does when nothing else can run: wait for a put-aside
+  /// callback, or report that a callback waits for itself.
+  Status waitForPutAsideCallback();
   void wakeCoreWaiters(CoreGroup g);
   /// Has a stream received tasks the scheduler has not looked at yet?
   static bool hasUnseenTasks(Stream *s);
@@ -118,6 +132,10 @@ private:
       heap_;
   std::vector<Stream *> dirty_, batch_;
   std::vector<Stream *> coreWaiters_[kNumCoreGroups];
+  // Streams whose callback reached its virtual end while still running on
+  // the thread that drives the simulation from inside it.
+  std::vector<Stream *> putAside_;
+  std::shared_ptr<HostJob> hostWait_;
   std::vector<TaskRecord> records_;
   std::atomic<bool> traceEnabled_{false};
 };

@@ -83,10 +83,19 @@ struct Task {
   KernelCost cost;
   KernelFn fn;
   HostFn callback;
-  // Memcpy.
+  /// A callback's stream waits for it to return (ACL_CALLBACK_BLOCK, and
+  /// aclrtLaunchHostFunc); a non-blocking one on a report thread does not.
+  bool callbackBlocks = true;
+  /// Runs on the thread subscribed to the stream (aclrtLaunchCallback); a
+  /// host function (aclrtLaunchHostFunc) always runs on the runtime's own
+  /// threads, so work like a model's never depends on a report thread.
+  bool callbackOnReportThread = true;
+  // Memcpy; with a null src, a fill of `bytes` bytes of `fillByte`
+  // (aclrtMemsetAsync).
   void *dst = nullptr;
   const void *src = nullptr;
   uint64_t bytes = 0;
+  uint8_t fillByte = 0;
   // Event record: the record's number; event wait: the record it waits for.
   Event *event = nullptr;
   uint64_t eventSeq = 0;

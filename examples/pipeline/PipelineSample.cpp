@@ -12,7 +12,7 @@
 // runs. All figures are illustrative.
 //
 //===----------------------------------------------------------------------===//
-#include "acl/acl.h"
+#include "acl/acl_rt.h"
 #include "examples/AclCheck.h"
 
 #include <algorithm>

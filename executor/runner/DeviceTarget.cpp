@@ -37,8 +37,8 @@ public:
     return d_.memcpyAsync(s, dst, dstMax, src, count,
                           rt::MemcpyKind::kDeviceToDevice);
   }
-  rt::Status launchCallback(rt::Stream *s, rt::HostFn fn) override {
-    return d_.launchCallback(s, std::move(fn));
+  rt::Status launchHostFunc(rt::Stream *s, rt::HostFn fn) override {
+    return d_.launchHostFunc(s, std::move(fn));
   }
   rt::Status recordEvent(rt::Event *e, rt::Stream *s) override {
     return d_.recordEvent(e, s);

@@ -40,7 +40,9 @@ public:
   /// Device to device.
   virtual rt::Status memcpyAsync(rt::Stream *stream, void *dst, size_t dstMax,
                                  const void *src, size_t count) = 0;
-  virtual rt::Status launchCallback(rt::Stream *stream, rt::HostFn fn) = 0;
+  /// A host function holding `stream` until it returns, run by the runtime's
+  /// own threads (never a report thread the program subscribed).
+  virtual rt::Status launchHostFunc(rt::Stream *stream, rt::HostFn fn) = 0;
   virtual rt::Status recordEvent(rt::Event *event, rt::Stream *stream) = 0;
   virtual rt::Status streamWaitEvent(rt::Stream *stream, rt::Event *event) = 0;
   virtual rt::Status synchronizeStream(rt::Stream *stream) = 0;

@@ -152,6 +152,10 @@ rt::Status LoadedModel::allocateWorkspace(const GearProgram &program,
   exec.workspace = nullptr;
   if (wsSize == 0)
     return rt::Status::ok();
+  if (placedWorkspace_) {
+    exec.workspace = placedWorkspace_;
+    return rt::Status::ok();
+  }
   void *ws = nullptr;
   rt::Status st = target_->mallocAsync(wsSize, caller, &ws);
   if (!st.isOk())
@@ -185,6 +189,11 @@ rt::Status LoadedModel::startModelStreams(const EnqueueRequest &request) {
   FirstError first;
   if (request.t0)
     first.keep(target_->recordEvent(request.t0, request.caller));
+  // One placed workspace: the previous execution must have ended on every
+  // model stream before this one starts on any.
+  if (placedEndsRecorded_)
+    for (rt::Event *end : placedEnds_)
+      first.keep(target_->streamWaitEvent(request.caller, end));
   first.keep(target_->recordEvent(startEvent_, request.caller));
   for (rt::Stream *s : streams_)
     first.keep(target_->streamWaitEvent(s, startEvent_));
@@ -281,6 +290,9 @@ rt::Status LoadedModel::joinCallerStream(const EnqueueRequest &request) {
     first.keep(target_->recordEvent(endEvents[i], streams_[i]));
     first.keep(target_->streamWaitEvent(request.caller, endEvents[i]));
   }
+  for (size_t i = 0; i < placedEnds_.size(); ++i)
+    first.keep(target_->recordEvent(placedEnds_[i], streams_[i]));
+  placedEndsRecorded_ = !placedEnds_.empty();
   return first.status;
 }
 
@@ -298,19 +310,19 @@ LoadedModel::finishOnCallerStream(const EnqueueRequest &request,
     end.engine = target_->hasAiCpu() ? rt::Engine::kAiCpu : rt::Engine::kAic;
     first.keep(target_->launchKernel(caller, end, &exec->relay, nullptr));
   }
-  if (exec->workspace)
+  if (exec->workspace && !placedWorkspace_)
     first.keep(target_->freeAsync(exec->workspace, caller));
   // The execution (views, closures) lives until the caller's stream is here.
   // An asynchronous one then goes back to the cache; execute() returns its
   // own once it has read the execution's error.
   if (request.relayErrors)
-    first.keep(target_->launchCallback(
+    first.keep(target_->launchHostFunc(
         caller, [cache = executions_, hold = exec]() mutable {
           cache->put(std::move(hold));
           cache.reset();
         }));
   else
-    first.keep(target_->launchCallback(
+    first.keep(target_->launchHostFunc(
         caller, [hold = exec]() mutable { hold.reset(); }));
   return first.status;
 }

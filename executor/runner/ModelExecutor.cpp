@@ -51,6 +51,7 @@ rt::Status LoadedModel::create(std::shared_ptr<DeviceTarget> target,
   m->name_ = m->om_->modelDef().name().empty() ? sourceName
                                                : m->om_->modelDef().name();
   m->skipTask_ = options.skipTask;
+  m->placedWorkspace_ = static_cast<uint8_t *>(options.workspace);
   GEFLOW_RT_RETURN_IF_ERROR(m->prepare(options));
   *out = std::move(m);
   return rt::Status::ok();
@@ -172,6 +173,10 @@ rt::Status LoadedModel::createStreamsAndEvents(int32_t priority,
     rt::Event *end = nullptr;
     GEFLOW_RT_RETURN_IF_ERROR(target_->createEvent(&end));
     endEvents_.push_back(end);
+    if (placedWorkspace_) {
+      GEFLOW_RT_RETURN_IF_ERROR(target_->createEvent(&end));
+      placedEnds_.push_back(end);
+    }
   }
   for (uint32_t e = 0; e < td.event_num(); ++e) {
     rt::Event *event = nullptr;
@@ -197,6 +202,8 @@ LoadedModel::~LoadedModel() {
   for (rt::Event *e : events_)
     (void)target_->destroyEvent(e);
   for (rt::Event *e : endEvents_)
+    (void)target_->destroyEvent(e);
+  for (rt::Event *e : placedEnds_)
     (void)target_->destroyEvent(e);
   if (startEvent_)
     (void)target_->destroyEvent(startEvent_);

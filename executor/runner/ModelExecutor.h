@@ -77,6 +77,11 @@ struct LoadOptions {
   /// broken task list (e.g. a dropped event wait for the stream sanitizer to
   /// catch).
   std::function<bool(int taskIndex)> skipTask;
+  /// Memory the caller placed for the workspace (aclmdlLoadFromFileWithMem),
+  /// at least workspaceSize() bytes, alive until the model is unloaded.
+  /// Every execution then uses it, so executions run one after another;
+  /// null = each execution takes its own from the stream-ordered pool.
+  void *workspace = nullptr;
 };
 
 class LoadedModel {
@@ -227,6 +232,11 @@ private:
   std::vector<rt::Event *> events_;
   rt::Event *startEvent_ = nullptr;
   std::vector<rt::Event *> endEvents_; // one per model stream
+  // LoadOptions::workspace, and, with it, each model stream's end of the
+  // latest execution, which the next one waits for.
+  uint8_t *placedWorkspace_ = nullptr;
+  std::vector<rt::Event *> placedEnds_;
+  bool placedEndsRecorded_ = false; // guarded by enqueueMu_
 
   // Held while one execution's tasks are enqueued; also guards the shared
   // events above, whose records only this lock's holder enqueues.

@@ -1,80 +1,38 @@
 //===- AclRt.cpp - aclrt* over geflow::rt::Device -------------------------===//
 //
 // A thin layer: check handles, translate enums, call the Device, turn the
-// Status into an aclError. Devices are per process, the current one per
-// thread (aclrtSetDevice); a thread that never set one (a report thread)
-// uses the device set last.
+// Status into an aclError. Devices and contexts: capi/AclState.h.
 //
 //===----------------------------------------------------------------------===//
 #include "acl/acl_rt.h"
 #include "runtime/AclError.h"
 #include "runtime/Device.h"
 #include "runtime/capi/AclHandles.h"
+#include "runtime/capi/AclState.h"
 
+#include <nlohmann/json.hpp>
 #include <pthread.h>
+#include <unistd.h>
 
-#include <atomic>
 #include <cstdlib>
 #include <fstream>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <sstream>
 
 using geflow::rt::Device;
 using geflow::rt::Event;
 using geflow::rt::Stream;
+using geflow::rt::capi::AclContext;
+using geflow::rt::capi::AclState;
+using geflow::rt::capi::aclState;
+using geflow::rt::capi::adopt;
+using geflow::rt::capi::disown;
 using geflow::rt::capi::failWith;
+using geflow::rt::capi::kMaxDevices;
 using geflow::rt::capi::toAclError;
 namespace rt = geflow::rt;
-
-namespace {
-
-constexpr int32_t kMaxDevices = 8;
-
-struct AclState {
-  std::mutex mu; // guards every field but generation
-  bool initialized = false;
-  std::map<int32_t, std::unique_ptr<Device>> devices;
-  std::string soc;
-  Device *lastSet = nullptr;
-  // Bumped (release) whenever a device goes away, so threads drop cached
-  // pointers (acquire) without taking `mu` on every call.
-  std::atomic<uint64_t> generation{1};
-};
-
-// Never destroyed: a program that skips aclFinalize must still exit cleanly.
-AclState &state() {
-  static AclState *s = new AclState;
-  return *s;
-}
-
-struct CurrentDevice {
-  Device *device = nullptr;
-  int32_t id = -1;
-  uint64_t generation = 0;
-};
-thread_local CurrentDevice tlsCurrent;
-
-} // namespace
-
-Device *geflow::rt::capi::currentDevice() {
-  AclState &st = state();
-  uint64_t gen = st.generation.load(std::memory_order_acquire);
-  if (tlsCurrent.device && tlsCurrent.generation == gen)
-    return tlsCurrent.device;
-  std::lock_guard<std::mutex> lock(st.mu);
-  Device *d = nullptr;
-  auto it = st.devices.find(tlsCurrent.id);
-  if (it != st.devices.end())
-    d = it->second.get();
-  else
-    d = st.lastSet;
-  if (d) {
-    tlsCurrent.device = d;
-    tlsCurrent.generation = gen;
-  }
-  return d;
-}
 
 namespace {
 
@@ -109,27 +67,87 @@ bool validKind(aclrtMemcpyKind k) {
   return k >= ACL_MEMCPY_HOST_TO_HOST && k <= ACL_MEMCPY_DEVICE_TO_DEVICE;
 }
 
+/// CANN's acl.json: a JSON object whose keys configure dump, profiling and
+/// error reporting. geflow has none of those switches, so every key is
+/// ignored; a file that is not a JSON object is an error naming where.
+aclError readAclConfig(const char *path) {
+  std::ifstream in(path);
+  if (!in)
+    return failWith(ACL_ERROR_INVALID_FILE,
+                    std::string("aclInit: cannot read config '") + path + "'");
+  std::stringstream text;
+  text << in.rdbuf();
+  if (text.str().find_first_not_of(" \t\r\n") == std::string::npos)
+    return ACL_SUCCESS; // an empty file configures nothing
+  nlohmann::json config;
+  try {
+    config = nlohmann::json::parse(text.str());
+  } catch (const nlohmann::json::parse_error &e) {
+    return failWith(ACL_ERROR_PARSE_FILE, std::string("aclInit: config '") +
+                                              path + "': malformed JSON (" +
+                                              e.what() + ")");
+  }
+  if (!config.is_object())
+    return failWith(ACL_ERROR_PARSE_FILE,
+                    std::string("aclInit: config '") + path +
+                        "': expected a JSON object, found " +
+                        config.type_name());
+  return ACL_SUCCESS;
+}
+
+/// Ends device `deviceId` once its aclrtSetDevice count has dropped to 0,
+/// or at once when `force`.
+aclError resetDevice(int32_t deviceId, bool force, const char *fn) {
+  AclState &st = aclState();
+  geflow::rt::capi::DeviceSlot doomed;
+  {
+    std::lock_guard<std::mutex> lock(st.mu);
+    auto it = st.devices.find(deviceId);
+    if (it == st.devices.end())
+      return failWith(ACL_ERROR_RT_INVALID_DEVICEID,
+                      std::string(fn) + ": device " +
+                          std::to_string(deviceId) + " is not set");
+    if (!force && --it->second.setCount > 0)
+      return ACL_SUCCESS;
+    doomed = std::move(it->second);
+    st.devices.erase(it);
+    st.liveContexts.erase(doomed.defaultContext.get());
+    for (auto &c : doomed.createdContexts)
+      st.liveContexts.erase(c.get());
+    for (auto o = st.owners.begin(); o != st.owners.end();)
+      o = o->second->device == doomed.device.get() ? st.owners.erase(o)
+                                                   : std::next(o);
+    if (st.lastSet && st.lastSet->device == doomed.device.get())
+      st.lastSet = st.devices.empty()
+                       ? nullptr
+                       : st.devices.begin()->second.defaultContext.get();
+    st.generation.fetch_add(1, std::memory_order_release);
+  }
+  return ACL_SUCCESS; // the device drains and dies here, outside the lock
+}
+
 } // namespace
 
 extern "C" {
 
 aclError aclInit(const char *configPath) {
-  AclState &st = state();
+  AclState &st = aclState();
   std::lock_guard<std::mutex> lock(st.mu);
   if (st.initialized)
     return failWith(ACL_ERROR_REPEAT_INITIALIZE,
                     "aclInit: already initialized");
-  if (configPath && *configPath && !std::ifstream(configPath))
-    return failWith(ACL_ERROR_INVALID_FILE,
-                    std::string("aclInit: cannot read config '") + configPath +
-                        "'");
+  if (configPath && *configPath) {
+    aclError err = readAclConfig(configPath);
+    if (err != ACL_SUCCESS)
+      return err;
+  }
   st.initialized = true;
   return ACL_SUCCESS;
 }
 
 aclError aclFinalize(void) {
-  AclState &st = state();
-  std::map<int32_t, std::unique_ptr<Device>> doomed;
+  AclState &st = aclState();
+  std::map<int32_t, geflow::rt::capi::DeviceSlot> doomed;
   {
     std::lock_guard<std::mutex> lock(st.mu);
     if (!st.initialized)
@@ -137,72 +155,62 @@ aclError aclFinalize(void) {
                       "aclFinalize: aclInit not called");
     st.initialized = false;
     doomed.swap(st.devices);
+    st.liveContexts.clear();
+    st.owners.clear();
     st.lastSet = nullptr;
     st.generation.fetch_add(1, std::memory_order_release);
   }
-  tlsCurrent = CurrentDevice();
+  geflow::rt::capi::makeCurrent(nullptr);
   return ACL_SUCCESS; // devices drain and die here, outside the lock
 }
 
 aclError aclrtSetDevice(int32_t deviceId) {
-  AclState &st = state();
-  std::lock_guard<std::mutex> lock(st.mu);
-  if (!st.initialized)
-    return failWith(ACL_ERROR_UNINITIALIZE,
-                    "aclrtSetDevice: call aclInit first");
-  if (deviceId < 0 || deviceId >= kMaxDevices)
-    return failWith(ACL_ERROR_RT_INVALID_DEVICEID,
-                    "aclrtSetDevice: device id " + std::to_string(deviceId) +
-                        " is outside [0, " + std::to_string(kMaxDevices) + ")");
-  std::unique_ptr<Device> &slot = st.devices[deviceId];
-  if (!slot) {
-    rt::DeviceOptions opts;
-    const char *env = std::getenv("GEFLOW_SOC");
-    if (!st.soc.empty())
-      opts.soc = st.soc;
-    else if (env && *env)
-      opts.soc = env;
-    rt::Status s = Device::create(opts, &slot);
-    if (!s.isOk()) {
-      st.devices.erase(deviceId);
-      return toAclError(s);
-    }
+  AclState &st = aclState();
+  AclContext *def = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(st.mu);
+    aclError err = ACL_SUCCESS;
+    def = geflow::rt::capi::setUpDeviceLocked(deviceId, &err);
+    if (!def)
+      return failWith(err,
+                      std::string("aclrtSetDevice: ") + aclGetRecentErrMsg());
+    ++st.devices[deviceId].setCount;
+    st.lastSet = def;
   }
-  st.lastSet = slot.get();
-  tlsCurrent.device = slot.get();
-  tlsCurrent.id = deviceId;
-  tlsCurrent.generation = st.generation.load(std::memory_order_relaxed);
+  geflow::rt::capi::makeCurrent(def);
   return ACL_SUCCESS;
 }
 
 aclError aclrtResetDevice(int32_t deviceId) {
-  AclState &st = state();
-  std::unique_ptr<Device> doomed;
-  {
-    std::lock_guard<std::mutex> lock(st.mu);
-    auto it = st.devices.find(deviceId);
-    if (it == st.devices.end())
-      return failWith(ACL_ERROR_RT_INVALID_DEVICEID,
-                      "aclrtResetDevice: device " + std::to_string(deviceId) +
-                          " is not set");
-    doomed = std::move(it->second);
-    st.devices.erase(it);
-    if (st.lastSet == doomed.get())
-      st.lastSet =
-          st.devices.empty() ? nullptr : st.devices.begin()->second.get();
-    st.generation.fetch_add(1, std::memory_order_release);
-  }
-  if (tlsCurrent.device == doomed.get())
-    tlsCurrent = CurrentDevice();
-  return ACL_SUCCESS;
+  return resetDevice(deviceId, /*force=*/false, "aclrtResetDevice");
+}
+
+aclError aclrtResetDeviceForce(int32_t deviceId) {
+  return resetDevice(deviceId, /*force=*/true, "aclrtResetDeviceForce");
 }
 
 aclError aclrtGetDevice(int32_t *deviceId) {
   if (!deviceId)
     return failWith(ACL_ERROR_INVALID_PARAM, "aclrtGetDevice: null");
-  GEFLOW_DEVICE_OR_FAIL(dev);
-  (void)dev;
-  *deviceId = tlsCurrent.id < 0 ? 0 : tlsCurrent.id;
+  AclContext *c = geflow::rt::capi::currentContext();
+  if (!c)
+    return failWith(ACL_ERROR_RT_CONTEXT_NULL,
+                    "no device is set: call aclrtSetDevice first");
+  *deviceId = c->deviceId;
+  return ACL_SUCCESS;
+}
+
+aclError aclrtGetDeviceCount(uint32_t *count) {
+  if (!count)
+    return failWith(ACL_ERROR_INVALID_PARAM, "aclrtGetDeviceCount: null");
+  *count = kMaxDevices;
+  return ACL_SUCCESS;
+}
+
+aclError aclrtGetRunMode(aclrtRunMode *runMode) {
+  if (!runMode)
+    return failWith(ACL_ERROR_INVALID_PARAM, "aclrtGetRunMode: null");
+  *runMode = ACL_HOST;
   return ACL_SUCCESS;
 }
 
@@ -235,6 +243,8 @@ aclError aclrtCreateStreamWithConfig(aclrtStream *stream, uint32_t priority,
   aclError err =
       toAclError(dev->createStream(static_cast<int32_t>(priority), &s));
   *stream = s;
+  if (err == ACL_SUCCESS)
+    adopt(s);
   return err;
 }
 
@@ -242,6 +252,7 @@ aclError aclrtDestroyStream(aclrtStream stream) {
   if (!stream)
     return failWith(ACL_ERROR_INVALID_PARAM, "aclrtDestroyStream: null stream");
   GEFLOW_DEVICE_OR_FAIL(dev);
+  disown(stream);
   return toAclError(dev->destroyStream(asStream(stream)));
 }
 
@@ -257,11 +268,14 @@ aclError aclrtCreateEvent(aclrtEvent *event) {
   Event *e = nullptr;
   aclError err = toAclError(dev->createEvent(&e));
   *event = e;
+  if (err == ACL_SUCCESS)
+    adopt(e);
   return err;
 }
 
 aclError aclrtDestroyEvent(aclrtEvent event) {
   GEFLOW_DEVICE_OR_FAIL(dev);
+  disown(event);
   return toAclError(dev->destroyEvent(asEvent(event)));
 }
 
@@ -303,11 +317,15 @@ aclError aclrtEventElapsedTime(float *ms, aclrtEvent startEvent,
 aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy) {
   (void)policy; // one kind of memory in the simulator
   GEFLOW_DEVICE_OR_FAIL(dev);
-  return toAclError(dev->malloc(size, devPtr));
+  aclError err = toAclError(dev->malloc(size, devPtr));
+  if (err == ACL_SUCCESS)
+    adopt(*devPtr);
+  return err;
 }
 
 aclError aclrtFree(void *devPtr) {
   GEFLOW_DEVICE_OR_FAIL(dev);
+  disown(devPtr);
   return toAclError(dev->free(devPtr));
 }
 
@@ -326,12 +344,7 @@ aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count,
   if (!validKind(kind))
     return failWith(ACL_ERROR_INVALID_PARAM, "aclrtMemcpy: invalid kind");
   GEFLOW_DEVICE_OR_FAIL(dev);
-  // Synchronous: a copy on the default stream, waited for.
-  aclError err = toAclError(
-      dev->memcpyAsync(nullptr, dst, destMax, src, count, toKind(kind)));
-  if (err != ACL_SUCCESS)
-    return err;
-  return toAclError(dev->synchronizeStream(nullptr));
+  return toAclError(dev->memcpySync(dst, destMax, src, count, toKind(kind)));
 }
 
 aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src,
@@ -342,6 +355,34 @@ aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src,
   GEFLOW_DEVICE_OR_FAIL(dev);
   return toAclError(dev->memcpyAsync(asStream(stream), dst, destMax, src, count,
                                      toKind(kind)));
+}
+
+aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value,
+                     size_t count) {
+  GEFLOW_DEVICE_OR_FAIL(dev);
+  return toAclError(dev->memsetSync(devPtr, maxCount, value, count));
+}
+
+aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value,
+                          size_t count, aclrtStream stream) {
+  GEFLOW_DEVICE_OR_FAIL(dev);
+  return toAclError(
+      dev->memsetAsync(asStream(stream), devPtr, maxCount, value, count));
+}
+
+aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, size_t *total) {
+  if (!free || !total)
+    return failWith(ACL_ERROR_INVALID_PARAM, "aclrtGetMemInfo: null");
+  if (attr < ACL_DDR_MEM || attr > ACL_HBM_MEM_P2P_NORMAL)
+    return failWith(ACL_ERROR_INVALID_PARAM, "aclrtGetMemInfo: invalid attr");
+  GEFLOW_DEVICE_OR_FAIL(dev);
+  uint64_t limit = dev->memoryStats().limitBytes;
+  if (limit == 0)
+    limit = uint64_t(sysconf(_SC_PHYS_PAGES)) * uint64_t(sysconf(_SC_PAGESIZE));
+  uint64_t used = dev->memoryStats().inUseBytes;
+  *total = static_cast<size_t>(limit);
+  *free = static_cast<size_t>(used < limit ? limit - used : 0);
+  return ACL_SUCCESS;
 }
 
 aclError aclrtMallocFromStream(void **devPtr, size_t size, aclrtStream stream) {
@@ -357,12 +398,30 @@ aclError aclrtFreeToStream(void *devPtr, aclrtStream stream) {
 aclError aclrtLaunchCallback(aclrtCallback fn, void *userData,
                              aclrtCallbackBlockType blockType,
                              aclrtStream stream) {
-  (void)blockType; // both kinds hold the stream in the simulator
   if (!fn)
     return failWith(ACL_ERROR_INVALID_PARAM, "aclrtLaunchCallback: null fn");
+  if (blockType != ACL_CALLBACK_NO_BLOCK && blockType != ACL_CALLBACK_BLOCK)
+    return failWith(ACL_ERROR_INVALID_PARAM,
+                    "aclrtLaunchCallback: invalid block type " +
+                        std::to_string(static_cast<int>(blockType)));
+  GEFLOW_DEVICE_OR_FAIL(dev);
+  if (!dev->hasReportThread(asStream(stream)))
+    return failWith(ACL_ERROR_RT_STREAM_NO_CB_REG,
+                    "aclrtLaunchCallback: no thread is subscribed to the "
+                    "stream (aclrtSubscribeReport); aclrtLaunchHostFunc "
+                    "needs none");
+  return toAclError(
+      dev->launchCallback(asStream(stream), [fn, userData] { fn(userData); },
+                          blockType == ACL_CALLBACK_BLOCK));
+}
+
+aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn,
+                             void *args) {
+  if (!fn)
+    return failWith(ACL_ERROR_INVALID_PARAM, "aclrtLaunchHostFunc: null fn");
   GEFLOW_DEVICE_OR_FAIL(dev);
   return toAclError(
-      dev->launchCallback(asStream(stream), [fn, userData] { fn(userData); }));
+      dev->launchHostFunc(asStream(stream), [fn, args] { fn(args); }));
 }
 
 aclError aclrtSubscribeReport(uint64_t threadId, aclrtStream stream) {
@@ -376,11 +435,15 @@ aclError aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream) {
 }
 
 aclError aclrtProcessReport(int32_t timeout) {
+  if (timeout == 0 || timeout < -1)
+    return failWith(ACL_ERROR_INVALID_PARAM,
+                    "aclrtProcessReport: timeout " + std::to_string(timeout) +
+                        " ms: expected > 0, or -1 to wait for ever");
   GEFLOW_DEVICE_OR_FAIL(dev);
   rt::Status st =
       dev->processReport(static_cast<uint64_t>(pthread_self()), timeout);
   if (st.code() == rt::StatusCode::kFailedPrecondition)
-    return failWith(ACL_ERROR_RT_STREAM_NO_CB_REG, st.message());
+    return failWith(ACL_ERROR_RT_THREAD_SUBSCRIBE, st.message());
   return toAclError(st);
 }
 
@@ -428,7 +491,7 @@ aclError geflowrtSetSoc(const char *nameOrPath) {
   rt::Status s = rt::loadSocSpec(nameOrPath, spec);
   if (!s.isOk())
     return toAclError(s);
-  AclState &st = state();
+  AclState &st = aclState();
   std::lock_guard<std::mutex> lock(st.mu);
   st.soc = nameOrPath;
   return ACL_SUCCESS;

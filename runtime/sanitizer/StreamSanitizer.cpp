@@ -137,10 +137,13 @@ bool StreamSanitizer::apply(StreamId stream, uint64_t seq, const Task &task,
     if (task.bytes == 0)
       return true;
     Epoch self{stream,
-               nameId(std::string("memcpy ") + memcpyKindName(task.copyKind)),
+               nameId(task.src ? std::string("memcpy ") +
+                                     memcpyKindName(task.copyKind)
+                               : std::string("memset")),
                seq};
-    check(MemoryAccess{task.src, task.bytes, AccessMode::kRead}, self,
-          st.clock);
+    if (task.src) // a null source is a fill
+      check(MemoryAccess{task.src, task.bytes, AccessMode::kRead}, self,
+            st.clock);
     check(MemoryAccess{task.dst, task.bytes, AccessMode::kWrite}, self,
           st.clock);
     return true;

@@ -130,12 +130,14 @@ public:
                                     ACL_MEMCPY_DEVICE_TO_DEVICE, s),
                    "aclrtMemcpyAsync");
   }
-  rt::Status launchCallback(rt::Stream *s, rt::HostFn fn) override {
+  rt::Status launchHostFunc(rt::Stream *s, rt::HostFn fn) override {
     auto *heap = new rt::HostFn(std::move(fn));
-    aclError err = aclrtLaunchCallback(runHostFn, heap, ACL_CALLBACK_BLOCK, s);
+    // A host function, not a callback: the model's own work never waits for
+    // a report thread the program may have subscribed to its stream.
+    aclError err = aclrtLaunchHostFunc(s, runHostFn, heap);
     if (err != ACL_SUCCESS)
       delete heap;
-    return fromAcl(err, "aclrtLaunchCallback");
+    return fromAcl(err, "aclrtLaunchHostFunc");
   }
   rt::Status recordEvent(rt::Event *e, rt::Stream *s) override {
     return fromAcl(aclrtRecordEvent(e, s), "aclrtRecordEvent");
@@ -172,6 +174,20 @@ public:
 } // namespace
 
 namespace geflow::exec::capi {
+
+std::shared_ptr<DeviceTarget> makeAclDeviceTarget() {
+  return std::make_shared<AclDeviceTarget>();
+}
+
+uint32_t addModel(std::unique_ptr<LoadedModel> model) {
+  auto entry = std::make_shared<AclModel>();
+  entry->model = std::move(model);
+  ModelTable &t = modelTable();
+  std::lock_guard<std::mutex> lock(t.mu);
+  uint32_t id = t.nextId++;
+  t.models[id] = std::move(entry);
+  return id;
+}
 
 ModelTable &modelTable() {
   static ModelTable *t = new ModelTable;
@@ -268,6 +284,12 @@ aclError getDims(const std::vector<exec::TensorInfo> *infos, size_t index,
   return exec::capi::fillIODims(t.name, t.shape, dims, fn);
 }
 
+aclFormat formatOf(const std::vector<exec::TensorInfo> &infos, size_t i) {
+  if (i >= infos.size())
+    return ACL_FORMAT_UNDEFINED;
+  return infos[i].shape.size() == 4 ? ACL_FORMAT_NCHW : ACL_FORMAT_ND;
+}
+
 aclError indexByName(const std::vector<exec::TensorInfo> *infos,
                      const char *name, size_t *index, const char *fn) {
   if (!infos || !name || !index)
@@ -281,40 +303,9 @@ aclError indexByName(const std::vector<exec::TensorInfo> *infos,
                   std::string(fn) + ": no tensor named '" + name + "'");
 }
 
-/// Enters `model` in the table; its new id.
-uint32_t addModel(std::unique_ptr<exec::LoadedModel> model) {
-  auto entry = std::make_shared<exec::capi::AclModel>();
-  entry->model = std::move(model);
-  exec::capi::ModelTable &t = modelTable();
-  std::lock_guard<std::mutex> lock(t.mu);
-  uint32_t id = t.nextId++;
-  t.models[id] = std::move(entry);
-  return id;
-}
-
 } // namespace
 
 extern "C" {
-
-aclError aclmdlLoadFromFile(const char *modelPath, uint32_t *modelId) {
-  if (!modelPath || !modelId)
-    return failWith(ACL_ERROR_INVALID_PARAM, "aclmdlLoadFromFile: null");
-  int32_t device = -1;
-  if (aclrtGetDevice(&device) != ACL_SUCCESS)
-    return failWith(ACL_ERROR_RT_CONTEXT_NULL,
-                    "aclmdlLoadFromFile: no device is set: call "
-                    "aclrtSetDevice first");
-  std::unique_ptr<om::LoadedOm> loaded;
-  rt::Status st = om::loadOmFile(modelPath, &loaded);
-  std::unique_ptr<exec::LoadedModel> model;
-  if (st.isOk())
-    st = exec::LoadedModel::create(std::make_shared<AclDeviceTarget>(),
-                                   std::move(loaded), modelPath, &model);
-  if (!st.isOk())
-    return toAclError(st);
-  *modelId = addModel(std::move(model));
-  return ACL_SUCCESS;
-}
 
 aclError geflowmdlLoadSharedWeights(uint32_t modelId, int32_t priority,
                                     uint32_t *contextModelId) {
@@ -332,7 +323,7 @@ aclError geflowmdlLoadSharedWeights(uint32_t modelId, int32_t priority,
   std::unique_ptr<exec::LoadedModel> context;
   if (rt::Status st = m->model->createContext(priority, &context); !st.isOk())
     return toAclError(st);
-  *contextModelId = addModel(std::move(context));
+  *contextModelId = exec::capi::addModel(std::move(context));
   return ACL_SUCCESS;
 }
 
@@ -438,6 +429,13 @@ aclError aclmdlGetInputDims(const aclmdlDesc *d, size_t i, aclmdlIODims *dims) {
 aclError aclmdlGetOutputDims(const aclmdlDesc *d, size_t i,
                              aclmdlIODims *dims) {
   return getDims(d ? &d->outputs : nullptr, i, dims, "aclmdlGetOutputDims");
+}
+
+aclFormat aclmdlGetInputFormat(const aclmdlDesc *d, size_t i) {
+  return d ? formatOf(d->inputs, i) : ACL_FORMAT_UNDEFINED;
+}
+aclFormat aclmdlGetOutputFormat(const aclmdlDesc *d, size_t i) {
+  return d ? formatOf(d->outputs, i) : ACL_FORMAT_UNDEFINED;
 }
 
 aclDataType aclmdlGetInputDataType(const aclmdlDesc *d, size_t i) {

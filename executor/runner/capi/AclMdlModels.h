@@ -52,6 +52,11 @@ struct ModelTable {
 /// The process's table; never destroyed, so models left loaded at exit do
 /// not outlive their device.
 ModelTable &modelTable();
+/// The device the aclrt* C API has made current, driven through aclrt*, so
+/// a model shares streams and memory with the program's own aclrt* work.
+std::shared_ptr<DeviceTarget> makeAclDeviceTarget();
+/// Enters `model` in the table; its new id.
+uint32_t addModel(std::unique_ptr<LoadedModel> model);
 /// The model `id`, or null.
 std::shared_ptr<AclModel> findModel(uint32_t id);
 /// ACL_ERROR_INVALID_PARAM: "FN: model id ID is not loaded".

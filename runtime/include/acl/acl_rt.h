@@ -11,7 +11,8 @@
  *  - a wait binds to the latest record of the event enqueued before it (the
  *    first record to come, if none), so waiting on an event nobody records
  *    makes synchronize return GEFLOW_ERROR_RT_DEADLOCK instead of hanging;
- *  - callbacks hold their stream until they return, whatever the block type.
+ *  - callbacks run on the thread subscribed to their stream and may call
+ *    synchronous APIs; ACL_CALLBACK_BLOCK holds the stream until they return.
  *
  *===----------------------------------------------------------------------===*/
 #ifndef GEFLOW_ACL_RT_H
@@ -47,15 +48,59 @@ typedef enum aclrtEventRecordedStatus {
 } aclrtEventRecordedStatus;
 
 typedef void (*aclrtCallback)(void *userData);
+typedef void (*aclrtHostFunc)(void *args);
+
+/* Where the program runs: geflow's programs run on the host, beside a
+ * simulated device, as on an Atlas 300 card (ACL_HOST). */
+typedef enum aclrtRunMode {
+  ACL_DEVICE = 0,
+  ACL_HOST = 1,
+} aclrtRunMode;
+
+/* aclrtGetMemInfo's kinds: the simulated device has one memory (its pool),
+ * which every kind reports. */
+typedef enum aclrtMemAttr {
+  ACL_DDR_MEM = 0,
+  ACL_HBM_MEM = 1,
+  ACL_DDR_MEM_HUGE = 2,
+  ACL_DDR_MEM_NORMAL = 3,
+  ACL_HBM_MEM_HUGE = 4,
+  ACL_HBM_MEM_NORMAL = 5,
+  ACL_DDR_MEM_P2P_HUGE = 6,
+  ACL_DDR_MEM_P2P_NORMAL = 7,
+  ACL_HBM_MEM_P2P_HUGE = 8,
+  ACL_HBM_MEM_P2P_NORMAL = 9,
+} aclrtMemAttr;
 
 /* --- init and devices ---------------------------------------------------- */
 aclError aclInit(const char *configPath);
 aclError aclFinalize(void);
+/* Each aclrtSetDevice counts; the device (with its contexts, streams and
+ * memory) ends at the aclrtResetDevice that brings the count to 0, or at
+ * aclrtResetDeviceForce. */
 aclError aclrtSetDevice(int32_t deviceId);
 aclError aclrtResetDevice(int32_t deviceId);
+aclError aclrtResetDeviceForce(int32_t deviceId);
 aclError aclrtGetDevice(int32_t *deviceId);
 aclError aclrtSynchronizeDevice(void);
 const char *aclrtGetSocName(void);
+/* 8: the simulated devices one process may set. */
+aclError aclrtGetDeviceCount(uint32_t *count);
+/* ACL_HOST. */
+aclError aclrtGetRunMode(aclrtRunMode *runMode);
+
+/* --- contexts -------------------------------------------------------------
+ * aclrtSetDevice makes the device's default context current on the calling
+ * thread. A context made by aclrtCreateContext is current on the calling
+ * thread from then on; any thread may make it current (aclrtSetCurrentContext)
+ * and use it alongside others. Streams and events are created in the current
+ * context, aclrtMalloc'ed memory belongs to it, and aclrtDestroyContext
+ * destroys its streams and events and frees that memory. aclrtResetDevice
+ * ends every context of the device. */
+aclError aclrtCreateContext(aclrtContext *context, int32_t deviceId);
+aclError aclrtDestroyContext(aclrtContext context);
+aclError aclrtSetCurrentContext(aclrtContext context);
+aclError aclrtGetCurrentContext(aclrtContext *context);
 
 /* --- streams and events -------------------------------------------------- */
 aclError aclrtCreateStream(aclrtStream *stream);
@@ -88,6 +133,15 @@ aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count,
 aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src,
                           size_t count, aclrtMemcpyKind kind,
                           aclrtStream stream);
+/* Fills count bytes with (unsigned char)value. The synchronous one runs on the
+ * default stream and waits for it, as aclrtMemcpy. */
+aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value,
+                     size_t count);
+aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value,
+                          size_t count, aclrtStream stream);
+/* The current device's memory: total is its limit (geflowrtSetMemoryLimit),
+ * or the host's physical memory when it has none; free is what is left. */
+aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, size_t *total);
 /* Stream-ordered allocation: the block is usable by tasks enqueued on
  * `stream` from now on. */
 aclError aclrtMallocFromStream(void **devPtr, size_t size, aclrtStream stream);
@@ -95,14 +149,27 @@ aclError aclrtMallocFromStream(void **devPtr, size_t size, aclrtStream stream);
  * an event orders it after this point. */
 aclError aclrtFreeToStream(void *devPtr, aclrtStream stream);
 
-/* --- host callbacks ------------------------------------------------------ */
+/* --- host callbacks ------------------------------------------------------
+ * A callback runs on the thread subscribed to its stream (aclrtSubscribeReport)
+ * when that thread calls aclrtProcessReport; launching one on a stream no
+ * thread is subscribed to is ACL_ERROR_RT_STREAM_NO_CB_REG. ACL_CALLBACK_BLOCK holds the stream until it returns; NO_BLOCK on a
+ * subscribed stream lets the stream go on. A callback may call synchronous
+ * APIs: aclrtMemcpy and aclrtMemset run at once on its thread, and it may
+ * synchronize other streams (not its own: that is reported as a deadlock).
+ * A synchronize that waits for a callback queued for a thread that is not
+ * in aclrtProcessReport, and has not been for 500 ms, fails with
+ * GEFLOW_ERROR_RT_DEADLOCK naming the stream and the thread. */
 aclError aclrtLaunchCallback(aclrtCallback fn, void *userData,
                              aclrtCallbackBlockType blockType,
                              aclrtStream stream);
+/* A host function holding `stream` until it returns, run by the runtime's own
+ * threads: no subscription, and never on a report thread. */
+aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void *args);
 aclError aclrtSubscribeReport(uint64_t threadId, aclrtStream stream);
 aclError aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream);
 /* Runs the callbacks of streams subscribed to the calling thread (identified
- * by pthread_self()); timeout in ms, -1 = wait forever. */
+ * by pthread_self()); timeout in ms (> 0), -1 = wait forever. No stream
+ * subscribed to the thread: ACL_ERROR_RT_THREAD_SUBSCRIBE. */
 aclError aclrtProcessReport(int32_t timeout);
 
 /* --- geflow extensions -----------------------------------------------------

@@ -1,5 +1,5 @@
 //===- AclRtTest.cpp - The aclrt* C API end to end ------------------------===//
-#include "acl/acl.h"
+#include "acl/acl_rt.h"
 
 #include <gtest/gtest.h>
 
@@ -61,7 +61,7 @@ TEST(AclRt, CopyComputeCopyBack) {
             ACL_SUCCESS);
   ASSERT_EQ(geflowrtLaunchKernel(&k, stream), ACL_SUCCESS);
   int calls = 0;
-  ASSERT_EQ(aclrtLaunchCallback(countCall, &calls, ACL_CALLBACK_BLOCK, stream),
+  ASSERT_EQ(aclrtLaunchHostFunc(stream, countCall, &calls),
             ACL_SUCCESS);
   ASSERT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);
   EXPECT_EQ(view[0], 3.0f);
@@ -136,7 +136,7 @@ TEST(AclRt, ErrorsAreAclIntegersWithNames) {
   EXPECT_NE(std::string(aclGetRecentErrMsg()).find("limit 4.000 MiB"),
             std::string::npos);
   EXPECT_EQ(geflowrtSetSoc("no-such-chip"), ACL_ERROR_INVALID_FILE);
-  EXPECT_EQ(aclrtProcessReport(0), ACL_ERROR_RT_STREAM_NO_CB_REG);
+  EXPECT_EQ(aclrtProcessReport(1), ACL_ERROR_RT_THREAD_SUBSCRIBE);
   // A failing kernel surfaces at the next synchronize of its stream.
   geflowrtKernelDesc k{};
   k.name = "bad";

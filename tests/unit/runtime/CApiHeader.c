@@ -1,6 +1,6 @@
 /*===- CApiHeader.c - acl/acl.h compiles as C --------------------------===*
  * Host programs written for CANN are often C; the header must stay C. */
-#include "acl/acl.h"
+#include "acl/acl_rt.h"
 
 int geflowCApiHeaderIsC(void) {
   geflowrtKernelDesc k = {0};

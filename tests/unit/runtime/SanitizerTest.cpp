@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "RuntimeTestUtil.h"
 
-#include "acl/acl.h"
+#include "acl/acl_rt.h"
 
 #include <cstdlib>
 #include <gmock/gmock.h>

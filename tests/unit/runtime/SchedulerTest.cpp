@@ -306,15 +306,33 @@ TEST(Scheduler, VectorCoreLimitCapsAivAndMix) {
   EXPECT_EQ(m.vectorCoresGranted, 4u);
 }
 
-TEST(Scheduler, SynchronizeFromHostWorkIsRefused) {
+TEST(Scheduler, SynchronizeFromAKernelIsRefused) {
+  auto dev = makeDevice();
+  Status inner;
+  KernelLaunch k = kernel("sync-inside", Engine::kAiv, 1, 1);
+  k.fn = [&](uint32_t, uint32_t) {
+    inner = dev->synchronizeDevice();
+    return Status::ok();
+  };
+  ASSERT_OK(dev->launchKernel(nullptr, k));
+  ASSERT_OK(dev->synchronizeStream(nullptr));
+  EXPECT_EQ(inner.code(), StatusCode::kFailedPrecondition);
+  EXPECT_NE(inner.message().find("called from a kernel function"),
+            std::string::npos);
+}
+
+// A callback may synchronize, but the device it waits for includes its own
+// stream, which waits for the callback: a deadlock, reported, not a hang.
+TEST(Scheduler, CallbackSynchronizingItsOwnStreamIsADeadlock) {
   auto dev = makeDevice();
   Status inner;
   ASSERT_OK(
       dev->launchCallback(nullptr, [&] { inner = dev->synchronizeDevice(); }));
   ASSERT_OK(dev->synchronizeStream(nullptr));
-  EXPECT_EQ(inner.code(), StatusCode::kFailedPrecondition);
-  EXPECT_NE(inner.message().find("called from a kernel function or callback"),
-            std::string::npos);
+  EXPECT_EQ(inner.code(), StatusCode::kDeadlock);
+  EXPECT_NE(inner.message().find("needs that callback to have returned"),
+            std::string::npos)
+      << inner.message();
 }
 
 // A timed job's host time sums its blocks' CPU time; its wall time spans

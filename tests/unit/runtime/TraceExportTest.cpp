@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "RuntimeTestUtil.h"
 
-#include "acl/acl.h"
+#include "acl/acl_rt.h"
 #include "tests/unit/ScratchFolder.h"
 
 #include <nlohmann/json.hpp>

@@ -26,26 +26,6 @@
 extern "C" {
 #endif
 
-#ifndef GEFLOW_ACL_DATA_TYPE_DEFINED
-#define GEFLOW_ACL_DATA_TYPE_DEFINED
-/* AscendCL's aclDataType numbering. */
-typedef enum {
-  ACL_DT_UNDEFINED = -1,
-  ACL_FLOAT = 0,
-  ACL_FLOAT16 = 1,
-  ACL_INT8 = 2,
-  ACL_INT32 = 3,
-  ACL_UINT8 = 4,
-  ACL_INT16 = 6,
-  ACL_UINT16 = 7,
-  ACL_UINT32 = 8,
-  ACL_INT64 = 9,
-  ACL_UINT64 = 10,
-  ACL_DOUBLE = 11,
-  ACL_BOOL = 12,
-  ACL_BF16 = 27,
-} aclDataType;
-#endif
 
 #define ACL_MAX_DIM_CNT 128
 #define ACL_MAX_TENSOR_NAME_LEN 128
@@ -88,6 +68,27 @@ typedef struct aclmdlHW {
 /* Validates the file (one-line reason in aclGetRecentErrMsg on failure) and
  * prepares it on the current device. */
 aclError aclmdlLoadFromFile(const char *modelPath, uint32_t *modelId);
+aclError aclmdlLoadFromMem(const void *model, size_t modelSize,
+                           uint32_t *modelId);
+/* The model's workspace and weights in memory the caller placed
+ * (aclrtMalloc), of at least the sizes aclmdlQuerySize gives; a null pointer
+ * leaves that part to geflow, and a smaller size is ACL_ERROR_INVALID_PARAM
+ * with a one-line message. The weights are copied in at load; every
+ * execution uses the one workspace, so executions of such a model run one
+ * after another. The memory must stay allocated until aclmdlUnload. */
+aclError aclmdlLoadFromFileWithMem(const char *modelPath, uint32_t *modelId,
+                                   void *workPtr, size_t workSize,
+                                   void *weightPtr, size_t weightSize);
+aclError aclmdlLoadFromMemWithMem(const void *model, size_t modelSize,
+                                  uint32_t *modelId, void *workPtr,
+                                  size_t workSize, void *weightPtr,
+                                  size_t weightSize);
+/* The workspace one execution needs (the largest gear's) and the bytes of
+ * the weights. */
+aclError aclmdlQuerySize(const char *fileName, size_t *workSize,
+                         size_t *weightSize);
+aclError aclmdlQuerySizeFromMem(const void *model, size_t modelSize,
+                                size_t *workSize, size_t *weightSize);
 /* geflow: another execution context of a loaded model, as a model id of its
  * own. It shares the weights and compiled programs of `modelId` (loaded once;
  * they stay alive until every context sharing them is unloaded) and has
@@ -128,6 +129,10 @@ aclError aclmdlGetInputDims(const aclmdlDesc *modelDesc, size_t index,
                             aclmdlIODims *dims);
 aclError aclmdlGetOutputDims(const aclmdlDesc *modelDesc, size_t index,
                              aclmdlIODims *dims);
+/* ACL_FORMAT_NCHW for a 4-D tensor, ACL_FORMAT_ND otherwise (geflow keeps
+ * the model's layout); ACL_FORMAT_UNDEFINED for an index out of range. */
+aclFormat aclmdlGetInputFormat(const aclmdlDesc *modelDesc, size_t index);
+aclFormat aclmdlGetOutputFormat(const aclmdlDesc *modelDesc, size_t index);
 /* ACL_DT_UNDEFINED for an index out of range. */
 aclDataType aclmdlGetInputDataType(const aclmdlDesc *modelDesc, size_t index);
 aclDataType aclmdlGetOutputDataType(const aclmdlDesc *modelDesc, size_t index);
