@@ -318,7 +318,8 @@ Status Device::memcpySync(void *dst, size_t dstMax, const void *src,
       std::memmove(dst, src, count);
     return Status::ok();
   }
-  GEFLOW_RT_RETURN_IF_ERROR(memcpyAsync(nullptr, dst, dstMax, src, count, kind));
+  GEFLOW_RT_RETURN_IF_ERROR(
+      memcpyAsync(nullptr, dst, dstMax, src, count, kind));
   return synchronizeStream(nullptr);
 }
 
@@ -414,14 +415,13 @@ Status Device::awaitCallback(HostJob &job) {
     if (q->idleFor(kReportThreadIdleMs) &&
         std::chrono::steady_clock::now() - start >=
             std::chrono::milliseconds(kReportThreadIdleMs))
-      return makeStatus(StatusCode::kDeadlock,
-                        "the callback on stream " +
-                            std::to_string(job.stream()) +
-                            " waits for host thread " +
-                            std::to_string(q->threadId()) +
-                            " (aclrtSubscribeReport), which has not called "
-                            "aclrtProcessReport for " +
-                            std::to_string(kReportThreadIdleMs) + " ms");
+      return makeStatus(
+          StatusCode::kDeadlock,
+          "the callback on stream " + std::to_string(job.stream()) +
+              " waits for host thread " + std::to_string(q->threadId()) +
+              " (aclrtSubscribeReport), which has not called "
+              "aclrtProcessReport for " +
+              std::to_string(kReportThreadIdleMs) + " ms");
   }
   return Status::ok();
 }

@@ -8,7 +8,7 @@
 namespace geflow::rt {
 namespace {
 thread_local bool tlsInKernelWork = false;            // this thread only
-thread_local const HostJob *tlsCallbackJob = nullptr;  // this thread only
+thread_local const HostJob *tlsCallbackJob = nullptr; // this thread only
 thread_local const ReportQueue *tlsReportQueue = nullptr;
 
 int64_t steadyMs() {

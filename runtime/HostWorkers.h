@@ -203,7 +203,7 @@ private:
   const uint64_t threadId_;
   std::atomic<int> serving_{0};           // threads inside process()
   std::atomic<int64_t> lastServedMs_{-1}; // steady clock; -1 = never
-  std::mutex mu_; // guards jobs_
+  std::mutex mu_;                         // guards jobs_
   std::condition_variable cv_;
   std::deque<std::shared_ptr<HostJob>> jobs_;
 };

@@ -39,8 +39,7 @@ AclContext *currentContext() {
 
 void makeCurrent(AclContext *context) {
   tlsCurrent.context = context;
-  tlsCurrent.generation =
-      aclState().generation.load(std::memory_order_acquire);
+  tlsCurrent.generation = aclState().generation.load(std::memory_order_acquire);
 }
 
 Device *currentDevice() {
@@ -57,8 +56,7 @@ AclContext *setUpDeviceLocked(int32_t deviceId, aclError *err) {
   if (deviceId < 0 || deviceId >= kMaxDevices) {
     *err = failWith(ACL_ERROR_RT_INVALID_DEVICEID,
                     "device id " + std::to_string(deviceId) +
-                        " is outside [0, " + std::to_string(kMaxDevices) +
-                        ")");
+                        " is outside [0, " + std::to_string(kMaxDevices) + ")");
     return nullptr;
   }
   DeviceSlot &slot = st.devices[deviceId];

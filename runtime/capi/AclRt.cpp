@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -63,8 +64,19 @@ rt::MemcpyKind toKind(aclrtMemcpyKind k) {
   return rt::MemcpyKind::kHostToHost;
 }
 
+/// The integer a C caller passed for an enum parameter. C may pass any
+/// value; reading one outside the enum's range as the enum is undefined in
+/// C++, so its bytes are read instead.
+template <typename Enum> int32_t rawValue(Enum e) {
+  static_assert(sizeof(Enum) == sizeof(int32_t), "a C enum is an int");
+  int32_t raw;
+  std::memcpy(&raw, &e, sizeof raw);
+  return raw;
+}
+
 bool validKind(aclrtMemcpyKind k) {
-  return k >= ACL_MEMCPY_HOST_TO_HOST && k <= ACL_MEMCPY_DEVICE_TO_DEVICE;
+  int32_t raw = rawValue(k);
+  return raw >= ACL_MEMCPY_HOST_TO_HOST && raw <= ACL_MEMCPY_DEVICE_TO_DEVICE;
 }
 
 /// CANN's acl.json: a JSON object whose keys configure dump, profiling and
@@ -105,8 +117,8 @@ aclError resetDevice(int32_t deviceId, bool force, const char *fn) {
     auto it = st.devices.find(deviceId);
     if (it == st.devices.end())
       return failWith(ACL_ERROR_RT_INVALID_DEVICEID,
-                      std::string(fn) + ": device " +
-                          std::to_string(deviceId) + " is not set");
+                      std::string(fn) + ": device " + std::to_string(deviceId) +
+                          " is not set");
     if (!force && --it->second.setCount > 0)
       return ACL_SUCCESS;
     doomed = std::move(it->second);
@@ -373,7 +385,7 @@ aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value,
 aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, size_t *total) {
   if (!free || !total)
     return failWith(ACL_ERROR_INVALID_PARAM, "aclrtGetMemInfo: null");
-  if (attr < ACL_DDR_MEM || attr > ACL_HBM_MEM_P2P_NORMAL)
+  if (rawValue(attr) < ACL_DDR_MEM || rawValue(attr) > ACL_HBM_MEM_P2P_NORMAL)
     return failWith(ACL_ERROR_INVALID_PARAM, "aclrtGetMemInfo: invalid attr");
   GEFLOW_DEVICE_OR_FAIL(dev);
   uint64_t limit = dev->memoryStats().limitBytes;
@@ -400,23 +412,23 @@ aclError aclrtLaunchCallback(aclrtCallback fn, void *userData,
                              aclrtStream stream) {
   if (!fn)
     return failWith(ACL_ERROR_INVALID_PARAM, "aclrtLaunchCallback: null fn");
-  if (blockType != ACL_CALLBACK_NO_BLOCK && blockType != ACL_CALLBACK_BLOCK)
+  int32_t block = rawValue(blockType);
+  if (block != ACL_CALLBACK_NO_BLOCK && block != ACL_CALLBACK_BLOCK)
     return failWith(ACL_ERROR_INVALID_PARAM,
                     "aclrtLaunchCallback: invalid block type " +
-                        std::to_string(static_cast<int>(blockType)));
+                        std::to_string(block));
   GEFLOW_DEVICE_OR_FAIL(dev);
   if (!dev->hasReportThread(asStream(stream)))
     return failWith(ACL_ERROR_RT_STREAM_NO_CB_REG,
                     "aclrtLaunchCallback: no thread is subscribed to the "
                     "stream (aclrtSubscribeReport); aclrtLaunchHostFunc "
                     "needs none");
-  return toAclError(
-      dev->launchCallback(asStream(stream), [fn, userData] { fn(userData); },
-                          blockType == ACL_CALLBACK_BLOCK));
+  return toAclError(dev->launchCallback(
+      asStream(stream), [fn, userData] { fn(userData); },
+      block == ACL_CALLBACK_BLOCK));
 }
 
-aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn,
-                             void *args) {
+aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void *args) {
   if (!fn)
     return failWith(ACL_ERROR_INVALID_PARAM, "aclrtLaunchHostFunc: null fn");
   GEFLOW_DEVICE_OR_FAIL(dev);

@@ -136,11 +136,11 @@ bool StreamSanitizer::apply(StreamId stream, uint64_t seq, const Task &task,
     st.clock.advance(stream, seq);
     if (task.bytes == 0)
       return true;
-    Epoch self{stream,
-               nameId(task.src ? std::string("memcpy ") +
-                                     memcpyKindName(task.copyKind)
-                               : std::string("memset")),
-               seq};
+    Epoch self{
+        stream,
+        nameId(task.src ? std::string("memcpy ") + memcpyKindName(task.copyKind)
+                        : std::string("memset")),
+        seq};
     if (task.src) // a null source is a fill
       check(MemoryAccess{task.src, task.bytes, AccessMode::kRead}, self,
             st.clock);

@@ -32,8 +32,8 @@ struct ModelSource {
   rt::Status read(std::unique_ptr<om::LoadedOm> *out) const {
     if (path)
       return om::loadOmFile(path, out);
-    return om::loadOmBytes(
-        std::string(static_cast<const char *>(bytes), size), name(), out);
+    return om::loadOmBytes(std::string(static_cast<const char *>(bytes), size),
+                           name(), out);
   }
 };
 
@@ -62,8 +62,8 @@ void modelSizes(const om::LoadedOm &om, size_t *work, size_t *weights) {
   *weights = static_cast<size_t>(om.weightsSize());
 }
 
-aclError querySize(const ModelSource &src, size_t *workSize,
-                   size_t *weightSize, const char *fn) {
+aclError querySize(const ModelSource &src, size_t *workSize, size_t *weightSize,
+                   const char *fn) {
   if (!workSize || !weightSize)
     return failWith(ACL_ERROR_INVALID_PARAM, std::string(fn) + ": null");
   if (aclError err = checkSource(src, fn))
@@ -109,9 +109,9 @@ aclError load(const ModelSource &src, const PlacedMemory &placed,
   exec::LoadOptions options;
   options.workspace = placed.work;
   std::unique_ptr<exec::LoadedModel> model;
-  rt::Status st = exec::LoadedModel::create(exec::capi::makeAclDeviceTarget(),
-                                            std::move(loaded), src.name(),
-                                            &model, options);
+  rt::Status st =
+      exec::LoadedModel::create(exec::capi::makeAclDeviceTarget(),
+                                std::move(loaded), src.name(), &model, options);
   if (!st.isOk())
     return toAclError(st);
   *modelId = exec::capi::addModel(std::move(model));

@@ -152,13 +152,14 @@ aclError aclrtFreeToStream(void *devPtr, aclrtStream stream);
 /* --- host callbacks ------------------------------------------------------
  * A callback runs on the thread subscribed to its stream (aclrtSubscribeReport)
  * when that thread calls aclrtProcessReport; launching one on a stream no
- * thread is subscribed to is ACL_ERROR_RT_STREAM_NO_CB_REG. ACL_CALLBACK_BLOCK holds the stream until it returns; NO_BLOCK on a
- * subscribed stream lets the stream go on. A callback may call synchronous
- * APIs: aclrtMemcpy and aclrtMemset run at once on its thread, and it may
- * synchronize other streams (not its own: that is reported as a deadlock).
- * A synchronize that waits for a callback queued for a thread that is not
- * in aclrtProcessReport, and has not been for 500 ms, fails with
- * GEFLOW_ERROR_RT_DEADLOCK naming the stream and the thread. */
+ * thread is subscribed to is ACL_ERROR_RT_STREAM_NO_CB_REG. ACL_CALLBACK_BLOCK
+ * holds the stream until it returns; NO_BLOCK on a subscribed stream lets the
+ * stream go on. A callback may call synchronous APIs: aclrtMemcpy and
+ * aclrtMemset run at once on its thread, and it may synchronize other streams
+ * (not its own: that is reported as a deadlock). A synchronize that waits for a
+ * callback queued for a thread that is not in aclrtProcessReport, and has not
+ * been for 500 ms, fails with GEFLOW_ERROR_RT_DEADLOCK naming the stream and
+ * the thread. */
 aclError aclrtLaunchCallback(aclrtCallback fn, void *userData,
                              aclrtCallbackBlockType blockType,
                              aclrtStream stream);

@@ -87,9 +87,9 @@ TEST(AclCallback, SynchronousCopyInsideASubscribedCallback) {
   CopyBack c;
   c.device = static_cast<const float *>(dev);
   c.host.assign(256, -1.f);
-  ASSERT_EQ(aclrtLaunchCallback(copyBackInCallback, &c, ACL_CALLBACK_BLOCK,
-                                stream),
-            ACL_SUCCESS);
+  ASSERT_EQ(
+      aclrtLaunchCallback(copyBackInCallback, &c, ACL_CALLBACK_BLOCK, stream),
+      ACL_SUCCESS);
   ASSERT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS)
       << aclGetRecentErrMsg();
   EXPECT_EQ(c.err, ACL_SUCCESS);
@@ -226,23 +226,21 @@ TEST(AclCallback, ReportErrorsHaveCannsCodes) {
   AclSession session;
   aclrtStream stream = nullptr;
   ASSERT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS);
-  EXPECT_EQ(aclrtLaunchCallback([](void *) {}, nullptr, ACL_CALLBACK_BLOCK,
-                                stream),
-            ACL_ERROR_RT_STREAM_NO_CB_REG);
+  EXPECT_EQ(
+      aclrtLaunchCallback([](void *) {}, nullptr, ACL_CALLBACK_BLOCK, stream),
+      ACL_ERROR_RT_STREAM_NO_CB_REG);
   EXPECT_EQ(aclrtProcessReport(5), ACL_ERROR_RT_THREAD_SUBSCRIBE);
   EXPECT_EQ(aclrtProcessReport(0), ACL_ERROR_INVALID_PARAM);
   EXPECT_EQ(aclrtProcessReport(-2), ACL_ERROR_INVALID_PARAM);
-  ASSERT_EQ(aclrtSubscribeReport(static_cast<uint64_t>(pthread_self()),
-                                 stream),
+  ASSERT_EQ(aclrtSubscribeReport(static_cast<uint64_t>(pthread_self()), stream),
             ACL_SUCCESS);
   EXPECT_EQ(aclrtProcessReport(5), ACL_ERROR_RT_REPORT_TIMEOUT);
   EXPECT_EQ(aclrtLaunchCallback([](void *) {}, nullptr,
-                                static_cast<aclrtCallbackBlockType>(9),
-                                stream),
+                                static_cast<aclrtCallbackBlockType>(9), stream),
             ACL_ERROR_INVALID_PARAM);
-  EXPECT_EQ(aclrtUnSubscribeReport(static_cast<uint64_t>(pthread_self()),
-                                   stream),
-            ACL_SUCCESS);
+  EXPECT_EQ(
+      aclrtUnSubscribeReport(static_cast<uint64_t>(pthread_self()), stream),
+      ACL_SUCCESS);
 }
 
 namespace {

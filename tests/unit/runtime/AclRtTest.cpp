@@ -61,8 +61,7 @@ TEST(AclRt, CopyComputeCopyBack) {
             ACL_SUCCESS);
   ASSERT_EQ(geflowrtLaunchKernel(&k, stream), ACL_SUCCESS);
   int calls = 0;
-  ASSERT_EQ(aclrtLaunchHostFunc(stream, countCall, &calls),
-            ACL_SUCCESS);
+  ASSERT_EQ(aclrtLaunchHostFunc(stream, countCall, &calls), ACL_SUCCESS);
   ASSERT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);
   EXPECT_EQ(view[0], 3.0f);
   EXPECT_EQ(view[1023], 3.0f);

@@ -26,7 +26,6 @@
 extern "C" {
 #endif
 
-
 #define ACL_MAX_DIM_CNT 128
 #define ACL_MAX_TENSOR_NAME_LEN 128
 
