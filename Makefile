@@ -55,7 +55,7 @@ configure-asan: deps
 # labelled ASAN_LABELS (a ctest -L regex).
 ASAN_TARGETS ?= all
 ASAN_LABELS ?=
-test-asan: configure-asan
+test-asan: configure-asan build
 	@cmake --build $(ASAN_BUILD_DIR) -j $(JOBS) --target $(ASAN_TARGETS)
 	@cd $(ASAN_BUILD_DIR) && ctest --output-on-failure -j $(JOBS) $(if $(ASAN_LABELS),-L '$(ASAN_LABELS)')
 
@@ -71,9 +71,11 @@ fuzz: configure-asan
 
 # The threaded parts (runtime, executor) under TSan; see tests/sanitizers/README.md.
 TSAN_TARGETS ?= geflow-runtime-tests geflow-executor-tests geflow-pipeline-sample \
-	geflow-fuzz-runtime
+	geflow-fuzz-runtime geflow-acl-classify_sync geflow-acl-classify_async \
+	geflow-acl-dynamic_batch geflow-acl-contexts_threads
 TSAN_LABELS ?= runtime|executor
-test-tsan: deps
+# The AscendCL sample programs take their models from the normal build.
+test-tsan: build
 	@$(SAN_CMAKE) -B $(TSAN_BUILD_DIR) -DGEFLOW_SANITIZE=thread $(CMAKE_FLAGS) >/dev/null
 	@cmake --build $(TSAN_BUILD_DIR) -j $(JOBS) --target $(TSAN_TARGETS)
 	@cd $(TSAN_BUILD_DIR) && ctest --output-on-failure -j $(JOBS) -L '$(TSAN_LABELS)'

@@ -68,7 +68,7 @@ target_link_options(geflow_compiler PRIVATE ${_geflow_so_options})
 set_target_properties(geflow_acl geflow_compiler PROPERTIES
   INSTALL_RPATH "$ORIGIN")
 
-install(TARGETS geflow geflow-opt RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(TARGETS geflow atc geflow-opt RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(TARGETS geflow_acl geflow_compiler
   LIBRARY DESTINATION ${GEFLOW_LIBDIR})
 install(FILES executor/runner/include/acl/acl.h runtime/include/acl/acl_base.h
@@ -83,6 +83,28 @@ foreach(dir runtime executor frontends ir passes tools/driver)
     DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/geflow/${dir}
     FILES_MATCHING PATTERN "*.h" PATTERN "*.h.inc" PATTERN "CMakeFiles" EXCLUDE)
 endforeach()
+
+# What a CANN program's build expects: -lascendcl, and a toolkit folder for
+# the samples' CMakeLists (DDK_PATH/runtime/include, NPU_HOST_LIB):
+#   export DDK_PATH=$(pkg-config --variable=ascend_home geflow)
+#   export NPU_HOST_LIB=$DDK_PATH/runtime/lib64/stub
+#   export LD_LIBRARY_PATH=$DDK_PATH/runtime/lib64   (as CANN's set_env.sh)
+# Relative links, so the prefix may move.
+install(CODE [[
+  set(_lib "$ENV{DESTDIR}${CMAKE_INSTALL_PREFIX}/lib")
+  set(_home "${_lib}/geflow/ascend")
+  file(MAKE_DIRECTORY "${_home}/runtime/lib64/stub")
+  execute_process(COMMAND ${CMAKE_COMMAND} -E create_symlink
+    libgeflow_acl.so "${_lib}/libascendcl.so")
+  execute_process(COMMAND ${CMAKE_COMMAND} -E create_symlink
+    ../../../../include "${_home}/runtime/include")
+  execute_process(COMMAND ${CMAKE_COMMAND} -E create_symlink
+    ../../../../../libgeflow_acl.so "${_home}/runtime/lib64/stub/libascendcl.so")
+  execute_process(COMMAND ${CMAKE_COMMAND} -E create_symlink
+    stub/libascendcl.so "${_home}/runtime/lib64/libascendcl.so")
+  execute_process(COMMAND ${CMAKE_COMMAND} -E create_symlink
+    ../../../../libgeflow_acl.so.0 "${_home}/runtime/lib64/libgeflow_acl.so.0")
+]])
 
 # geflow.pc and the CMake package find the prefix from where they are, so
 # that a prefix may be moved after installation.

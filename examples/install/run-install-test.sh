@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The install ctests (examples/install/CMakeLists.txt): `cmake --install` the
 # build into a fresh prefix, then build and run what a user would against it.
-#   run-install-test.sh BUILD_DIR SOURCE_DIR c|cmake|python
+#   run-install-test.sh BUILD_DIR SOURCE_DIR c|cmake|python|acl
 # Each case installs into its own temporary prefix, so cases may run at once.
 set -euo pipefail
 build=$(cd "$1" && pwd)
@@ -38,6 +38,21 @@ cmake)
   "$work"/build/model_exec "$work"/tiny_cnn.om "$models"/tiny_cnn.image.npy \
     "$models"/tiny_cnn.probs.npy
   echo "install cmake: ok"
+  ;;
+acl)
+  # The AscendCL samples built with plain make and pkg-config, run on the
+  # classifier the build exported; and the toolkit folder CANN's own sample
+  # CMakeLists look for (DDK_PATH, NPU_HOST_LIB, -lascendcl).
+  cp "$src"/examples/acl/{Makefile,sample_common.h,*.c} "$src"/examples/AclCheck.h "$work"/
+  PKG_CONFIG_PATH=$prefix/lib/pkgconfig make -s -C "$work"
+  "$src"/examples/acl/run-acl-samples.sh "$work" "$prefix"/bin/geflow \
+    "$build"/examples/classifier
+  home=$(PKG_CONFIG_PATH=$prefix/lib/pkgconfig pkg-config --variable=ascend_home geflow)
+  [[ -f $home/runtime/include/acl/acl.h && -f $home/runtime/lib64/stub/libascendcl.so ]] ||
+    { echo "install acl: no CANN-shaped toolkit folder at $home"; exit 1; }
+  cc -o "$work"/ascendcl_link "$work"/classify_sync.c -I"$home"/runtime/include \
+    -L"$home"/runtime/lib64/stub -Wl,-rpath,"$prefix"/lib -lascendcl -lm
+  echo "install acl: ok"
   ;;
 python)
   # Debian's python3 with nothing but the prefix on its path.

@@ -1,7 +1,8 @@
 //===- InputSignature.cpp - a model's graph inputs as declared ------------===//
 //
 // `geflow compile` with gears needs the -1s of every input before anything is
-// imported: which dims the model leaves open and which --input-shape opens.
+// imported: which dims the model leaves open and which --input-shape opens;
+// the inputs are those of the model the import will see (its ATC edits made).
 
 #include "frontends/onnx/ModelLoader.h"
 #include "frontends/onnx/OnnxImporter.h"
@@ -15,14 +16,14 @@ using namespace geflow::onnxfe;
 
 llvm::Expected<std::vector<DeclaredInput>>
 geflow::readOnnxInputSignature(llvm::StringRef path,
-                               const ImportLimits &limits) {
+                               const OnnxImportOptions &options) {
   // The mapping keeps large initializers out of the parsed proto: only the
   // inputs are read here.
   MappedTensors mapped;
   llvm::Expected<onnx::ModelProto> model =
       [&]() -> llvm::Expected<onnx::ModelProto> {
     try {
-      return readModelFile(path, &mapped, limits);
+      return readModelFileToImport(path, &mapped, options);
     } catch (const std::exception &e) {
       return makeError("cannot read '" + path + "': " + e.what());
     }

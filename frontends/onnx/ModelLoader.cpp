@@ -147,6 +147,17 @@ onnxfe::readModelFile(llvm::StringRef path, MappedTensors *mapped,
   return model;
 }
 
+llvm::Expected<onnx::ModelProto>
+onnxfe::readModelFileToImport(llvm::StringRef path, MappedTensors *mapped,
+                              const OnnxImportOptions &options) {
+  auto model = readModelFile(path, mapped, options.limits);
+  if (!model)
+    return model.takeError();
+  if (auto err = applyAtcModelEdits(*model, options.atcEdits))
+    return std::move(err);
+  return model;
+}
+
 // --- checks before conversion ------------------------------------------------
 
 /// Op types the version converter rewrites into a supported op on the way up

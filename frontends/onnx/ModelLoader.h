@@ -40,6 +40,12 @@ llvm::Expected<onnx::ModelProto> readModelFile(llvm::StringRef path,
                                                MappedTensors *mapped = nullptr,
                                                const ImportLimits &limits = {});
 
+/// readModelFile, then the edits `options.atcEdits` asks for: the model every
+/// reader of a file to be compiled sees.
+llvm::Expected<onnx::ModelProto>
+readModelFileToImport(llvm::StringRef path, MappedTensors *mapped,
+                      const OnnxImportOptions &options);
+
 /// Brings `model` to `options.targetOpset` and runs shape inference on it,
 /// after dropping initializers from the graph inputs and applying
 /// `options.inputShapes`. Unsupported ops and foreign domains are reported

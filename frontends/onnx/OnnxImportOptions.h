@@ -8,6 +8,7 @@
 #ifndef GEFLOW_FRONTENDS_ONNX_ONNXIMPORTOPTIONS_H
 #define GEFLOW_FRONTENDS_ONNX_ONNXIMPORTOPTIONS_H
 
+#include "frontends/onnx/AtcModelEdits.h"
 #include "frontends/streamplan/StreamPlan.h"
 
 #include "mlir/Support/Timing.h"
@@ -52,6 +53,9 @@ struct OnnxImportOptions {
   /// wait_tensor entry.
   std::optional<streamplan::StreamPlan> streamPlan;
   ImportLimits limits;
+  /// ATC's input and output options (`atc --input_fp16_nodes`, --out_nodes,
+  /// --output_type), made on the model as it is read from its file.
+  AtcModelEdits atcEdits;
   /// Op types prepareModel's checks accept besides the ge ops: run-time
   /// shapes' data-dependent ops, which run outside the compiled stages
   /// (tools/driver/RuntimeShapesCompile.h). The import proper still refuses

@@ -127,7 +127,7 @@ geflow::readOnnxFile(llvm::StringRef path, const OnnxImportOptions &options) {
   file.mapped = std::make_shared<MappedTensors>();
   try {
     llvm::Expected<onnx::ModelProto> model =
-        readModelFile(path, file.mapped.get(), options.limits);
+        readModelFileToImport(path, file.mapped.get(), options);
     if (!model)
       return model.takeError();
     file.model = std::make_shared<onnx::ModelProto>(std::move(*model));

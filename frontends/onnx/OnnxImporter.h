@@ -63,10 +63,11 @@ struct DeclaredInput {
   std::vector<int64_t> dims;
 };
 
-/// The graph inputs of the `.onnx` file at `path`, in input order, without
-/// importing it.
+/// The graph inputs of the `.onnx` file at `path` (with `options.atcEdits`
+/// made), in input order, without importing it.
 llvm::Expected<std::vector<DeclaredInput>>
-readOnnxInputSignature(llvm::StringRef path, const ImportLimits &limits = {});
+readOnnxInputSignature(llvm::StringRef path,
+                       const OnnxImportOptions &options = {});
 
 /// Imports the `.onnx` file at `path`. The path also names the file in
 /// locations

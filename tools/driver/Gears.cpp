@@ -14,7 +14,7 @@ llvm::Expected<CompileResult>
 compileOnnxFileWithGears(llvm::StringRef path, const CompileOptions &options,
                          const GearOptions &gears) {
   auto start = std::chrono::steady_clock::now();
-  auto declared = readOnnxInputSignature(path, options.import.limits);
+  auto declared = readOnnxInputSignature(path, options.import);
   if (!declared)
     return declared.takeError();
   auto plan = planGears(gears, *declared, options.import.inputShapes);

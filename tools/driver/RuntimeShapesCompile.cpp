@@ -245,7 +245,7 @@ driver::compileRuntimeShapesFile(llvm::StringRef path,
   rt::SocSpec spec;
   if (rt::Status st = rt::loadSocSpec(options.soc, spec); !st.isOk())
     return makeError("SoC '" + options.soc + "': " + st.message());
-  auto model = onnxfe::readModelFile(path, nullptr, options.import.limits);
+  auto model = onnxfe::readModelFileToImport(path, nullptr, options.import);
   if (!model)
     return model.takeError();
   if (llvm::Error error = checkOpsKnown(*model))

@@ -2,30 +2,18 @@
 //
 // geflow compile MODEL.onnx -o MODEL.om [--soc NAME] [--input-shape ...]
 // Imports, runs the GE pipeline, writes the OM artifact and prints a one-screen
-// summary.
+// summary. The flags become a CompileJob, which `atc` (tools/atc) fills from
+// ATC's spelling of them.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tools/geflow/Commands.h"
+#include "tools/geflow/CompileJob.h"
 #include "tools/geflow/Limits.h"
 #include "tools/geflow/ToolContext.h"
 
-#include "tools/geflow/RunRuntimeShapes.h"
-
-#include "tools/driver/CompileDriver.h"
-#include "tools/driver/CompileTiming.h"
-#include "tools/driver/DumpEnv.h"
-#include "tools/driver/Gears.h"
-#include "tools/driver/RuntimeShapesCompile.h"
-
-#include "executor/model/OutputFiles.h"
-
-#include "runtime/soc/SocSpec.h"
-
-#include "llvm/ADT/ScopeExit.h"
-#include "llvm/Support/FormatVariadic.h"
+#include "llvm/ADT/SmallString.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
 using namespace geflow;
@@ -119,66 +107,26 @@ LimitFlags limitFlags(compileSub,
                       LimitFlags::kModelBytes | LimitFlags::kTensorBytes |
                           LimitFlags::kNodes | LimitFlags::kWorkspaceBytes);
 
-std::string humanBytes(uint64_t bytes) {
-  if (bytes < 1024)
-    return formatv("{0} B", bytes).str();
-  if (bytes < 1024 * 1024)
-    return formatv("{0:F1} KiB", bytes / 1024.0).str();
-  return formatv("{0:F1} MiB", bytes / (1024.0 * 1024.0)).str();
-}
-
-/// A model with gears: the mode, the inputs' template and one line per gear
-/// (the totals above sum kernels and tasks and take the largest of the rest).
-void printGears(const driver::CompileResult &result) {
-  const om::GearTable &table = result.model.modelDef.gears();
-  if (table.gear_size() == 0)
-    return;
-  std::string inputs = shapesText(table.input());
-  outs() << formatv("  gears         {0} ({1}, inputs {2})\n",
-                    table.gear_size(), om::GearTable::Mode_Name(table.mode()),
-                    inputs);
-  for (int i = 0; i < table.gear_size(); ++i) {
-    const om::Gear &gear = table.gear(i);
-    const passes::CompileStats &g = result.gearStats[i];
-    outs() << formatv("    {0,-9} dims {1,-9} kernels {2,-5} streams {3,-2} "
-                      "predicted {4:F1} us  workspace {5}\n",
-                      gear.label(), dimsText(gear.dims()), g.kernelCount,
-                      g.streamCount, g.predictedNs / 1e3,
-                      humanBytes(g.workspaceBytes));
+/// The flags as a compile job; `geflow compile` and `atc` run the same
+/// CompileJob (CompileJob.h).
+Expected<CompileJob> readCompileJob() {
+  CompileJob job;
+  job.modelPath = inputPath;
+  // -o, or MODEL.om beside the input.
+  job.omPath = outputPath;
+  if (job.omPath.empty()) {
+    SmallString<256> path(inputPath.getValue());
+    sys::path::replace_extension(path, ".om");
+    job.omPath = std::string(path);
   }
-}
-
-/// The schedule against its lower bound (passes/streams/LowerBound.h), from
-/// the OM's attributes: efficiency = predicted makespan / bound.
-void printEfficiency(const om::ModelDef &model) {
-  auto attr = [&](const char *name) -> double {
-    auto it = model.attr().find(name);
-    return it == model.attr().end() ? 0.0 : double(it->second.i());
-  };
-  double bound = attr("lower_bound_ns"),
-         predicted = attr("predicted_makespan_ns");
-  if (bound <= 0 || predicted <= 0)
-    return;
-  outs() << formatv("  lower bound   {0:F1} us (critical path {1:F1} us, "
-                    "busiest engine {2:F1} us, by segments {3:F1} us)\n",
-                    bound / 1e3, attr("lower_bound_critical_path_ns") / 1e3,
-                    attr("lower_bound_engine_work_ns") / 1e3,
-                    attr("lower_bound_segments_ns") / 1e3);
-  outs() << formatv("  efficiency    {0:F2} (predicted / bound)\n",
-                    predicted / bound);
-}
-
-/// The flags as the driver's options, the SoC's and the core limit's
-/// included; `limits` gets the --max-* caps.
-Error readCompileOptions(driver::CompileOptions &options, Limits &limits) {
   auto importOptions = parseImportOptions(inputShapes);
   if (!importOptions)
     return importOptions.takeError();
-  auto parsedLimits = limitFlags.parse();
-  if (!parsedLimits)
-    return parsedLimits.takeError();
-  limits = *parsedLimits;
-  importOptions->limits = limits.importLimits();
+  auto limits = limitFlags.parse();
+  if (!limits)
+    return limits.takeError();
+  job.limits = *limits;
+  driver::CompileOptions &options = job.options;
   options.soc = socName;
   options.import = std::move(*importOptions);
   options.reuseMemory = !noMemoryReuse;
@@ -188,147 +136,19 @@ Error readCompileOptions(driver::CompileOptions &options, Limits &limits) {
   options.disabledFusions.assign(disabledFusions.begin(),
                                  disabledFusions.end());
   options.dumpGraphDir = dumpGraphDir;
-  // CANN's DUMP_GE_GRAPH / DUMP_GRAPH_LEVEL / DUMP_GRAPH_PATH, when no flag.
-  if (Error error = driver::applyDumpGraphEnv(options))
-    return error;
   options.maxDataDependentBytes = maxDataDependentBytes;
-  // The SoC first: its errors are about --soc, not about the model.
-  rt::SocSpec spec;
-  if (rt::Status st = rt::loadSocSpec(socName, spec); !st.isOk())
-    return createStringError(inconvertibleErrorCode(),
-                             "SoC '" + socName + "': " + st.message());
-  if (!aicoreNum.empty())
-    return passes::setGlobalCoreLimit(options, aicoreNum, spec);
-  return Error::success();
-}
-
-/// -o, or MODEL.om beside the input.
-std::string omPath() {
-  if (!outputPath.empty())
-    return outputPath;
-  SmallString<256> path(inputPath.getValue());
-  sys::path::replace_extension(path, ".om");
-  return std::string(path);
-}
-
-/// `--time-passes`: MLIR's timing report of the whole command, printed when
-/// the command ends, even when the compile fails.
-class TimingReport {
-public:
-  explicit TimingReport(bool enabled) {
-    if (!enabled)
-      return;
-    timing.emplace();
-    total.emplace(timing->getRootScope());
-    root = timing->getRootTimer();
-  }
-  ~TimingReport() {
-    if (timing)
-      timing->print(errs());
-  }
-  TimingReport(const TimingReport &) = delete;
-  TimingReport &operator=(const TimingReport &) = delete;
-
-  /// The timer the phases nest under; null when not timing.
-  mlir::Timer *rootTimer() { return timing ? &root : nullptr; }
-  mlir::Timer nest(StringRef name) {
-    return timing ? root.nest(name) : mlir::Timer();
-  }
-
-private:
-  std::optional<driver::CompileTimingManager> timing;
-  std::optional<mlir::TimingScope> total;
-  mlir::Timer root;
-};
-
-Expected<driver::CompileResult>
-compileModel(const driver::CompileOptions &options) {
-  driver::GearOptions gears{dynamicBatchSize, dynamicImageSize, dynamicDims};
-  auto result =
-      gears.any() ? driver::compileOnnxFileWithGears(inputPath, options, gears)
-                  : driver::compileOnnxFileAnyShapes(inputPath, options);
-  if (!result)
-    return inModelFile(result.takeError(), inputPath,
-                       {streamPlanPath, dumpGraphDir});
-  return result;
-}
-
-/// `geflow run` refuses such a model; refusing it here writes nothing.
-Error checkWorkspaceLimit(const driver::CompileResult &result,
-                          const Limits &limits) {
-  uint64_t workspace = result.model.memoryPlan.workspace_size();
-  if (workspace <= limits.workspaceBytes)
-    return Error::success();
-  return createStringError(
-      inconvertibleErrorCode(),
-      formatv("'{0}': the memory plan needs a workspace of {1} bytes, over "
-              "the limit of {2} (--max-workspace-bytes)",
-              inputPath, workspace, limits.workspaceBytes));
-}
-
-/// The OM file, then the staged --dump-graph files with it.
-Error writeOm(const driver::CompileResult &result, const std::string &output,
-              om::OutputFiles &outputs, TimingReport &timing) {
-  mlir::TimingScope writeTiming(timing.nest("OM write"));
-  if (Error error = toError(
-          om::writeOmFile(result.model, output, &outputs,
-                          result.validated ? om::OmWriteCheck::kAlreadyValidated
-                                           : om::OmWriteCheck::kValidate)))
-    return error;
-  return toError(outputs.commit());
-}
-
-void printSummary(const driver::CompileResult &result,
-                  const std::string &output) {
-  if (driver::hasRuntimeShapes(result.model.modelDef)) {
-    printRuntimeShapesCompileSummary(result.model.modelDef, inputPath, output,
-                                     result.stats.compileTimeMs);
-    return;
-  }
-  const passes::CompileStats &s = result.stats;
-  outs() << formatv("geflow compile: {0} -> {1} ({2})\n", inputPath, output,
-                    result.model.socName);
-  outs() << formatv("  ops           {0} ({1} compute)\n", s.opCount,
-                    s.computeOpCount);
-  outs() << formatv("  kernels       {0}\n", s.kernelCount);
-  outs() << formatv("  tasks         {0}\n", s.taskCount);
-  outs() << formatv("  streams       {0}\n", s.streamCount);
-  outs() << formatv("  events        {0} ({1} cross-stream dependencies "
-                    "before reduction)\n",
-                    s.eventCount, s.eventsBeforeReduction);
-  if (s.predictedNs > 0)
-    outs() << formatv(
-        "  predicted     {0:F1} us on {1} stream(s), {2:F1} us on "
-        "one (simulated)\n",
-        s.predictedNs / 1e3, s.streamCount, s.predictedSingleStreamNs / 1e3);
-  printEfficiency(result.model.modelDef);
-  outs() << formatv("  weights       {0}\n", humanBytes(s.weightsBytes));
-  outs() << formatv("  workspace     {0} ({1} without reuse)\n",
-                    humanBytes(s.workspaceBytes),
-                    humanBytes(s.workspaceBytesWithoutReuse));
-  printGears(result);
-  outs() << formatv("  compile time  {0:F1} ms\n", s.compileTimeMs);
+  job.aicoreNum = aicoreNum;
+  job.gears = {dynamicBatchSize, dynamicImageSize, dynamicDims};
+  job.timePasses = timePasses;
+  return job;
 }
 
 int runCompile() {
-  driver::CompileOptions options;
-  Limits limits;
-  if (Error error = readCompileOptions(options, limits))
+  auto job = readCompileJob();
+  if (!job)
+    return reportError(job.takeError());
+  if (Error error = runCompileJob(*job))
     return reportError(std::move(error));
-  std::string output = omPath();
-  TimingReport timing(timePasses);
-  options.timing = options.import.timing = timing.rootTimer();
-  // The OM file and the --dump-graph files are kept together or not at all.
-  om::OutputFiles outputs;
-  options.dumpStaging = &outputs;
-  auto result = compileModel(options);
-  if (!result)
-    return reportError(result.takeError());
-  if (Error error = checkWorkspaceLimit(*result, limits))
-    return reportError(std::move(error));
-  if (Error error = writeOm(*result, output, outputs, timing))
-    return reportError(std::move(error));
-  printSummary(*result, output);
   return 0;
 }
 

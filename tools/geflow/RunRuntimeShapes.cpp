@@ -1,4 +1,4 @@
-//===- RunRuntimeShapes.cpp - geflow run/compile for run-time shapes ------===//
+//===- RunRuntimeShapes.cpp - geflow run for run-time shapes --------------===//
 
 #include "tools/geflow/RunRuntimeShapes.h"
 #include "tools/geflow/Commands.h"
@@ -185,28 +185,4 @@ Error cli::runRuntimeShapesModel(std::unique_ptr<om::LoadedOm> om,
                                      flags.atol))
     return e;
   return toError(files.commit());
-}
-
-void cli::printRuntimeShapesCompileSummary(const om::ModelDef &modelDef,
-                                           const std::string &inputPath,
-                                           const std::string &outputPath,
-                                           double compileTimeMs) {
-  auto reason = modelDef.attr().find("rs.reason");
-  outs() << formatv("geflow compile: {0} -> {1}, shapes resolved at run "
-                    "time\n",
-                    inputPath, outputPath);
-  if (reason != modelDef.attr().end())
-    outs() << "  because       " << reason->second.s() << "\n";
-  const om::GraphDef &g = modelDef.graph(0);
-  for (const om::OpDef &op : g.op()) {
-    if (op.type() != om::kDataType)
-      continue;
-    std::vector<int64_t> dims(op.output_desc(0).shape().begin(),
-                              op.output_desc(0).shape().end());
-    outs() << formatv("  input         {0}: {1}\n", op.name(),
-                      describe(op.output_desc(0).dtype(), dims));
-  }
-  outs() << formatv("  compile time  {0:F1} ms (stages compile per new "
-                    "shape at run time)\n",
-                    compileTimeMs);
 }

@@ -1,10 +1,9 @@
-//===- RunRuntimeShapes.h - geflow run/compile for run-time shapes -*- C++
-//-*-===//
+//===- RunRuntimeShapes.h - geflow run for run-time shapes ------*- C++ -*-===//
 //
 // The CLI's side of RUNTIME_SHAPES models (tools/driver/RuntimeShapesModel.h):
 // `geflow run` takes every input from a file, in any shape the model takes,
-// and resolves the shapes per execution; `geflow compile` prints why the
-// shapes wait for run time.
+// and resolves the shapes per execution (the compile summary's side is in
+// CompileSummary.cpp).
 //
 //===----------------------------------------------------------------------===//
 #ifndef GEFLOW_TOOLS_GEFLOW_RUNRUNTIMESHAPES_H
@@ -40,12 +39,6 @@ struct RuntimeShapesRunFlags {
 llvm::Error runRuntimeShapesModel(std::unique_ptr<om::LoadedOm> om,
                                   rt::Device &device,
                                   const RuntimeShapesRunFlags &flags);
-
-/// `geflow compile`'s summary of a RUNTIME_SHAPES model.
-void printRuntimeShapesCompileSummary(const om::ModelDef &modelDef,
-                                      const std::string &inputPath,
-                                      const std::string &outputPath,
-                                      double compileTimeMs);
 
 } // namespace geflow::cli
 
