@@ -79,12 +79,12 @@ public:
   /// A host callback, which the job owns: the device may give up on it (a
   /// synchronize that reports a deadlock, a device reset) while a report
   /// thread still holds it. One block; when `reportQueue` is set only that
-  /// queue's thread may run it, so join() does not help.
-  HostJob(HostFn callback, std::shared_ptr<ReportQueue> reportQueue,
-          uint32_t stream)
+  /// queue's thread may run it, so join() does not help. The queue holds
+  /// the job, so the job only names the queue (the device owns both).
+  HostJob(HostFn callback, const ReportQueue *reportQueue, uint32_t stream)
       : callback_(std::move(callback)), blockDim_(1),
         helpable_(reportQueue == nullptr), stream_(stream),
-        reportQueue_(std::move(reportQueue)), unclaimed_(uint64_t(1) << 32) {}
+        reportQueue_(reportQueue), unclaimed_(uint64_t(1) << 32) {}
 
   /// Claims and runs blocks until none are left. Any thread. The workers
   /// claim from the first block on, and join() from the last when the job
@@ -113,7 +113,7 @@ public:
   /// Whether any thread may run it (join() helps), else only the report
   /// queue's thread.
   bool helpable() const { return helpable_; }
-  const ReportQueue *reportQueue() const { return reportQueue_.get(); }
+  const ReportQueue *reportQueue() const { return reportQueue_; }
   uint32_t stream() const { return stream_; }
   /// The host threads that may run this job's blocks (see
   /// hostThreadsOfKernel). Call before the job is submitted.
@@ -146,7 +146,7 @@ private:
   std::atomic<uint64_t> firstStartNs_{UINT64_MAX}, lastEndNs_{0};
   const std::string *name_ = nullptr; // kernel name, for errors
   const uint32_t stream_;
-  const std::shared_ptr<ReportQueue> reportQueue_;
+  const ReportQueue *const reportQueue_ = nullptr;
   bool claim(bool fromBack, uint32_t *idx);
 
   // The blocks not yet claimed: [low 32 bits, high 32 bits); a claim moves

@@ -240,7 +240,8 @@ VirtualNs Scheduler::startCallback(Stream *s, Task &t, bool skipWork) {
   if (t.callback && !skipWork) {
     std::shared_ptr<ReportQueue> q =
         t.callbackOnReportThread && route_ ? route_(s->id()) : nullptr;
-    auto job = std::make_shared<HostJob>(std::move(t.callback), q, s->id());
+    auto job =
+        std::make_shared<HostJob>(std::move(t.callback), q.get(), s->id());
     if (q)
       q->push(job);
     else

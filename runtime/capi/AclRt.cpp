@@ -67,14 +67,14 @@ rt::MemcpyKind toKind(aclrtMemcpyKind k) {
 /// The integer a C caller passed for an enum parameter. C may pass any
 /// value; reading one outside the enum's range as the enum is undefined in
 /// C++, so its bytes are read instead.
-template <typename Enum> int32_t rawValue(Enum e) {
+template <typename Enum> int32_t rawValue(const Enum &e) {
   static_assert(sizeof(Enum) == sizeof(int32_t), "a C enum is an int");
   int32_t raw;
   std::memcpy(&raw, &e, sizeof raw);
   return raw;
 }
 
-bool validKind(aclrtMemcpyKind k) {
+bool validKind(const aclrtMemcpyKind &k) {
   int32_t raw = rawValue(k);
   return raw >= ACL_MEMCPY_HOST_TO_HOST && raw <= ACL_MEMCPY_DEVICE_TO_DEVICE;
 }
