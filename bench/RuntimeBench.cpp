@@ -114,6 +114,24 @@ void BM_AclLaunchKernel(benchmark::State &state) {
 }
 BENCHMARK(BM_AclLaunchKernel);
 
+// A host function through its whole life: launched, dispatched, run (by a
+// worker or the synchronizing thread, without the simulation's lock) and
+// completed. Every model execution ends with one.
+void BM_HostFuncRoundTrip(benchmark::State &state) {
+  auto dev = makeDevice();
+  Stream *s;
+  (void)dev->createStream(0, &s);
+  int64_t calls = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(dev->launchHostFunc(s, [&calls] { ++calls; }));
+    benchmark::DoNotOptimize(dev->synchronizeStream(s));
+  }
+  if (calls != state.iterations())
+    state.SkipWithError("a host function did not run");
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_HostFuncRoundTrip);
+
 void BM_EventRecordWait(benchmark::State &state) {
   auto dev = makeDevice();
   Stream *a, *b;

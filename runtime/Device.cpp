@@ -5,34 +5,10 @@
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
-#include <cstring>
 #include <thread>
 
 namespace geflow::rt {
 namespace {
-
-// A kernel's blocks run while the scheduler holds simMu_ and waits for
-// them, so a synchronize from inside one could never return. (Callbacks are
-// waited for without simMu_ and may synchronize.)
-Status refuseInsideKernel(const char *what) {
-  return makeStatus(StatusCode::kFailedPrecondition,
-                    std::string(what) +
-                        " called from a kernel function; the device is "
-                        "waiting for that function to return");
-}
-
-Status checkCopy(const char *what, const void *dst, size_t dstMax,
-                 size_t count) {
-  if (count > dstMax)
-    return makeStatus(StatusCode::kInvalidArgument,
-                      std::string(what) + ": count " + std::to_string(count) +
-                          " exceeds destination size " +
-                          std::to_string(dstMax));
-  if (count > 0 && !dst)
-    return makeStatus(StatusCode::kInvalidArgument,
-                      std::string(what) + ": null pointer");
-  return Status::ok();
-}
 
 // How long a callback may wait for a report thread that serves nobody
 // before a synchronize calls it a deadlock.
@@ -252,22 +228,6 @@ Status Device::launchKernel(Stream *stream, KernelLaunch launch) {
   return Status::ok();
 }
 
-Status Device::memcpyAsync(Stream *stream, void *dst, size_t dstMax,
-                           const void *src, size_t count, MemcpyKind kind) {
-  GEFLOW_RT_RETURN_IF_ERROR(checkCopy("memcpy", dst, dstMax, count));
-  if (count > 0 && !src)
-    return makeStatus(StatusCode::kInvalidArgument, "memcpy: null pointer");
-  Task t;
-  t.kind = TaskKind::kMemcpy;
-  t.copyKind = kind;
-  t.dst = dst;
-  t.src = src;
-  t.bytes = count;
-  t.submitNs = now();
-  enqueue(resolve(stream), std::move(t));
-  return Status::ok();
-}
-
 Status Device::launchCallback(Stream *stream, HostFn fn, bool blocks) {
   return enqueueCallback(stream, std::move(fn), blocks,
                          /*onReportThread=*/true);
@@ -290,50 +250,6 @@ Status Device::enqueueCallback(Stream *stream, HostFn fn, bool blocks,
   t.submitNs = now();
   enqueue(resolve(stream), std::move(t));
   return Status::ok();
-}
-
-Status Device::memsetAsync(Stream *stream, void *dst, size_t dstMax, int value,
-                           size_t count) {
-  GEFLOW_RT_RETURN_IF_ERROR(checkCopy("memset", dst, dstMax, count));
-  Task t;
-  t.kind = TaskKind::kMemcpy;
-  t.copyKind = MemcpyKind::kDeviceToDevice;
-  t.dst = dst;
-  t.bytes = count;
-  t.fillByte = static_cast<uint8_t>(value);
-  t.submitNs = now();
-  enqueue(resolve(stream), std::move(t));
-  return Status::ok();
-}
-
-Status Device::memcpySync(void *dst, size_t dstMax, const void *src,
-                          size_t count, MemcpyKind kind) {
-  if (inKernelWork())
-    return refuseInsideKernel("memcpy");
-  if (currentCallbackJob()) {
-    GEFLOW_RT_RETURN_IF_ERROR(checkCopy("memcpy", dst, dstMax, count));
-    if (count > 0 && !src)
-      return makeStatus(StatusCode::kInvalidArgument, "memcpy: null pointer");
-    if (count)
-      std::memmove(dst, src, count);
-    return Status::ok();
-  }
-  GEFLOW_RT_RETURN_IF_ERROR(
-      memcpyAsync(nullptr, dst, dstMax, src, count, kind));
-  return synchronizeStream(nullptr);
-}
-
-Status Device::memsetSync(void *dst, size_t dstMax, int value, size_t count) {
-  if (inKernelWork())
-    return refuseInsideKernel("memset");
-  if (currentCallbackJob()) {
-    GEFLOW_RT_RETURN_IF_ERROR(checkCopy("memset", dst, dstMax, count));
-    if (count)
-      std::memset(dst, value, count);
-    return Status::ok();
-  }
-  GEFLOW_RT_RETURN_IF_ERROR(memsetAsync(nullptr, dst, dstMax, value, count));
-  return synchronizeStream(nullptr);
 }
 
 Status Device::recordEvent(Event *event, Stream *stream) {
@@ -399,7 +315,12 @@ bool Device::orderedAfter(StreamId consumer, StreamId producer, uint64_t seq) {
 Status Device::awaitCallback(HostJob &job) {
   if (job.helpable())
     job.work(); // no worker has taken it yet: run it here
+  // One a thread runs is usually about to return: wait awake a little
+  // first, as HostJob::join() does, since a sleep costs microseconds.
   const auto start = std::chrono::steady_clock::now();
+  while (!job.done() && std::chrono::steady_clock::now() - start <
+                            std::chrono::microseconds(50))
+    std::this_thread::yield();
   while (!job.waitDone(10)) {
     if (job.started())
       continue; // a thread runs it: it will return

@@ -1,9 +1,26 @@
-//===- DeviceMemory.cpp - Device malloc/free, sync and stream-ordered ----===//
+//===- DeviceMemory.cpp - Allocations, copies and fills -------------------===//
 #include "runtime/Device.h"
 
 #include <cstdlib>
+#include <cstring>
 
 namespace geflow::rt {
+namespace {
+
+Status checkCopy(const char *what, const void *dst, size_t dstMax,
+                 size_t count) {
+  if (count > dstMax)
+    return makeStatus(StatusCode::kInvalidArgument,
+                      std::string(what) + ": count " + std::to_string(count) +
+                          " exceeds destination size " +
+                          std::to_string(dstMax));
+  if (count > 0 && !dst)
+    return makeStatus(StatusCode::kInvalidArgument,
+                      std::string(what) + ": null pointer");
+  return Status::ok();
+}
+
+} // namespace
 
 Status Device::malloc(size_t size, void **out) {
   Status st = pool_.allocate(size, kNoStream, out);
@@ -59,6 +76,66 @@ Status Device::freeHost(void *ptr) {
                       "free host: pointer was not returned by malloc host");
   std::free(ptr);
   return Status::ok();
+}
+
+Status Device::memcpyAsync(Stream *stream, void *dst, size_t dstMax,
+                           const void *src, size_t count, MemcpyKind kind) {
+  GEFLOW_RT_RETURN_IF_ERROR(checkCopy("memcpy", dst, dstMax, count));
+  if (count > 0 && !src)
+    return makeStatus(StatusCode::kInvalidArgument, "memcpy: null pointer");
+  Task t;
+  t.kind = TaskKind::kMemcpy;
+  t.copyKind = kind;
+  t.dst = dst;
+  t.src = src;
+  t.bytes = count;
+  t.submitNs = now();
+  enqueue(resolve(stream), std::move(t));
+  return Status::ok();
+}
+
+Status Device::memsetAsync(Stream *stream, void *dst, size_t dstMax, int value,
+                           size_t count) {
+  GEFLOW_RT_RETURN_IF_ERROR(checkCopy("memset", dst, dstMax, count));
+  Task t;
+  t.kind = TaskKind::kMemcpy;
+  t.copyKind = MemcpyKind::kDeviceToDevice;
+  t.dst = dst;
+  t.bytes = count;
+  t.fillByte = static_cast<uint8_t>(value);
+  t.submitNs = now();
+  enqueue(resolve(stream), std::move(t));
+  return Status::ok();
+}
+
+Status Device::memcpySync(void *dst, size_t dstMax, const void *src,
+                          size_t count, MemcpyKind kind) {
+  if (inKernelWork())
+    return refuseInsideKernel("memcpy");
+  if (currentCallbackJob()) {
+    GEFLOW_RT_RETURN_IF_ERROR(checkCopy("memcpy", dst, dstMax, count));
+    if (count > 0 && !src)
+      return makeStatus(StatusCode::kInvalidArgument, "memcpy: null pointer");
+    if (count)
+      std::memmove(dst, src, count);
+    return Status::ok();
+  }
+  GEFLOW_RT_RETURN_IF_ERROR(
+      memcpyAsync(nullptr, dst, dstMax, src, count, kind));
+  return synchronizeStream(nullptr);
+}
+
+Status Device::memsetSync(void *dst, size_t dstMax, int value, size_t count) {
+  if (inKernelWork())
+    return refuseInsideKernel("memset");
+  if (currentCallbackJob()) {
+    GEFLOW_RT_RETURN_IF_ERROR(checkCopy("memset", dst, dstMax, count));
+    if (count)
+      std::memset(dst, value, count);
+    return Status::ok();
+  }
+  GEFLOW_RT_RETURN_IF_ERROR(memsetAsync(nullptr, dst, dstMax, value, count));
+  return synchronizeStream(nullptr);
 }
 
 } // namespace geflow::rt

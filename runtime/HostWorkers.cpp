@@ -48,6 +48,13 @@ void raiseTo(std::atomic<uint64_t> &bound, uint64_t value) {
 } // namespace
 
 bool inKernelWork() { return tlsInKernelWork; }
+
+Status refuseInsideKernel(const char *what) {
+  return makeStatus(StatusCode::kFailedPrecondition,
+                    std::string(what) +
+                        " called from a kernel function; the device is "
+                        "waiting for that function to return");
+}
 const HostJob *currentCallbackJob() { return tlsCallbackJob; }
 const ReportQueue *currentReportQueue() { return tlsReportQueue; }
 

@@ -27,6 +27,11 @@ namespace geflow::rt {
 /// synchronize: the device is waiting for it with the simulation held.
 bool inKernelWork();
 
+/// The error of a synchronous call made from a kernel's block: the device
+/// waits for the block with the simulation held, so the call could never
+/// return.
+Status refuseInsideKernel(const char *what);
+
 class HostJob;
 class ReportQueue;
 
