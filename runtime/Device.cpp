@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
+#include <optional>
 #include <thread>
 
 namespace geflow::rt {
@@ -65,15 +66,9 @@ Device::~Device() {
           return false;
       return true;
     };
-    while (scheduler_.runUntil(drained, streams).code() ==
-           StatusCode::kNotReady) {
-      std::shared_ptr<HostJob> job = scheduler_.takeHostWait();
-      lock.unlock();
-      Status st = awaitCallback(*job);
-      lock.lock();
-      if (!st.isOk())
-        break; // callbacks own their functions: nothing of ours dangles
-    }
+    // A deadlocked remainder, or a callback no thread will run, is dropped:
+    // callbacks own their functions, so nothing of ours dangles.
+    (void)runPastCallbacks(lock, drained, /*waitForReportThreads=*/true);
   }
   if (envFlag("GEFLOW_RUNTIME_TRACE")) {
     const char *path = std::getenv("GEFLOW_RUNTIME_TRACE_FILE");
@@ -90,17 +85,6 @@ Stream *Device::newStream(int32_t priority) {
   auto id = static_cast<StreamId>(streams_.size());
   streams_.push_back(std::make_unique<Stream>(id, priority));
   return streams_.back().get();
-}
-
-Device::HandleKind Device::handleKind(const void *handle) {
-  std::lock_guard<std::mutex> lock(registryMu_);
-  for (auto &s : streams_)
-    if (s.get() == handle)
-      return HandleKind::kStream;
-  for (auto &e : events_)
-    if (e.get() == handle)
-      return HandleKind::kEvent;
-  return HandleKind::kOther;
 }
 
 std::vector<Stream *> Device::liveStreams() {
@@ -347,26 +331,44 @@ Status Device::awaitCallback(HostJob &job) {
   return Status::ok();
 }
 
-Status Device::run(std::unique_lock<std::mutex> &lock,
-                   const std::function<bool()> &done) {
-  auto deadline = std::chrono::steady_clock::now() +
-                  std::chrono::milliseconds(options_.deadlockGraceMs);
+Status Device::runPastCallbacks(std::unique_lock<std::mutex> &lock,
+                                const std::function<bool()> &done,
+                                bool waitForReportThreads,
+                                bool *callbackNeverReturns) {
   for (;;) {
     Status st = scheduler_.runUntil(done, liveStreams());
     hostNow_.store(scheduler_.now(), std::memory_order_relaxed);
-    if (st.code() == StatusCode::kNotReady) {
-      std::shared_ptr<HostJob> job = scheduler_.takeHostWait();
-      lock.unlock();
-      Status waited = awaitCallback(*job);
-      lock.lock();
-      if (!waited.isOk())
-        return waited;
-      deadline = std::chrono::steady_clock::now() +
-                 std::chrono::milliseconds(options_.deadlockGraceMs);
-      continue;
+    if (st.code() != StatusCode::kNotReady)
+      return st;
+    std::shared_ptr<HostJob> job = scheduler_.takeHostWait();
+    if (!waitForReportThreads && !job->helpable())
+      return st;
+    lock.unlock();
+    Status waited = awaitCallback(*job);
+    lock.lock();
+    if (!waited.isOk()) {
+      if (callbackNeverReturns)
+        *callbackNeverReturns = true;
+      return waited;
     }
-    if (st.code() != StatusCode::kDeadlock ||
-        std::chrono::steady_clock::now() >= deadline)
+  }
+}
+
+Status Device::run(std::unique_lock<std::mutex> &lock,
+                   const std::function<bool()> &done) {
+  std::optional<std::chrono::steady_clock::time_point> deadline;
+  for (;;) {
+    bool callbackNeverReturns = false;
+    Status st = runPastCallbacks(lock, done, /*waitForReportThreads=*/true,
+                                 &callbackNeverReturns);
+    // No other thread can start a callback whose report thread is gone.
+    if (st.code() != StatusCode::kDeadlock || callbackNeverReturns)
+      return st;
+    // The grace period starts when the simulation first gets stuck.
+    auto now = std::chrono::steady_clock::now();
+    if (!deadline)
+      deadline = now + std::chrono::milliseconds(options_.deadlockGraceMs);
+    else if (now >= *deadline)
       return st;
     lock.unlock();
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
@@ -458,22 +460,10 @@ Status Device::queryEvent(Event *event, bool *complete) {
   std::unique_lock<std::mutex> lock(simMu_);
   // A query never waits for another thread: no grace period, and a callback
   // on a report thread that has not returned yet leaves the event not
-  // complete. One no report thread runs is run here if no worker has.
-  Status st;
-  for (;;) {
-    st = scheduler_.runUntil([&] { return event->isComplete(target); },
-                             liveStreams());
-    if (st.code() != StatusCode::kNotReady)
-      break;
-    std::shared_ptr<HostJob> job = scheduler_.takeHostWait();
-    if (!job->helpable())
-      break;
-    lock.unlock();
-    job->work();
-    (void)job->waitDone(10);
-    lock.lock();
-  }
-  hostNow_.store(scheduler_.now(), std::memory_order_relaxed);
+  // complete.
+  Status st = runPastCallbacks(
+      lock, [&] { return event->isComplete(target); },
+      /*waitForReportThreads=*/false);
   *complete = st.isOk();
   // A completed query is a host synchronization too (a polling loop); its
   // findings wait for the next synchronize.

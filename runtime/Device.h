@@ -153,11 +153,6 @@ public:
   void clearTrace();
   Status exportTrace(const std::string &path);
 
-  /// What a handle of this device is: the C API's contexts end their streams
-  /// and events, and free the rest.
-  enum class HandleKind { kStream, kEvent, kOther };
-  HandleKind handleKind(const void *handle);
-
   /// The stream sanitizer, or null when it is off.
   const StreamSanitizer *sanitizer() const { return sanitizer_.get(); }
   /// How the sanitizer's findings call `stream` ("moe stream 3": the model's
@@ -186,12 +181,20 @@ private:
   Status sanitizerReached(const sanitizer::VectorClock &point);
   Stream *newStream(int32_t priority);
   std::vector<Stream *> liveStreams();
-  /// Runs the scheduler until `done()`, with `lock` holding simMu_. A stuck
-  /// simulation is only called a deadlock after options_.deadlockGraceMs
-  /// during which simMu_ is released, so other host threads can synchronize
-  /// and enqueue the record everyone waits for.
+  /// runPastCallbacks, but a stuck simulation is only called a deadlock after
+  /// options_.deadlockGraceMs during which simMu_ is released, so other host
+  /// threads can synchronize and enqueue the record everyone waits for.
   Status run(std::unique_lock<std::mutex> &lock,
              const std::function<bool()> &done);
+  /// Runs the scheduler until `done()`, with `lock` holding simMu_; at each
+  /// callback it stops at, waits for it without simMu_ (a callback may
+  /// synchronize). A query passes `waitForReportThreads` false: it returns
+  /// kNotReady at a callback only a report thread may run. A callback that
+  /// can never return (awaitCallback's deadlock) sets *callbackNeverReturns.
+  Status runPastCallbacks(std::unique_lock<std::mutex> &lock,
+                          const std::function<bool()> &done,
+                          bool waitForReportThreads,
+                          bool *callbackNeverReturns = nullptr);
   /// Waits, without simMu_, for a callback the simulation stopped at. A
   /// callback queued for a report thread that has stopped serving (or is
   /// this thread, busy in another callback) is a deadlock, reported within

@@ -7,8 +7,8 @@
 namespace geflow::rt {
 namespace {
 
-Status checkCopy(const char *what, const void *dst, size_t dstMax,
-                 size_t count) {
+Status checkFill(const void *dst, size_t dstMax, size_t count,
+                 const char *what = "memset") {
   if (count > dstMax)
     return makeStatus(StatusCode::kInvalidArgument,
                       std::string(what) + ": count " + std::to_string(count) +
@@ -17,6 +17,14 @@ Status checkCopy(const char *what, const void *dst, size_t dstMax,
   if (count > 0 && !dst)
     return makeStatus(StatusCode::kInvalidArgument,
                       std::string(what) + ": null pointer");
+  return Status::ok();
+}
+
+Status checkCopy(const void *dst, size_t dstMax, const void *src,
+                 size_t count) {
+  GEFLOW_RT_RETURN_IF_ERROR(checkFill(dst, dstMax, count, "memcpy"));
+  if (count > 0 && !src)
+    return makeStatus(StatusCode::kInvalidArgument, "memcpy: null pointer");
   return Status::ok();
 }
 
@@ -80,9 +88,7 @@ Status Device::freeHost(void *ptr) {
 
 Status Device::memcpyAsync(Stream *stream, void *dst, size_t dstMax,
                            const void *src, size_t count, MemcpyKind kind) {
-  GEFLOW_RT_RETURN_IF_ERROR(checkCopy("memcpy", dst, dstMax, count));
-  if (count > 0 && !src)
-    return makeStatus(StatusCode::kInvalidArgument, "memcpy: null pointer");
+  GEFLOW_RT_RETURN_IF_ERROR(checkCopy(dst, dstMax, src, count));
   Task t;
   t.kind = TaskKind::kMemcpy;
   t.copyKind = kind;
@@ -96,7 +102,7 @@ Status Device::memcpyAsync(Stream *stream, void *dst, size_t dstMax,
 
 Status Device::memsetAsync(Stream *stream, void *dst, size_t dstMax, int value,
                            size_t count) {
-  GEFLOW_RT_RETURN_IF_ERROR(checkCopy("memset", dst, dstMax, count));
+  GEFLOW_RT_RETURN_IF_ERROR(checkFill(dst, dstMax, count));
   Task t;
   t.kind = TaskKind::kMemcpy;
   t.copyKind = MemcpyKind::kDeviceToDevice;
@@ -113,9 +119,7 @@ Status Device::memcpySync(void *dst, size_t dstMax, const void *src,
   if (inKernelWork())
     return refuseInsideKernel("memcpy");
   if (currentCallbackJob()) {
-    GEFLOW_RT_RETURN_IF_ERROR(checkCopy("memcpy", dst, dstMax, count));
-    if (count > 0 && !src)
-      return makeStatus(StatusCode::kInvalidArgument, "memcpy: null pointer");
+    GEFLOW_RT_RETURN_IF_ERROR(checkCopy(dst, dstMax, src, count));
     if (count)
       std::memmove(dst, src, count);
     return Status::ok();
@@ -129,7 +133,7 @@ Status Device::memsetSync(void *dst, size_t dstMax, int value, size_t count) {
   if (inKernelWork())
     return refuseInsideKernel("memset");
   if (currentCallbackJob()) {
-    GEFLOW_RT_RETURN_IF_ERROR(checkCopy("memset", dst, dstMax, count));
+    GEFLOW_RT_RETURN_IF_ERROR(checkFill(dst, dstMax, count));
     if (count)
       std::memset(dst, value, count);
     return Status::ok();

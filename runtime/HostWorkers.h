@@ -109,10 +109,10 @@ public:
   bool done() const {
     return done_.load(std::memory_order_acquire) == blockDim_;
   }
-  /// Whether a thread has claimed a block.
+  /// Whether a thread has claimed a block (from either end).
   bool started() const {
-    return static_cast<uint32_t>(unclaimed_.load(std::memory_order_relaxed)) !=
-           0;
+    return unclaimed_.load(std::memory_order_relaxed) != uint64_t(blockDim_)
+                                                             << 32;
   }
   bool isCallback() const { return static_cast<bool>(callback_); }
   /// Whether any thread may run it (join() helps), else only the report

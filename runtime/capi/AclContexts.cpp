@@ -29,7 +29,7 @@ AclContext *currentContext() {
     return tlsCurrent.context;
   std::lock_guard<std::mutex> lock(st.mu);
   AclContext *c = tlsCurrent.context;
-  if (!c || !st.liveContexts.count(c)) {
+  if (!c || !isLiveContextLocked(c)) {
     tlsCurrent.context = nullptr;
     return st.lastSet; // a thread that never chose one
   }
@@ -77,18 +77,17 @@ AclContext *setUpDeviceLocked(int32_t deviceId, aclError *err) {
     slot.defaultContext->deviceId = deviceId;
     slot.defaultContext->device = slot.device.get();
     slot.defaultContext->isDefault = true;
-    st.liveContexts.insert(slot.defaultContext.get());
   }
   return slot.defaultContext.get();
 }
 
-void adopt(const void *handle) {
+void adopt(const void *handle, Owned kind) {
   AclContext *c = currentContext();
   if (!c || !handle)
     return;
   AclState &st = aclState();
   std::lock_guard<std::mutex> lock(st.mu);
-  st.owners[handle] = c;
+  st.owners[handle] = Owner{c, kind};
 }
 
 void disown(const void *handle) {
@@ -97,8 +96,15 @@ void disown(const void *handle) {
   st.owners.erase(handle);
 }
 
-bool isLiveContextLocked(aclrtContext handle) {
-  return aclState().liveContexts.count(static_cast<AclContext *>(handle)) > 0;
+bool isLiveContextLocked(const void *handle) {
+  for (const auto &[id, slot] : aclState().devices) {
+    if (slot.defaultContext.get() == handle)
+      return true;
+    for (const auto &c : slot.createdContexts)
+      if (c.get() == handle)
+        return true;
+  }
+  return false;
 }
 
 } // namespace geflow::rt::capi
@@ -118,24 +124,23 @@ struct Belongings {
   std::vector<void *> allocations;
 };
 
-/// Takes everything `c` owns out of the owners map; `st.mu` held. Streams
-/// and events are told apart by the device's registry.
+/// Takes everything `c` owns out of the owners map; `st.mu` held.
 Belongings takeBelongingsLocked(AclState &st, const AclContext *c) {
   Belongings b;
   for (auto it = st.owners.begin(); it != st.owners.end();) {
-    if (it->second != c) {
+    if (it->second.context != c) {
       ++it;
       continue;
     }
     void *p = const_cast<void *>(it->first);
-    switch (c->device->handleKind(p)) {
-    case Device::HandleKind::kStream:
+    switch (it->second.kind) {
+    case Owned::kStream:
       b.streams.push_back(static_cast<Stream *>(p));
       break;
-    case Device::HandleKind::kEvent:
+    case Owned::kEvent:
       b.events.push_back(static_cast<Event *>(p));
       break;
-    case Device::HandleKind::kOther:
+    case Owned::kAllocation:
       b.allocations.push_back(p);
       break;
     }
@@ -165,7 +170,6 @@ aclError aclrtCreateContext(aclrtContext *context, int32_t deviceId) {
     c->device = def->device;
     made = c.get();
     st.devices[deviceId].createdContexts.push_back(std::move(c));
-    st.liveContexts.insert(made);
     if (!st.lastSet)
       st.lastSet = def;
   }
@@ -196,7 +200,6 @@ aclError aclrtDestroyContext(aclrtContext context) {
         list.erase(it);
         break;
       }
-    st.liveContexts.erase(c);
     owned = takeBelongingsLocked(st, c);
     st.generation.fetch_add(1, std::memory_order_release);
   }

@@ -123,12 +123,9 @@ aclError resetDevice(int32_t deviceId, bool force, const char *fn) {
       return ACL_SUCCESS;
     doomed = std::move(it->second);
     st.devices.erase(it);
-    st.liveContexts.erase(doomed.defaultContext.get());
-    for (auto &c : doomed.createdContexts)
-      st.liveContexts.erase(c.get());
     for (auto o = st.owners.begin(); o != st.owners.end();)
-      o = o->second->device == doomed.device.get() ? st.owners.erase(o)
-                                                   : std::next(o);
+      o = o->second.context->device == doomed.device.get() ? st.owners.erase(o)
+                                                           : std::next(o);
     if (st.lastSet && st.lastSet->device == doomed.device.get())
       st.lastSet = st.devices.empty()
                        ? nullptr
@@ -167,7 +164,6 @@ aclError aclFinalize(void) {
                       "aclFinalize: aclInit not called");
     st.initialized = false;
     doomed.swap(st.devices);
-    st.liveContexts.clear();
     st.owners.clear();
     st.lastSet = nullptr;
     st.generation.fetch_add(1, std::memory_order_release);
@@ -256,7 +252,7 @@ aclError aclrtCreateStreamWithConfig(aclrtStream *stream, uint32_t priority,
       toAclError(dev->createStream(static_cast<int32_t>(priority), &s));
   *stream = s;
   if (err == ACL_SUCCESS)
-    adopt(s);
+    adopt(s, geflow::rt::capi::Owned::kStream);
   return err;
 }
 
@@ -281,7 +277,7 @@ aclError aclrtCreateEvent(aclrtEvent *event) {
   aclError err = toAclError(dev->createEvent(&e));
   *event = e;
   if (err == ACL_SUCCESS)
-    adopt(e);
+    adopt(e, geflow::rt::capi::Owned::kEvent);
   return err;
 }
 
@@ -331,7 +327,7 @@ aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy) {
   GEFLOW_DEVICE_OR_FAIL(dev);
   aclError err = toAclError(dev->malloc(size, devPtr));
   if (err == ACL_SUCCESS)
-    adopt(*devPtr);
+    adopt(*devPtr, geflow::rt::capi::Owned::kAllocation);
   return err;
 }
 

@@ -20,7 +20,6 @@
 #include <mutex>
 #include <string>
 #include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
 namespace geflow::rt::capi {
@@ -40,13 +39,19 @@ struct DeviceSlot {
   std::vector<std::unique_ptr<AclContext>> createdContexts;
 };
 
+/// What a context owns, and so ends with it.
+enum class Owned { kStream, kEvent, kAllocation };
+struct Owner {
+  AclContext *context = nullptr;
+  Owned kind = Owned::kAllocation;
+};
+
 struct AclState {
   std::mutex mu; // guards every field but generation
   bool initialized = false;
   std::map<int32_t, DeviceSlot> devices;
-  std::unordered_set<const AclContext *> liveContexts;
-  // What each context owns: streams, events and aclrtMalloc'ed memory.
-  std::unordered_map<const void *, AclContext *> owners;
+  // Streams, events and aclrtMalloc'ed memory, by handle.
+  std::unordered_map<const void *, Owner> owners;
   std::string soc;
   AclContext *lastSet = nullptr; // default context of the device set last
   // Bumped (release) whenever a context or device goes away, so threads
@@ -68,13 +73,12 @@ void makeCurrent(AclContext *context);
 /// held. Returns the default context, or null with the failure in `*err`.
 AclContext *setUpDeviceLocked(int32_t deviceId, aclError *err);
 
-/// Records that the current context owns `handle` (a stream, an event or an
-/// allocation); forgets it again.
-void adopt(const void *handle);
+/// Records that the current context owns `handle`; forgets it again.
+void adopt(const void *handle, Owned kind);
 void disown(const void *handle);
 
-/// Whether `handle` names a context that is still alive; `st.mu` held.
-bool isLiveContextLocked(aclrtContext handle);
+/// Whether `handle` names a context of a device still set; `st.mu` held.
+bool isLiveContextLocked(const void *handle);
 
 } // namespace geflow::rt::capi
 

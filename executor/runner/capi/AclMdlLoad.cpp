@@ -11,7 +11,6 @@
 #include "executor/runner/capi/AclMdlModels.h"
 #include "runtime/AclError.h"
 
-#include <algorithm>
 #include <string>
 
 using geflow::rt::capi::failWith;
@@ -52,13 +51,10 @@ aclError checkSource(const ModelSource &src, const char *fn) {
   return ACL_SUCCESS;
 }
 
-/// The workspace every execution needs (the largest gear's) and the bytes
-/// of the weights.
+/// The workspace every execution needs (the model's plan holds the largest
+/// gear's, which the loader has checked) and the bytes of the weights.
 void modelSizes(const om::LoadedOm &om, size_t *work, size_t *weights) {
-  uint64_t ws = om.memoryPlan().workspace_size();
-  for (size_t g = 0; g < om.gearCount(); ++g)
-    ws = std::max<uint64_t>(ws, om.gear(g).memoryPlan().workspace_size());
-  *work = static_cast<size_t>(ws);
+  *work = static_cast<size_t>(om.memoryPlan().workspace_size());
   *weights = static_cast<size_t>(om.weightsSize());
 }
 

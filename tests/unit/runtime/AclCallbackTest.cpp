@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "acl/acl_rt.h"
+#include "tests/unit/runtime/AclSession.h"
 
 #include <gtest/gtest.h>
 
@@ -18,17 +19,6 @@
 #include <vector>
 
 namespace {
-
-struct AclSession {
-  AclSession() {
-    EXPECT_EQ(aclInit(nullptr), ACL_SUCCESS);
-    EXPECT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
-  }
-  ~AclSession() {
-    EXPECT_EQ(aclrtResetDevice(0), ACL_SUCCESS);
-    EXPECT_EQ(aclFinalize(), ACL_SUCCESS);
-  }
-};
 
 /// A thread that serves report callbacks until stopped, as the samples'
 /// ProcessCallback does.
@@ -51,6 +41,18 @@ private:
   std::atomic<bool> stop_{false};
   std::thread thread_;
 };
+
+/// A stream subscribed to a thread that has exited: its callbacks will
+/// never be served. *threadId gets the thread's id.
+aclrtStream streamOfAnExitedReportThread(uint64_t *threadId) {
+  aclrtStream stream = nullptr;
+  EXPECT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS);
+  std::thread gone([] {});
+  *threadId = static_cast<uint64_t>(gone.native_handle());
+  gone.join();
+  EXPECT_EQ(aclrtSubscribeReport(*threadId, stream), ACL_SUCCESS);
+  return stream;
+}
 
 struct CopyBack {
   const float *device = nullptr;
@@ -142,12 +144,8 @@ TEST(AclCallback, CallbackMaySynchronizeAnotherStream) {
 // a second instead of waiting for ever.
 TEST(AclCallback, CallbackForAThreadThatNeverServesIsADeadlock) {
   AclSession session;
-  aclrtStream stream = nullptr;
-  ASSERT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS);
-  std::thread gone([] {});
-  uint64_t tid = static_cast<uint64_t>(gone.native_handle());
-  gone.join();
-  ASSERT_EQ(aclrtSubscribeReport(tid, stream), ACL_SUCCESS);
+  uint64_t tid = 0;
+  aclrtStream stream = streamOfAnExitedReportThread(&tid);
   int calls = 0;
   ASSERT_EQ(aclrtLaunchCallback([](void *u) { ++*static_cast<int *>(u); },
                                 &calls, ACL_CALLBACK_BLOCK, stream),
@@ -167,12 +165,8 @@ TEST(AclCallback, CallbackForAThreadThatNeverServesIsADeadlock) {
 // serving (the async sample with no callbacks) still synchronizes.
 TEST(AclCallback, HostFunctionsDoNotNeedTheReportThread) {
   AclSession session;
-  aclrtStream stream = nullptr;
-  ASSERT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS);
-  std::thread gone([] {});
-  uint64_t tid = static_cast<uint64_t>(gone.native_handle());
-  gone.join();
-  ASSERT_EQ(aclrtSubscribeReport(tid, stream), ACL_SUCCESS);
+  uint64_t tid = 0;
+  aclrtStream stream = streamOfAnExitedReportThread(&tid);
   int calls = 0;
   for (int i = 0; i < 4; ++i)
     ASSERT_EQ(aclrtLaunchHostFunc(

@@ -1,5 +1,6 @@
 //===- AclContextTest.cpp - Contexts, run mode, memset, memory, acl.json --===//
 #include "acl/acl_rt.h"
+#include "tests/unit/runtime/AclSession.h"
 
 #include <gtest/gtest.h>
 
@@ -115,8 +116,7 @@ TEST(AclContext, ResetDeviceCountsSetDevice) {
 }
 
 TEST(AclContext, RunModeDeviceCountMemsetAndMemInfo) {
-  ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
-  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+  AclSession session;
   aclrtRunMode mode = ACL_DEVICE;
   ASSERT_EQ(aclrtGetRunMode(&mode), ACL_SUCCESS);
   EXPECT_EQ(mode, ACL_HOST);
@@ -134,8 +134,6 @@ TEST(AclContext, RunModeDeviceCountMemsetAndMemInfo) {
   EXPECT_EQ(total, size_t(64) << 20);
   EXPECT_LE(freeBytes, total - (size_t(4) << 20));
   EXPECT_EQ(aclrtFree(mem), ACL_SUCCESS);
-  EXPECT_EQ(aclrtResetDevice(0), ACL_SUCCESS);
-  EXPECT_EQ(aclFinalize(), ACL_SUCCESS);
 }
 
 TEST(AclContext, AclJsonIsReadUnknownKeysIgnoredMalformedRefused) {

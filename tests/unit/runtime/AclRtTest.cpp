@@ -1,5 +1,6 @@
 //===- AclRtTest.cpp - The aclrt* C API end to end ------------------------===//
 #include "acl/acl_rt.h"
+#include "tests/unit/runtime/AclSession.h"
 
 #include <gtest/gtest.h>
 
@@ -12,17 +13,6 @@
 #include <vector>
 
 namespace {
-
-struct AclSession {
-  AclSession() {
-    EXPECT_EQ(aclInit(nullptr), ACL_SUCCESS);
-    EXPECT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
-  }
-  ~AclSession() {
-    EXPECT_EQ(aclrtResetDevice(0), ACL_SUCCESS);
-    EXPECT_EQ(aclFinalize(), ACL_SUCCESS);
-  }
-};
 
 int32_t doubleIt(uint32_t blockIdx, uint32_t blockDim, void *user) {
   auto *v = static_cast<std::vector<float> *>(user);
